@@ -1,0 +1,16 @@
+package io.docmirror.store;
+
+import io.docmirror.store.changelog.ChangeEvent;
+
+import java.util.List;
+
+/**
+ * Events of one log partition in LSN order.
+ *
+ * @param logEndLsn the partition's newest LSN at the time of the read (0 when nothing was ever written)
+ */
+public record ChangeLogPage(int logPartition, List<ChangeEvent> events, long logEndLsn) {
+    public ChangeLogPage {
+        events = List.copyOf(events);
+    }
+}

@@ -1,0 +1,82 @@
+package io.docmirror.store;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A container's settings, as Cosmos DB has them.
+ *
+ * @param id the container's name
+ * @param partitionKeyPath where the partition key value sits in each item, e.g. {@code /customerId}
+ * @param defaultTtl {@code null}: TTL off, items never expire and their {@code ttl} is ignored; {@code -1}: TTL on
+ *        with no default (only items with a {@code ttl} expire); {@code n > 0}: items expire n seconds after their
+ *        last write unless their own {@code ttl} says otherwise
+ * @param analyticalTtl {@code null} or {@code 0}: not mirrored; {@code -1}: mirrored and kept forever;
+ *        {@code n > 0}: mirrored rows are kept n seconds after their last write
+ * @param logPartitions how many log partitions (feed ranges) the change log is split into, by hash of the
+ *        partition key value; fixed when the container is created
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ContainerProperties(
+        String id,
+        String partitionKeyPath,
+        Integer defaultTtl,
+        Integer analyticalTtl,
+        int logPartitions) {
+    public static final int DEFAULT_LOG_PARTITIONS = 4;
+    public static final int MAX_LOG_PARTITIONS = 1024;
+    public static final int MAX_ID_LENGTH = 255;
+
+    private static final Pattern VALID_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+    private static final Pattern VALID_PATH = Pattern.compile("(/[^/]+)+");
+
+    public ContainerProperties {
+        requireNonNull(id, "id is null");
+        requireNonNull(partitionKeyPath, "partitionKeyPath is null");
+        if (id.length() > MAX_ID_LENGTH || !VALID_ID.matcher(id).matches()) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
+                    + ": a container id is 1-255 characters of letters, digits, '_', '-' and '.', starting with a "
+                    + "letter or digit");
+        }
+        if (!VALID_PATH.matcher(partitionKeyPath).matches()) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
+                    + ": partition key path " + partitionKeyPath + " is not of the form /property or /a/b");
+        }
+        if (defaultTtl != null && (defaultTtl == 0 || defaultTtl < -1)) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
+                    + ": default TTL " + defaultTtl + " must be absent, -1 or a positive number of seconds");
+        }
+        if (analyticalTtl != null && analyticalTtl < -1) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
+                    + ": analytical TTL " + analyticalTtl + " must be absent, 0, -1 or a positive number of seconds");
+        }
+        if (logPartitions < 1 || logPartitions > MAX_LOG_PARTITIONS) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
+                    + ": log partitions " + logPartitions + " must be between 1 and " + MAX_LOG_PARTITIONS);
+        }
+    }
+
+    public static ContainerProperties of(String id, String partitionKeyPath) {
+        return new ContainerProperties(id, partitionKeyPath, null, null, DEFAULT_LOG_PARTITIONS);
+    }
+
+    public ContainerProperties withDefaultTtl(Integer seconds) {
+        return new ContainerProperties(id, partitionKeyPath, seconds, analyticalTtl, logPartitions);
+    }
+
+    public ContainerProperties withAnalyticalTtl(Integer seconds) {
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, seconds, logPartitions);
+    }
+
+    public ContainerProperties withLogPartitions(int count) {
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, count);
+    }
+
+    /** Whether the container is mirrored: an analytical TTL of -1 or a positive number of seconds. */
+    public boolean isMirrored() {
+        return analyticalTtl != null && analyticalTtl != 0;
+    }
+}

@@ -1,0 +1,624 @@
+package io.docmirror.store;
+
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.ChangeEventJson;
+import io.docmirror.store.internal.ContainerState;
+import io.docmirror.store.internal.KeyLayout;
+import io.docmirror.store.internal.RocksStorage;
+import io.docmirror.store.internal.StoredItem;
+import io.docmirror.store.internal.TtlPolicy;
+import io.docmirror.store.internal.ValidatedDocument;
+import io.docmirror.store.internal.WriteTransaction;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The operational store in this process, on RocksDB in a data directory. Thread-safe. Writes to one log partition
+ * are serialised (that is what makes LSNs follow commit order); writes to different log partitions run in parallel
+ * and share RocksDB's group commit.
+ */
+public final class EmbeddedStore implements StoreClient {
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedStore.class);
+    private static final byte[] CONTAINER_ID_SEQUENCE = "\u0000container-id-sequence".getBytes(StandardCharsets.UTF_8);
+
+    /** Cosmos DB's limits on a transactional batch. */
+    public static final int MAX_BATCH_OPERATIONS = 100;
+    public static final int MAX_BATCH_BYTES = 2 * 1024 * 1024;
+
+    private final RocksStorage storage;
+    private final StoreConfig config;
+    private final Clock clock;
+    private final Map<String, ContainerState> containers = new ConcurrentHashMap<>();
+    private final Object containerCatalogLock = new Object();
+    private final ScheduledExecutorService reaper;
+
+    private EmbeddedStore(RocksStorage storage, StoreConfig config, Clock clock, boolean runReaper) {
+        this.storage = storage;
+        this.config = config;
+        this.clock = clock;
+        loadContainers();
+        if (runReaper) {
+            reaper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "docmirror-ttl-reaper");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long interval = config.reaperInterval().toMillis();
+            reaper.scheduleWithFixedDelay(this::reapInBackground, interval, interval, TimeUnit.MILLISECONDS);
+        }
+        else {
+            reaper = null;
+        }
+    }
+
+    /** Opens (or creates) the store in {@code directory} with the system clock and a background TTL reaper. */
+    public static EmbeddedStore open(Path directory, StoreConfig config) {
+        return open(directory, config, Clock.systemUTC(), true);
+    }
+
+    /**
+     * @param clock the time writes are stamped with and TTL is judged by (tests inject one)
+     * @param runReaper whether a background thread removes expired items; without it, call {@link #reapExpired}
+     */
+    public static EmbeddedStore open(Path directory, StoreConfig config, Clock clock, boolean runReaper) {
+        requireNonNull(directory, "directory is null");
+        requireNonNull(config, "config is null");
+        requireNonNull(clock, "clock is null");
+        log.info("Opening store at {} with {}", directory, config);
+        return new EmbeddedStore(RocksStorage.open(directory, config.syncWrites()), config, clock, runReaper);
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    // Containers
+
+    @Override
+    public ContainerProperties createContainer(ContainerProperties properties) {
+        requireNonNull(properties, "properties is null");
+        synchronized (containerCatalogLock) {
+            if (containers.containsKey(properties.id())) {
+                throw new StoreException(StoreErrorCode.CONFLICT,
+                        "Cannot create container " + properties.id() + ": it already exists");
+            }
+            byte[] sequence = storage.get(storage.containers(), CONTAINER_ID_SEQUENCE);
+            int containerId = sequence == null ? 1 : ByteBuffer.wrap(sequence).getInt() + 1;
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.put(storage.containers(), CONTAINER_ID_SEQUENCE, ByteBuffer.allocate(4).putInt(containerId).array());
+                batch.put(storage.containers(), properties.id().getBytes(StandardCharsets.UTF_8),
+                        StoreJson.mapper().writeValueAsBytes(new StoredContainer(properties, containerId)));
+                storage.write(batch);
+            }
+            catch (RocksDBException | IOException e) {
+                throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot create container " + properties.id(), e);
+            }
+            containers.put(properties.id(), new ContainerState(properties, containerId, new long[properties.logPartitions()]));
+            log.info("Created container {}", properties);
+            return properties;
+        }
+    }
+
+    @Override
+    public ContainerProperties readContainer(String container) {
+        return state(container).properties();
+    }
+
+    @Override
+    public List<ContainerProperties> listContainers() {
+        return containers.values().stream()
+                .map(ContainerState::properties)
+                .sorted(Comparator.comparing(ContainerProperties::id))
+                .toList();
+    }
+
+    @Override
+    public void deleteContainer(String container) {
+        synchronized (containerCatalogLock) {
+            ContainerState state = state(container);
+            List<ReentrantLock> held = new ArrayList<>();
+            try {
+                for (int partition = 0; partition < state.logPartitions(); partition++) {
+                    state.lock(partition).lock();
+                    held.add(state.lock(partition));
+                }
+                state.markDeleted();
+                // The record goes first: after a crash midway, the leftover rows belong to no container and, as
+                // container ids are never reused, can never be seen again.
+                try (WriteBatch batch = new WriteBatch()) {
+                    batch.delete(storage.containers(), container.getBytes(StandardCharsets.UTF_8));
+                    storage.write(batch);
+                }
+                catch (RocksDBException e) {
+                    throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot delete container " + container, e);
+                }
+                byte[] prefix = KeyLayout.containerPrefix(state.containerId());
+                byte[] end = KeyLayout.prefixEnd(prefix);
+                for (var family : List.of(storage.items(), storage.changeLog(), storage.expiry(), storage.logEnds())) {
+                    storage.deleteRange(family, prefix, end);
+                }
+                containers.remove(container);
+            }
+            finally {
+                held.forEach(ReentrantLock::unlock);
+            }
+            log.info("Deleted container {}", container);
+        }
+    }
+
+    // Items
+
+    @Override
+    public Item createItem(String container, byte[] json) {
+        ContainerState state = state(container);
+        ValidatedDocument document = state.validator().validate(json);
+        return inPartition(state, document.partitionKey(), transaction -> transaction.create(document));
+    }
+
+    @Override
+    public Item upsertItem(String container, byte[] json, Precondition precondition) {
+        ContainerState state = state(container);
+        ValidatedDocument document = state.validator().validate(json);
+        return inPartition(state, document.partitionKey(), transaction -> transaction.upsert(document, precondition));
+    }
+
+    @Override
+    public Item replaceItem(String container, PartitionKey partitionKey, String id, byte[] json,
+            Precondition precondition) {
+        ContainerState state = state(container);
+        ValidatedDocument document = state.validator().validate(json);
+        return inPartition(state, partitionKey,
+                transaction -> transaction.replace(partitionKey, id, document, precondition));
+    }
+
+    @Override
+    public Item patchItem(String container, PartitionKey partitionKey, String id, List<PatchOperation> operations,
+            Precondition precondition) {
+        ContainerState state = state(container);
+        return inPartition(state, partitionKey,
+                transaction -> transaction.patch(partitionKey, id, operations, precondition));
+    }
+
+    @Override
+    public void deleteItem(String container, PartitionKey partitionKey, String id, Precondition precondition) {
+        ContainerState state = state(container);
+        inPartition(state, partitionKey, transaction -> {
+            transaction.delete(partitionKey, id, precondition);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Item> findItem(String container, PartitionKey partitionKey, String id) {
+        ContainerState state = state(container);
+        try (WriteTransaction reader = new WriteTransaction(storage, state, clock.millis())) {
+            return reader.read(partitionKey, id);
+        }
+    }
+
+    @Override
+    public List<Item> readPartition(String container, PartitionKey partitionKey) {
+        ContainerState state = state(container);
+        byte[] prefix = KeyLayout.partitionPrefix(state.containerId(), state.logPartitionOf(partitionKey),
+                partitionKey.encoded());
+        long nowSeconds = Math.floorDiv(clock.millis(), 1000);
+        List<Item> items = new ArrayList<>();
+        try (WriteTransaction reader = new WriteTransaction(storage, state, clock.millis());
+                var iterator = storage.iterate(storage.items(), prefix, KeyLayout.prefixEnd(prefix))) {
+            for (; iterator.valid(); iterator.next()) {
+                StoredItem stored = StoredItem.decode(iterator.value());
+                if (!TtlPolicy.isExpired(state.expiresAt(stored), nowSeconds)) {
+                    items.add(reader.toItem(iterator.key(), stored));
+                }
+            }
+        }
+        return items;
+    }
+
+    @Override
+    public ItemPage scanItems(String container, int logPartition, Optional<String> continuation, int maxItems) {
+        ContainerState state = state(container);
+        checkLogPartition(state, logPartition);
+        if (maxItems < 1) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot scan container " + container
+                    + ": max items " + maxItems + " must be at least 1");
+        }
+        // Read the log end first: every change up to it is already in the items the iterator sees.
+        long logEnd = state.logEnd(logPartition);
+        byte[] prefix = KeyLayout.logPartitionPrefix(state.containerId(), logPartition);
+        byte[] from = prefix;
+        if (continuation.isPresent()) {
+            from = decodeContinuation(container, prefix, continuation.get());
+        }
+        long nowSeconds = Math.floorDiv(clock.millis(), 1000);
+        List<Item> items = new ArrayList<>();
+        byte[] lastKey = null;
+        try (WriteTransaction reader = new WriteTransaction(storage, state, clock.millis());
+                var iterator = storage.iterate(storage.items(), from, KeyLayout.prefixEnd(prefix))) {
+            for (; iterator.valid() && items.size() < maxItems; iterator.next()) {
+                lastKey = iterator.key();
+                StoredItem stored = StoredItem.decode(iterator.value());
+                if (!TtlPolicy.isExpired(state.expiresAt(stored), nowSeconds)) {
+                    items.add(reader.toItem(lastKey, stored));
+                }
+            }
+            boolean more = iterator.valid();
+            Optional<String> next = more && lastKey != null
+                    ? Optional.of(Base64.getUrlEncoder().withoutPadding().encodeToString(successor(lastKey)))
+                    : Optional.empty();
+            return new ItemPage(items, next, logEnd);
+        }
+    }
+
+    @Override
+    public BatchResult executeBatch(String container, PartitionKey partitionKey, List<BatchOperation> operations) {
+        ContainerState state = state(container);
+        if (operations.isEmpty() || operations.size() > MAX_BATCH_OPERATIONS) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot run batch on container " + container
+                    + ": it has " + operations.size() + " operations; a batch has 1 to " + MAX_BATCH_OPERATIONS);
+        }
+        long bytes = operations.stream().mapToLong(EmbeddedStore::operationBytes).sum();
+        if (bytes > MAX_BATCH_BYTES) {
+            throw new StoreException(StoreErrorCode.TOO_LARGE, "Cannot run batch on container " + container
+                    + ": its documents total " + bytes + " bytes, over the limit of " + MAX_BATCH_BYTES + " bytes (2 MB)");
+        }
+        // Validate every document before taking the lock; a bad one fails the batch like any failing operation.
+        List<ValidatedDocument> documents = new ArrayList<>();
+        for (int index = 0; index < operations.size(); index++) {
+            BatchOperation operation = operations.get(index);
+            try {
+                documents.add(operation.document() == null ? null : validateForBatch(state, partitionKey, operation));
+            }
+            catch (StoreException e) {
+                return failedBatch(operations.size(), index, e);
+            }
+        }
+        return inPartition(state, partitionKey, transaction -> {
+            List<BatchResult.OperationResult> results = new ArrayList<>();
+            for (int index = 0; index < operations.size(); index++) {
+                try {
+                    results.add(apply(transaction, partitionKey, operations.get(index), documents.get(index)));
+                }
+                catch (StoreException e) {
+                    return failedBatch(operations.size(), index, e);
+                }
+            }
+            transaction.commit();
+            return new BatchResult(results);
+        }, false);
+    }
+
+    @Override
+    public BulkResult bulkWrite(String container, List<byte[]> documents, boolean upsert) {
+        ContainerState state = state(container);
+        List<BulkResult.Failure> failures = new ArrayList<>();
+        List<ValidatedDocument> valid = new ArrayList<>(documents.size());
+        List<Integer> positions = new ArrayList<>(documents.size());
+        for (int index = 0; index < documents.size(); index++) {
+            try {
+                valid.add(state.validator().validate(documents.get(index)));
+                positions.add(index);
+            }
+            catch (StoreException e) {
+                failures.add(new BulkResult.Failure(index, e.httpStatus(), e.getMessage()));
+            }
+        }
+        TreeMap<Integer, ReentrantLock> locks = new TreeMap<>();
+        for (ValidatedDocument document : valid) {
+            int partition = state.logPartitionOf(document.partitionKey());
+            locks.putIfAbsent(partition, state.lock(partition));
+        }
+        int written = 0;
+        locks.values().forEach(ReentrantLock::lock);
+        try (WriteTransaction transaction = new WriteTransaction(storage, state, clock.millis())) {
+            checkNotDeleted(state);
+            for (int index = 0; index < valid.size(); index++) {
+                try {
+                    if (upsert) {
+                        transaction.upsert(valid.get(index), Precondition.NONE);
+                    }
+                    else {
+                        transaction.create(valid.get(index));
+                    }
+                    written++;
+                }
+                catch (StoreException e) {
+                    failures.add(new BulkResult.Failure(positions.get(index), e.httpStatus(), e.getMessage()));
+                }
+            }
+            transaction.commit();
+        }
+        finally {
+            locks.descendingMap().values().forEach(ReentrantLock::unlock);
+        }
+        failures.sort(Comparator.comparingInt(BulkResult.Failure::index));
+        return new BulkResult(written, failures);
+    }
+
+    // The change log
+
+    @Override
+    public ChangeLogPage readChangeLog(String container, int logPartition, long afterLsn, int maxEvents) {
+        ContainerState state = state(container);
+        checkLogPartition(state, logPartition);
+        long logEnd = state.logEnd(logPartition);
+        List<ChangeEvent> events = new ArrayList<>();
+        byte[] from = KeyLayout.changeLogKey(state.containerId(), logPartition, Math.max(0, afterLsn) + 1);
+        byte[] until = KeyLayout.prefixEnd(KeyLayout.logPartitionPrefix(state.containerId(), logPartition));
+        try (var iterator = storage.iterate(storage.changeLog(), from, until)) {
+            for (; iterator.valid() && events.size() < maxEvents; iterator.next()) {
+                if (KeyLayout.changeLogLsn(iterator.key()) > logEnd) {
+                    break;
+                }
+                events.add(ChangeEventJson.fromJson(iterator.value()));
+            }
+        }
+        return new ChangeLogPage(logPartition, events, logEnd);
+    }
+
+    // TTL
+
+    /**
+     * Physically removes up to {@code maxItems} expired items of every container, each with a DELETE marked
+     * {@code ttlExpired} in the change log.
+     *
+     * @return how many items were removed
+     */
+    public int reapExpired(int maxItems) {
+        int removed = 0;
+        long nowSeconds = Math.floorDiv(clock.millis(), 1000);
+        for (ContainerState state : containers.values()) {
+            if (state.properties().defaultTtl() == null || removed >= maxItems) {
+                continue;
+            }
+            byte[] from = KeyLayout.containerPrefix(state.containerId());
+            byte[] until = KeyLayout.expiryKey(state.containerId(), nowSeconds + 1, new byte[0]);
+            Map<Integer, List<byte[]>> byPartition = new TreeMap<>();
+            try (var iterator = storage.iterate(storage.expiry(), from, until)) {
+                for (int count = removed; iterator.valid() && count < maxItems; iterator.next(), count++) {
+                    byte[] itemKey = KeyLayout.expiryItemKey(iterator.key());
+                    byPartition.computeIfAbsent(KeyLayout.itemLogPartition(itemKey), partition -> new ArrayList<>())
+                            .add(iterator.key());
+                }
+            }
+            for (Map.Entry<Integer, List<byte[]>> entry : byPartition.entrySet()) {
+                ReentrantLock lock = state.lock(entry.getKey());
+                lock.lock();
+                try (WriteTransaction transaction = new WriteTransaction(storage, state, clock.millis())) {
+                    if (state.isDeleted()) {
+                        break;
+                    }
+                    for (byte[] expiryKey : entry.getValue()) {
+                        if (transaction.expire(KeyLayout.expiryItemKey(expiryKey))) {
+                            removed++;
+                        }
+                        else {
+                            transaction.dropExpiryEntry(expiryKey);
+                        }
+                    }
+                    transaction.commit();
+                }
+                finally {
+                    lock.unlock();
+                }
+            }
+        }
+        return removed;
+    }
+
+    private void reapInBackground() {
+        try {
+            int removed;
+            do {
+                removed = reapExpired(config.reaperBatchSize());
+                if (removed > 0) {
+                    log.debug("TTL reaper removed {} expired items", removed);
+                }
+            }
+            while (removed >= config.reaperBatchSize());
+        }
+        catch (RuntimeException e) {
+            // Retried at the next interval; expired items stay invisible to reads meanwhile.
+            log.error("TTL reaper failed, retrying in {} ms", config.reaperInterval().toMillis(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (reaper != null) {
+            reaper.shutdownNow();
+            try {
+                if (!reaper.awaitTermination(10, TimeUnit.SECONDS)) {
+                    log.warn("TTL reaper did not stop within 10 s");
+                }
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (containerCatalogLock) {
+            // Wait for writes in flight: each holds its log partition's lock until its commit is done.
+            for (ContainerState state : containers.values()) {
+                for (int partition = 0; partition < state.logPartitions(); partition++) {
+                    state.lock(partition).lock();
+                }
+            }
+            storage.close();
+        }
+        log.info("Closed store");
+    }
+
+    // Internals
+
+    private <T> T inPartition(ContainerState state, PartitionKey partitionKey, Function<WriteTransaction, T> work) {
+        return inPartition(state, partitionKey, work, true);
+    }
+
+    private <T> T inPartition(ContainerState state, PartitionKey partitionKey, Function<WriteTransaction, T> work,
+            boolean commit) {
+        ReentrantLock lock = state.lock(state.logPartitionOf(partitionKey));
+        lock.lock();
+        try (WriteTransaction transaction = new WriteTransaction(storage, state, clock.millis())) {
+            checkNotDeleted(state);
+            T result = work.apply(transaction);
+            if (commit) {
+                transaction.commit();
+            }
+            return result;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    private BatchResult.OperationResult apply(WriteTransaction transaction, PartitionKey partitionKey,
+            BatchOperation operation, ValidatedDocument document) {
+        Precondition precondition = Precondition.ofNullable(operation.ifMatch());
+        return switch (operation.type()) {
+            case CREATE -> written(201, transaction.create(document));
+            case UPSERT -> written(200, transaction.upsert(document, precondition));
+            case REPLACE -> written(200, transaction.replace(partitionKey, requireId(operation), document, precondition));
+            case PATCH -> written(200, transaction.patch(partitionKey, requireId(operation),
+                    operation.patch() == null ? List.of() : operation.patch(), precondition));
+            case DELETE -> {
+                transaction.delete(partitionKey, requireId(operation), precondition);
+                yield new BatchResult.OperationResult(204, null, null, null);
+            }
+            case READ -> {
+                Item item = transaction.read(partitionKey, requireId(operation)).orElseThrow(() -> new StoreException(
+                        StoreErrorCode.NOT_FOUND, "Cannot read item '" + operation.id() + "': it does not exist"));
+                yield new BatchResult.OperationResult(200, item.etag(), item, null);
+            }
+        };
+    }
+
+    private static BatchResult.OperationResult written(int status, Item item) {
+        return new BatchResult.OperationResult(status, item.etag(), item, null);
+    }
+
+    private static String requireId(BatchOperation operation) {
+        if (operation.id() == null) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST,
+                    "Cannot run batch operation " + operation.type().wireName() + ": it needs an id");
+        }
+        return operation.id();
+    }
+
+    private static ValidatedDocument validateForBatch(ContainerState state, PartitionKey partitionKey,
+            BatchOperation operation) {
+        ValidatedDocument document = state.validator().validate(operation.document().getBytes(StandardCharsets.UTF_8));
+        if (!document.partitionKey().equals(partitionKey)) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot run batch on container " + state.name()
+                    + ": item '" + document.id() + "' has partition key " + document.partitionKey().toWire()
+                    + " but the batch is for " + partitionKey.toWire() + "; a batch holds one partition key value");
+        }
+        return document;
+    }
+
+    private static BatchResult failedBatch(int size, int failedIndex, StoreException failure) {
+        List<BatchResult.OperationResult> results = new ArrayList<>();
+        for (int index = 0; index < size; index++) {
+            results.add(index == failedIndex
+                    ? new BatchResult.OperationResult(failure.httpStatus(), null, null,
+                            "Operation " + (index + 1) + ": " + failure.getMessage())
+                    : new BatchResult.OperationResult(StoreErrorCode.FAILED_DEPENDENCY.httpStatus(), null, null,
+                            "Operation " + (index + 1) + " was not applied: operation " + (failedIndex + 1) + " failed"));
+        }
+        return new BatchResult(results);
+    }
+
+    private static long operationBytes(BatchOperation operation) {
+        return operation.document() == null ? 0 : operation.document().getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private ContainerState state(String container) {
+        requireNonNull(container, "container is null");
+        ContainerState state = containers.get(container);
+        if (state == null) {
+            throw new StoreException(StoreErrorCode.NOT_FOUND, "Container " + container + " does not exist");
+        }
+        return state;
+    }
+
+    private static void checkNotDeleted(ContainerState state) {
+        if (state.isDeleted()) {
+            throw new StoreException(StoreErrorCode.NOT_FOUND, "Container " + state.name() + " does not exist");
+        }
+    }
+
+    private static void checkLogPartition(ContainerState state, int logPartition) {
+        if (logPartition < 0 || logPartition >= state.logPartitions()) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container " + state.name() + " has log partitions 0 to "
+                    + (state.logPartitions() - 1) + ", not " + logPartition);
+        }
+    }
+
+    private static byte[] decodeContinuation(String container, byte[] prefix, String continuation) {
+        byte[] key;
+        try {
+            key = Base64.getUrlDecoder().decode(continuation);
+        }
+        catch (IllegalArgumentException e) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST,
+                    "Cannot scan container " + container + ": continuation '" + continuation + "' is malformed", e);
+        }
+        if (key.length < prefix.length || !ByteBuffer.wrap(key, 0, prefix.length).equals(ByteBuffer.wrap(prefix))) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot scan container " + container
+                    + ": continuation '" + continuation + "' belongs to another container or log partition");
+        }
+        return key;
+    }
+
+    /** The smallest key after {@code key}: the key with a zero byte appended. */
+    private static byte[] successor(byte[] key) {
+        return java.util.Arrays.copyOf(key, key.length + 1);
+    }
+
+    private void loadContainers() {
+        try (var iterator = storage.iterate(storage.containers(), new byte[0], new byte[] {(byte) 0xff})) {
+            for (; iterator.valid(); iterator.next()) {
+                if (java.util.Arrays.equals(iterator.key(), CONTAINER_ID_SEQUENCE)) {
+                    continue;
+                }
+                StoredContainer stored = StoreJson.mapper().readValue(iterator.value(), StoredContainer.class);
+                long[] logEnds = new long[stored.properties().logPartitions()];
+                for (int partition = 0; partition < logEnds.length; partition++) {
+                    byte[] value = storage.get(storage.logEnds(), KeyLayout.logEndKey(stored.containerId(), partition));
+                    logEnds[partition] = value == null ? 0 : KeyLayout.readLong(value);
+                }
+                containers.put(stored.properties().id(),
+                        new ContainerState(stored.properties(), stored.containerId(), logEnds));
+            }
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot read the store's container catalog", e);
+        }
+    }
+
+    /** A container's catalog record. */
+    record StoredContainer(ContainerProperties properties, int containerId) {
+    }
+}

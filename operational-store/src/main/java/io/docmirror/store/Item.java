@@ -1,0 +1,37 @@
+package io.docmirror.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An item as stored: its JSON text with the system properties {@code _rid}, {@code _etag}, {@code _ts} and
+ * {@code _lsn} added by the store.
+ *
+ * @param json the stored JSON, numbers exactly as they were written
+ */
+public record Item(String id, PartitionKey partitionKey, String etag, long lsn, String json) {
+    public Item {
+        requireNonNull(id, "id is null");
+        requireNonNull(partitionKey, "partitionKey is null");
+        requireNonNull(etag, "etag is null");
+        requireNonNull(json, "json is null");
+    }
+
+    /** The item parsed into a tree, numbers as exact BigInteger/BigDecimal where a long cannot hold them. */
+    public ObjectNode tree() {
+        try {
+            return (ObjectNode) StoreJson.mapper().readTree(json);
+        }
+        catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot parse stored item " + id + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public byte[] jsonBytes() {
+        return json.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,108 @@
+package io.docmirror.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operational store's API, with the same semantics in-process ({@link EmbeddedStore}) and over HTTP
+ * ({@code io.docmirror.store.http.HttpStoreClient}). Documents go in as JSON bytes (strict UTF-8) and come out as
+ * {@link Item}s with their system properties. Every failure is a {@link StoreException} whose code carries the HTTP
+ * status Cosmos DB would give; when a call throws, nothing was changed.
+ */
+public interface StoreClient extends AutoCloseable {
+    // Containers
+
+    /** @throws StoreException 409 when a container of that id exists */
+    ContainerProperties createContainer(ContainerProperties properties);
+
+    /** @throws StoreException 404 when there is no such container */
+    ContainerProperties readContainer(String container);
+
+    List<ContainerProperties> listContainers();
+
+    /** Deletes the container with its items and change log. @throws StoreException 404 when there is none */
+    void deleteContainer(String container);
+
+    // Items
+
+    /** @throws StoreException 409 when an item with that id exists in its logical partition */
+    Item createItem(String container, byte[] json);
+
+    /** Creates the item or replaces it whole. */
+    Item upsertItem(String container, byte[] json, Precondition precondition);
+
+    /** @throws StoreException 404 when the item does not exist, 412 when the precondition fails */
+    Item replaceItem(String container, PartitionKey partitionKey, String id, byte[] json, Precondition precondition);
+
+    /** @throws StoreException 400 when an operation cannot apply (e.g. replace or remove of a missing path) */
+    Item patchItem(String container, PartitionKey partitionKey, String id, List<PatchOperation> operations,
+            Precondition precondition);
+
+    /** @throws StoreException 404 when the item does not exist, 412 when the precondition fails */
+    void deleteItem(String container, PartitionKey partitionKey, String id, Precondition precondition);
+
+    /** A point read; empty when the item does not exist or has expired. */
+    Optional<Item> findItem(String container, PartitionKey partitionKey, String id);
+
+    /** Every live item of one logical partition, in id order. */
+    List<Item> readPartition(String container, PartitionKey partitionKey);
+
+    /**
+     * A cross-partition scan, one log partition (feed range) at a time, for backfill.
+     *
+     * @param continuation where to go on from, as returned by the previous page; empty for the first page
+     */
+    ItemPage scanItems(String container, int logPartition, Optional<String> continuation, int maxItems);
+
+    /** Runs the operations all or nothing, in order, on one logical partition (at most 100 operations, 2 MB). */
+    BatchResult executeBatch(String container, PartitionKey partitionKey, List<BatchOperation> operations);
+
+    /**
+     * Writes many documents in one durable commit; each document succeeds or fails alone.
+     *
+     * @param upsert replace existing items; when false an existing item is a 409 failure of that document
+     */
+    BulkResult bulkWrite(String container, List<byte[]> documents, boolean upsert);
+
+    // The change log
+
+    /**
+     * Events of one log partition with LSNs greater than {@code afterLsn}, oldest first.
+     *
+     * @throws StoreException 404 for an unknown container, 400 for a log partition out of range
+     */
+    ChangeLogPage readChangeLog(String container, int logPartition, long afterLsn, int maxEvents);
+
+    @Override
+    void close();
+
+    // Conveniences
+
+    default Item createItem(String container, String json) {
+        return createItem(container, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    default Item upsertItem(String container, String json) {
+        return upsertItem(container, json.getBytes(StandardCharsets.UTF_8), Precondition.NONE);
+    }
+
+    default Item replaceItem(String container, PartitionKey partitionKey, String id, String json) {
+        return replaceItem(container, partitionKey, id, json.getBytes(StandardCharsets.UTF_8), Precondition.NONE);
+    }
+
+    default Item patchItem(String container, PartitionKey partitionKey, String id, List<PatchOperation> operations) {
+        return patchItem(container, partitionKey, id, operations, Precondition.NONE);
+    }
+
+    default void deleteItem(String container, PartitionKey partitionKey, String id) {
+        deleteItem(container, partitionKey, id, Precondition.NONE);
+    }
+
+    /** @throws StoreException 404 when the item does not exist or has expired */
+    default Item readItem(String container, PartitionKey partitionKey, String id) {
+        return findItem(container, partitionKey, id).orElseThrow(() -> new StoreException(StoreErrorCode.NOT_FOUND,
+                "Cannot read item '" + id + "' in container " + container + " with partition key "
+                        + partitionKey.toWire() + ": it does not exist"));
+    }
+}

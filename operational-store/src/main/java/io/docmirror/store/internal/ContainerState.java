@@ -1,0 +1,91 @@
+package io.docmirror.store.internal;
+
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.PartitionKey;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+
+/**
+ * A live container: its settings, its internal numeric id (never reused, so a deleted container's leftovers cannot
+ * mix with a new container of the same name), and one write lock per log partition. Holding a log partition's lock
+ * while a write is built and committed makes LSN order the commit order.
+ */
+public final class ContainerState {
+    private final ContainerProperties properties;
+    private final int containerId;
+    private final DocumentValidator validator;
+    private final PatchApplier patchApplier;
+    private final ReentrantLock[] locks;
+    private final AtomicLongArray logEnds;
+    private volatile boolean deleted;
+
+    public ContainerState(ContainerProperties properties, int containerId, long[] logEnds) {
+        this.properties = properties;
+        this.containerId = containerId;
+        this.validator = new DocumentValidator(properties.id(), properties.partitionKeyPath());
+        this.patchApplier = new PatchApplier(properties.id(), properties.partitionKeyPath());
+        this.locks = new ReentrantLock[properties.logPartitions()];
+        for (int index = 0; index < locks.length; index++) {
+            locks[index] = new ReentrantLock();
+        }
+        this.logEnds = new AtomicLongArray(logEnds);
+    }
+
+    public ContainerProperties properties() {
+        return properties;
+    }
+
+    public String name() {
+        return properties.id();
+    }
+
+    public int containerId() {
+        return containerId;
+    }
+
+    public DocumentValidator validator() {
+        return validator;
+    }
+
+    public PatchApplier patchApplier() {
+        return patchApplier;
+    }
+
+    public int logPartitions() {
+        return locks.length;
+    }
+
+    /** The log partition (feed range) of a partition key value: a stable hash of its canonical bytes. */
+    public int logPartitionOf(PartitionKey partitionKey) {
+        CRC32C crc = new CRC32C();
+        crc.update(partitionKey.encoded());
+        return (int) (crc.getValue() % locks.length);
+    }
+
+    public ReentrantLock lock(int logPartition) {
+        return locks[logPartition];
+    }
+
+    /** The newest committed LSN of a log partition; 0 before the first write. */
+    public long logEnd(int logPartition) {
+        return logEnds.get(logPartition);
+    }
+
+    void advanceLogEnd(int logPartition, long lsn) {
+        logEnds.set(logPartition, lsn);
+    }
+
+    public boolean isDeleted() {
+        return deleted;
+    }
+
+    public void markDeleted() {
+        deleted = true;
+    }
+
+    public long expiresAt(StoredItem item) {
+        return TtlPolicy.expiresAt(properties.defaultTtl(), item.ttl(), item.tsSeconds());
+    }
+}

@@ -1,0 +1,196 @@
+package io.docmirror.store.internal;
+
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The store's RocksDB database and its column families. All of an operation's changes (items, change-log entries,
+ * expiry index, log ends) go into one {@link WriteBatch}, which RocksDB applies atomically; with sync writes it is
+ * on disk before {@link #write} returns.
+ */
+public final class RocksStorage implements AutoCloseable {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final RocksDB db;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions columnOptions;
+    private final List<ColumnFamilyHandle> handles;
+    private final WriteOptions writeOptions;
+    private final ColumnFamilyHandle containers;
+    private final ColumnFamilyHandle items;
+    private final ColumnFamilyHandle changeLog;
+    private final ColumnFamilyHandle expiry;
+    private final ColumnFamilyHandle logEnds;
+
+    private RocksStorage(RocksDB db, DBOptions dbOptions, ColumnFamilyOptions columnOptions,
+            List<ColumnFamilyHandle> handles, boolean syncWrites) {
+        this.db = db;
+        this.dbOptions = dbOptions;
+        this.columnOptions = columnOptions;
+        this.handles = handles;
+        this.writeOptions = new WriteOptions().setSync(syncWrites);
+        this.containers = handles.get(1);
+        this.items = handles.get(2);
+        this.changeLog = handles.get(3);
+        this.expiry = handles.get(4);
+        this.logEnds = handles.get(5);
+    }
+
+    public static RocksStorage open(Path directory, boolean syncWrites) {
+        DBOptions dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                .setMaxBackgroundJobs(2);
+        ColumnFamilyOptions columnOptions = new ColumnFamilyOptions().optimizeLevelStyleCompaction();
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions));
+        for (String name : List.of("containers", "items", "change-log", "expiry", "log-ends")) {
+            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), columnOptions));
+        }
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try {
+            Files.createDirectories(directory);
+            RocksDB db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
+            return new RocksStorage(db, dbOptions, columnOptions, handles, syncWrites);
+        }
+        catch (RocksDBException | java.io.IOException e) {
+            dbOptions.close();
+            columnOptions.close();
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot open the store at " + directory + ": "
+                    + e.getMessage() + (e.getMessage() != null && e.getMessage().contains("lock")
+                    ? " (is another docmirror process using this data directory?)" : ""), e);
+        }
+    }
+
+    public ColumnFamilyHandle containers() {
+        return containers;
+    }
+
+    public ColumnFamilyHandle items() {
+        return items;
+    }
+
+    public ColumnFamilyHandle changeLog() {
+        return changeLog;
+    }
+
+    public ColumnFamilyHandle expiry() {
+        return expiry;
+    }
+
+    public ColumnFamilyHandle logEnds() {
+        return logEnds;
+    }
+
+    public byte[] get(ColumnFamilyHandle family, byte[] key) {
+        try {
+            return db.get(family, key);
+        }
+        catch (RocksDBException e) {
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(), e);
+        }
+    }
+
+    public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
+        List<ColumnFamilyHandle> families = new ArrayList<>(keys.size());
+        for (int index = 0; index < keys.size(); index++) {
+            families.add(family);
+        }
+        try {
+            return db.multiGetAsList(families, keys);
+        }
+        catch (RocksDBException e) {
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(), e);
+        }
+    }
+
+    /** An iterator over keys in [{@code from}, {@code until}); the caller closes it. */
+    public BoundedIterator iterate(ColumnFamilyHandle family, byte[] from, byte[] until) {
+        ReadOptions options = new ReadOptions();
+        RocksIterator iterator = db.newIterator(family, options);
+        iterator.seek(from);
+        return new BoundedIterator(iterator, options, until);
+    }
+
+    public void write(WriteBatch batch) {
+        try {
+            db.write(writeOptions, batch);
+        }
+        catch (RocksDBException e) {
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot write to the store: " + e.getMessage(), e);
+        }
+    }
+
+    public void deleteRange(ColumnFamilyHandle family, byte[] from, byte[] until) {
+        try {
+            db.deleteRange(family, writeOptions, from, until);
+        }
+        catch (RocksDBException e) {
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot delete from the store: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ColumnFamilyHandle handle : handles) {
+            handle.close();
+        }
+        db.close();
+        writeOptions.close();
+        dbOptions.close();
+        columnOptions.close();
+    }
+
+    /** A RocksDB iterator that stops before an exclusive upper key. */
+    public static final class BoundedIterator implements AutoCloseable {
+        private final RocksIterator iterator;
+        private final ReadOptions options;
+        private final byte[] until;
+
+        BoundedIterator(RocksIterator iterator, ReadOptions options, byte[] until) {
+            this.iterator = iterator;
+            this.options = options;
+            this.until = until;
+        }
+
+        public boolean valid() {
+            return iterator.isValid() && java.util.Arrays.compareUnsigned(iterator.key(), until) < 0;
+        }
+
+        public byte[] key() {
+            return iterator.key();
+        }
+
+        public byte[] value() {
+            return iterator.value();
+        }
+
+        public void next() {
+            iterator.next();
+        }
+
+        @Override
+        public void close() {
+            iterator.close();
+            options.close();
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package io.docmirror.store.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.Item;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PatchOperation;
+import io.docmirror.store.Precondition;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.ChangeEventJson;
+import io.docmirror.store.changelog.Operation;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The writes of one atomic commit to one container: item puts and deletes, each with its change-log entry, the
+ * expiry index and the log partitions' new ends, all in one RocksDB {@link WriteBatch}. Later operations see the
+ * effects of earlier ones. Each operation checks everything before it changes anything, so an operation that throws
+ * leaves the transaction as it was.
+ *
+ * <p>The caller holds the locks of every log partition the transaction writes to, from before the first read until
+ * after {@link #commit()}.
+ */
+public final class WriteTransaction implements AutoCloseable {
+    private final RocksStorage storage;
+    private final ContainerState container;
+    private final long nowMillis;
+    private final long nowSeconds;
+    private final WriteBatch batch = new WriteBatch();
+    /** Items written in this transaction; an empty Optional is an item deleted in it. */
+    private final Map<ByteBuffer, Optional<StoredItem>> overlay = new HashMap<>();
+    private final Map<Integer, Long> lastLsns = new TreeMap<>();
+
+    public WriteTransaction(RocksStorage storage, ContainerState container, long nowMillis) {
+        this.storage = storage;
+        this.container = container;
+        this.nowMillis = nowMillis;
+        this.nowSeconds = Math.floorDiv(nowMillis, 1000);
+    }
+
+    public Item create(ValidatedDocument document) {
+        byte[] key = key(document.partitionKey(), document.id());
+        if (readLive(key, document.partitionKey(), document.id()).isPresent()) {
+            throw new StoreException(StoreErrorCode.CONFLICT, "Cannot create item '" + document.id() + "' in container "
+                    + container.name() + ": an item with this id already exists in partition "
+                    + document.partitionKey().toWire());
+        }
+        return put(key, document, null);
+    }
+
+    public Item upsert(ValidatedDocument document, Precondition precondition) {
+        byte[] key = key(document.partitionKey(), document.id());
+        Optional<StoredItem> current = readLive(key, document.partitionKey(), document.id());
+        if (precondition.ifMatchEtag().isPresent()) {
+            StoredItem existing = current.orElseThrow(() -> preconditionFailed(document.id(), "it does not exist"));
+            checkPrecondition(key, document.id(), existing, precondition);
+        }
+        return put(key, document, current.orElse(null));
+    }
+
+    public Item replace(PartitionKey partitionKey, String id, ValidatedDocument document, Precondition precondition) {
+        if (!document.id().equals(id) || !document.partitionKey().equals(partitionKey)) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot replace item '" + id + "' in container "
+                    + container.name() + ": the document's id '" + document.id() + "' and partition key "
+                    + document.partitionKey().toWire() + " must be the item's (" + partitionKey.toWire() + ")");
+        }
+        byte[] key = key(partitionKey, id);
+        StoredItem existing = requireLive(key, partitionKey, id, "replace");
+        checkPrecondition(key, id, existing, precondition);
+        return put(key, document, existing);
+    }
+
+    public Item patch(PartitionKey partitionKey, String id, List<PatchOperation> operations, Precondition precondition) {
+        byte[] key = key(partitionKey, id);
+        StoredItem existing = requireLive(key, partitionKey, id, "patch");
+        checkPrecondition(key, id, existing, precondition);
+        ObjectNode tree;
+        try {
+            tree = (ObjectNode) StoreJson.mapper().readTree(existing.json());
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot patch item '" + id + "' in container "
+                    + container.name() + ": its stored JSON does not parse", e);
+        }
+        container.patchApplier().apply(id, tree, operations);
+        byte[] patched;
+        try {
+            patched = StoreJson.mapper().writeValueAsBytes(tree);
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot patch item '" + id + "'", e);
+        }
+        return put(key, container.validator().validate(patched), existing);
+    }
+
+    public void delete(PartitionKey partitionKey, String id, Precondition precondition) {
+        byte[] key = key(partitionKey, id);
+        StoredItem existing = requireLive(key, partitionKey, id, "delete");
+        checkPrecondition(key, id, existing, precondition);
+        remove(key, partitionKey, id, existing, false);
+    }
+
+    public Optional<Item> read(PartitionKey partitionKey, String id) {
+        byte[] key = key(partitionKey, id);
+        StoredItem stored = current(key).orElse(null);
+        if (stored == null || TtlPolicy.isExpired(container.expiresAt(stored), nowSeconds)) {
+            return Optional.empty();
+        }
+        return Optional.of(toItem(key, stored));
+    }
+
+    /**
+     * Removes an item whose TTL has passed, with a DELETE marked {@code ttlExpired} in the change log. Does nothing
+     * when the item is gone or no longer expired (it was rewritten since the expiry index entry was read).
+     *
+     * @return whether the item was removed
+     */
+    public boolean expire(byte[] key) {
+        Optional<StoredItem> stored = current(key);
+        if (stored.isEmpty() || !TtlPolicy.isExpired(container.expiresAt(stored.get()), nowSeconds)) {
+            return false;
+        }
+        remove(key, PartitionKey.decode(KeyLayout.itemPartitionKey(key)), KeyLayout.itemId(key), stored.get(), true);
+        return true;
+    }
+
+    /** Removes an expiry index entry whose item no longer expires at that time. */
+    public void dropExpiryEntry(byte[] expiryKey) {
+        try {
+            batch.delete(storage.expiry(), expiryKey);
+        }
+        catch (RocksDBException e) {
+            throw batchFailure(e);
+        }
+    }
+
+    /** Applies every change of the transaction at once, durably; nothing is visible before. */
+    public void commit() {
+        if (lastLsns.isEmpty() && batch.count() == 0) {
+            return;
+        }
+        try {
+            for (Map.Entry<Integer, Long> entry : lastLsns.entrySet()) {
+                batch.put(storage.logEnds(), KeyLayout.logEndKey(container.containerId(), entry.getKey()),
+                        KeyLayout.longValue(entry.getValue()));
+            }
+        }
+        catch (RocksDBException e) {
+            throw batchFailure(e);
+        }
+        storage.write(batch);
+        lastLsns.forEach(container::advanceLogEnd);
+    }
+
+    @Override
+    public void close() {
+        batch.close();
+    }
+
+    public byte[] key(PartitionKey partitionKey, String id) {
+        return KeyLayout.itemKey(container.containerId(), container.logPartitionOf(partitionKey),
+                partitionKey.encoded(), id);
+    }
+
+    public Item toItem(byte[] key, StoredItem stored) {
+        int logPartition = KeyLayout.itemLogPartition(key);
+        return new Item(KeyLayout.itemId(key), PartitionKey.decode(KeyLayout.itemPartitionKey(key)),
+                StoredItem.etag(container.containerId(), logPartition, stored.lsn()), stored.lsn(),
+                new String(stored.json(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private Optional<StoredItem> current(byte[] key) {
+        Optional<StoredItem> written = overlay.get(ByteBuffer.wrap(key));
+        if (written != null) {
+            return written;
+        }
+        byte[] value = storage.get(storage.items(), key);
+        return value == null ? Optional.empty() : Optional.of(StoredItem.decode(value));
+    }
+
+    /**
+     * The item if it exists and has not expired. An expired item that the reaper has not removed yet is removed
+     * here first (a TTL DELETE in the change log), so that the log never shows a write over an expired item.
+     */
+    private Optional<StoredItem> readLive(byte[] key, PartitionKey partitionKey, String id) {
+        Optional<StoredItem> stored = current(key);
+        if (stored.isPresent() && TtlPolicy.isExpired(container.expiresAt(stored.get()), nowSeconds)) {
+            remove(key, partitionKey, id, stored.get(), true);
+            return Optional.empty();
+        }
+        return stored;
+    }
+
+    private StoredItem requireLive(byte[] key, PartitionKey partitionKey, String id, String action) {
+        return readLive(key, partitionKey, id).orElseThrow(() -> new StoreException(StoreErrorCode.NOT_FOUND,
+                "Cannot " + action + " item '" + id + "' in container " + container.name() + " with partition key "
+                        + partitionKey.toWire() + ": it does not exist"));
+    }
+
+    private void checkPrecondition(byte[] key, String id, StoredItem existing, Precondition precondition) {
+        if (precondition.ifMatchEtag().isEmpty()) {
+            return;
+        }
+        String etag = StoredItem.etag(container.containerId(), KeyLayout.itemLogPartition(key), existing.lsn());
+        if (!precondition.ifMatchEtag().get().equals(etag)) {
+            throw preconditionFailed(id, "its _etag is " + etag + ", not " + precondition.ifMatchEtag().get());
+        }
+    }
+
+    private StoreException preconditionFailed(String id, String reason) {
+        return new StoreException(StoreErrorCode.PRECONDITION_FAILED, "Cannot write item '" + id + "' in container "
+                + container.name() + ": If-Match failed, " + reason);
+    }
+
+    private Item put(byte[] key, ValidatedDocument document, StoredItem previous) {
+        int logPartition = KeyLayout.itemLogPartition(key);
+        long lsn = lastLsn(logPartition) + 1;
+        long createdLsn = previous == null ? lsn : previous.createdLsn();
+        byte[] json = document.withSystemProperties(
+                StoredItem.rid(container.containerId(), logPartition, createdLsn),
+                StoredItem.etag(container.containerId(), logPartition, lsn), nowSeconds, lsn);
+        if (json.length > DocumentValidator.MAX_ITEM_BYTES) {
+            throw new StoreException(StoreErrorCode.TOO_LARGE, "Cannot write item '" + document.id() + "' to container "
+                    + container.name() + ": it is " + json.length + " bytes with its system properties, over the limit of "
+                    + DocumentValidator.MAX_ITEM_BYTES + " bytes (2 MB)");
+        }
+        StoredItem stored = new StoredItem(lsn, nowSeconds, createdLsn, document.ttl(), json);
+        Operation operation = previous == null ? Operation.CREATE : Operation.REPLACE;
+        byte[] event = ChangeEventJson.encode(container.name(), document.partitionKey().toJson(), document.id(),
+                operation, lsn, nowMillis, false, json, previous == null ? null : previous.json());
+        try {
+            batch.put(storage.items(), key, stored.encode());
+            batch.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
+            updateExpiryIndex(key, previous, stored);
+        }
+        catch (RocksDBException e) {
+            throw batchFailure(e);
+        }
+        overlay.put(ByteBuffer.wrap(key), Optional.of(stored));
+        lastLsns.put(logPartition, lsn);
+        return toItem(key, stored);
+    }
+
+    private void remove(byte[] key, PartitionKey partitionKey, String id, StoredItem previous, boolean ttlExpired) {
+        int logPartition = KeyLayout.itemLogPartition(key);
+        long lsn = lastLsn(logPartition) + 1;
+        byte[] event = ChangeEventJson.encode(container.name(), partitionKey.toJson(), id, Operation.DELETE, lsn,
+                nowMillis, ttlExpired, null, previous.json());
+        try {
+            batch.delete(storage.items(), key);
+            batch.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
+            updateExpiryIndex(key, previous, null);
+        }
+        catch (RocksDBException e) {
+            throw batchFailure(e);
+        }
+        overlay.put(ByteBuffer.wrap(key), Optional.empty());
+        lastLsns.put(logPartition, lsn);
+    }
+
+    private void updateExpiryIndex(byte[] key, StoredItem previous, StoredItem next) throws RocksDBException {
+        long previousExpiry = previous == null ? TtlPolicy.NEVER : container.expiresAt(previous);
+        long nextExpiry = next == null ? TtlPolicy.NEVER : container.expiresAt(next);
+        if (previousExpiry == nextExpiry) {
+            return;
+        }
+        if (previousExpiry != TtlPolicy.NEVER) {
+            batch.delete(storage.expiry(), KeyLayout.expiryKey(container.containerId(), previousExpiry, key));
+        }
+        if (nextExpiry != TtlPolicy.NEVER) {
+            batch.put(storage.expiry(), KeyLayout.expiryKey(container.containerId(), nextExpiry, key), new byte[0]);
+        }
+    }
+
+    private long lastLsn(int logPartition) {
+        return lastLsns.computeIfAbsent(logPartition, container::logEnd);
+    }
+
+    private static StoreException batchFailure(RocksDBException e) {
+        return new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot build a write batch: " + e.getMessage(), e);
+    }
+}
