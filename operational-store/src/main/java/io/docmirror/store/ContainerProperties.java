@@ -76,6 +76,7 @@ public record ContainerProperties(
     }
 
     /** Whether the container is mirrored: an analytical TTL of -1 or a positive number of seconds. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isMirrored() {
         return analyticalTtl != null && analyticalTtl != 0;
     }

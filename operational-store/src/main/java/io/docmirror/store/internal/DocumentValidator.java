@@ -195,7 +195,9 @@ public final class DocumentValidator {
                         }
                         continue;
                     }
-                    JsonNode scalar = copyScalar(parser, token, generator);
+                    boolean needValue = atPartitionKey
+                            || atRoot && ("id".equals(frame.field) || "ttl".equals(frame.field));
+                    JsonNode scalar = copyScalar(parser, token, generator, needValue);
                     if (atPartitionKey) {
                         partitionKey = scalar;
                     }
@@ -222,7 +224,9 @@ public final class DocumentValidator {
             return new ValidatedDocument(id, key, ttl, out.toByteArray(), hasProperties);
         }
 
-        private JsonNode copyScalar(JsonParser parser, JsonToken token, JsonGenerator generator) throws IOException {
+        /** Copies one scalar to the output; returns its value when {@code needValue}, else null. */
+        private JsonNode copyScalar(JsonParser parser, JsonToken token, JsonGenerator generator, boolean needValue)
+                throws IOException {
             switch (token) {
                 case VALUE_STRING -> {
                     String text = parser.getText();
@@ -233,6 +237,9 @@ public final class DocumentValidator {
                 case VALUE_NUMBER_INT -> {
                     String text = parser.getText();
                     generator.writeNumber(text);
+                    if (!needValue) {
+                        return null;
+                    }
                     BigInteger value = new BigInteger(text);
                     return value.bitLength() < 64
                             ? JsonNodeFactory.instance.numberNode(value.longValue())
@@ -241,8 +248,9 @@ public final class DocumentValidator {
                 case VALUE_NUMBER_FLOAT -> {
                     // The text as written: a double would round 0.1 and overflow 1e400.
                     String text = parser.getText();
+                    checkExponent(text);
                     generator.writeNumber(text);
-                    return EXACT_NODES.numberNode(new BigDecimal(text));
+                    return needValue ? EXACT_NODES.numberNode(new BigDecimal(text)) : null;
                 }
                 case VALUE_TRUE, VALUE_FALSE -> {
                     generator.writeBoolean(token == JsonToken.VALUE_TRUE);
@@ -253,6 +261,21 @@ public final class DocumentValidator {
                     return NullNode.getInstance();
                 }
                 default -> throw failure("has an unexpected " + describe(token), null);
+            }
+        }
+
+        /** An exact decimal (BigDecimal) holds exponents up to ten digits; beyond that a number has no exact value. */
+        private void checkExponent(String number) {
+            int exponentAt = Math.max(number.indexOf('e'), number.indexOf('E'));
+            if (exponentAt < 0) {
+                return;
+            }
+            try {
+                Integer.parseInt(number.substring(exponentAt + 1));
+            }
+            catch (NumberFormatException e) {
+                throw failure("has a number whose exponent is beyond +-2147483647: "
+                        + (number.length() > 40 ? number.substring(0, 40) + "..." : number), e);
             }
         }
 

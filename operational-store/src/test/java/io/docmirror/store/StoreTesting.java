@@ -1,0 +1,45 @@
+package io.docmirror.store;
+
+import io.docmirror.store.changelog.ChangeEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What several store tests need: the whole change log of a container, and a snapshot of its items. */
+public final class StoreTesting {
+    private StoreTesting() {
+    }
+
+    public static List<ChangeEvent> changeLog(StoreClient store, String container) {
+        List<ChangeEvent> events = new ArrayList<>();
+        int partitions = store.readContainer(container).logPartitions();
+        for (int partition = 0; partition < partitions; partition++) {
+            long after = 0;
+            while (true) {
+                ChangeLogPage page = store.readChangeLog(container, partition, after, 1000);
+                if (page.events().isEmpty()) {
+                    break;
+                }
+                events.addAll(page.events());
+                after = page.events().get(page.events().size() - 1).lsn();
+            }
+        }
+        return events;
+    }
+
+    /** Every live item of the container, as (id, JSON) in scan order. */
+    public static List<Item> allItems(StoreClient store, String container) {
+        List<Item> items = new ArrayList<>();
+        int partitions = store.readContainer(container).logPartitions();
+        for (int partition = 0; partition < partitions; partition++) {
+            java.util.Optional<String> continuation = java.util.Optional.empty();
+            do {
+                ItemPage page = store.scanItems(container, partition, continuation, 500);
+                items.addAll(page.items());
+                continuation = page.continuation();
+            }
+            while (continuation.isPresent());
+        }
+        return items;
+    }
+}

@@ -1,0 +1,143 @@
+package io.docmirror.store;
+
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Time to live, by Cosmos DB's rules, with an injected clock (COSMOS-BEHAVIOURS.md 23-27, 35). */
+class TtlTest {
+    @TempDir
+    Path dataDir;
+
+    TestingClock clock = TestingClock.atEpochSecond(1_767_225_600);
+    EmbeddedStore store;
+
+    @BeforeEach
+    void setUp() {
+        store = EmbeddedStore.open(dataDir, StoreConfig.defaults(), clock, false);
+    }
+
+    @AfterEach
+    void tearDown() {
+        store.close();
+    }
+
+    @Test
+    void containerDefaultTtlExpiresItemsAfterTheirLastWrite() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(60));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        clock.advanceSeconds(50);
+        store.upsertItem("c", "{\"id\":\"a\",\"pk\":\"p\",\"v\":2}");
+
+        clock.advanceSeconds(59);
+        assertThat(store.findItem("c", PartitionKey.of("p"), "a")).isPresent();
+        clock.advanceSeconds(1);
+        assertThat(store.findItem("c", PartitionKey.of("p"), "a")).isEmpty();
+    }
+
+    @Test
+    void expiredItemIsInvisibleToEveryReadBeforeTheReaperRuns() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        clock.advanceSeconds(10);
+
+        assertThat(store.findItem("c", PartitionKey.of("p"), "a")).isEmpty();
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).isEmpty();
+        assertThat(StoreTesting.allItems(store, "c")).isEmpty();
+        // Not yet removed: the change log has only the create.
+        assertThat(StoreTesting.changeLog(store, "c")).extracting(ChangeEvent::operation).containsExactly(Operation.CREATE);
+        // And a create of the same id succeeds, as the old item is gone for readers.
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\",\"v\":2}");
+        assertThat(StoreTesting.changeLog(store, "c")).extracting(ChangeEvent::operation, ChangeEvent::ttlExpired)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(Operation.CREATE, false),
+                        org.assertj.core.groups.Tuple.tuple(Operation.DELETE, true),
+                        org.assertj.core.groups.Tuple.tuple(Operation.CREATE, false));
+    }
+
+    @Test
+    void reaperRemovesExpiredItemsWithATtlExpiredDelete() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\",\"v\":1}");
+        store.createItem("c", "{\"id\":\"b\",\"pk\":\"q\",\"ttl\":100}");
+        clock.advanceSeconds(10);
+
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+        assertThat(store.reapExpired(1000)).isZero();
+
+        List<ChangeEvent> log = StoreTesting.changeLog(store, "c");
+        ChangeEvent delete = log.stream().filter(event -> event.operation() == Operation.DELETE).findFirst().orElseThrow();
+        assertThat(delete.id()).isEqualTo("a");
+        assertThat(delete.ttlExpired()).isTrue();
+        assertThat(delete.previous().orElseThrow().get("v").asInt()).isEqualTo(1);
+        assertThat(delete.ts()).isEqualTo(clock.millis());
+        assertThat(store.findItem("c", PartitionKey.of("q"), "b")).isPresent();
+    }
+
+    @Test
+    void itemTtlOverridesTheContainerDefault() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(1000));
+        store.createItem("c", "{\"id\":\"forever\",\"pk\":\"p\",\"ttl\":-1}");
+        store.createItem("c", "{\"id\":\"short\",\"pk\":\"p\",\"ttl\":5}");
+        clock.advanceSeconds(5);
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).extracting(Item::id).containsExactly("forever");
+        clock.advanceSeconds(100_000);
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).extracting(Item::id).containsExactly("forever");
+    }
+
+    @Test
+    void containerTtlMinusOneExpiresOnlyItemsWithTheirOwnTtl() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(-1));
+        store.createItem("c", "{\"id\":\"plain\",\"pk\":\"p\"}");
+        store.createItem("c", "{\"id\":\"ten\",\"pk\":\"p\",\"ttl\":10}");
+        clock.advanceSeconds(10);
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).extracting(Item::id).containsExactly("plain");
+    }
+
+    @Test
+    void withoutAContainerTtlItemTtlIsIgnored() {
+        store.createContainer(ContainerProperties.of("c", "/pk"));
+        store.createItem("c", "{\"id\":\"ten\",\"pk\":\"p\",\"ttl\":10}");
+        clock.advanceSeconds(1_000_000);
+        assertThat(store.findItem("c", PartitionKey.of("p"), "ten")).isPresent();
+        assertThat(store.reapExpired(1000)).isZero();
+    }
+
+    @Test
+    void writingAnItemMovesItsExpiry() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        clock.advanceSeconds(8);
+        store.upsertItem("c", "{\"id\":\"a\",\"pk\":\"p\",\"ttl\":-1}");
+        clock.advanceSeconds(100);
+        assertThat(store.reapExpired(1000)).isZero();
+        assertThat(store.findItem("c", PartitionKey.of("p"), "a")).isPresent();
+    }
+
+    @Test
+    void expiryIsRememberedAcrossRestart() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        store.close();
+        store = EmbeddedStore.open(dataDir, StoreConfig.defaults(), clock, false);
+        clock.advanceSeconds(10);
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+    }
+
+    @Test
+    void replaceOfAnExpiredItemIsNotFound() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        clock.advanceSeconds(10);
+        StoreContractTest.assertError(() -> store.replaceItem("c", PartitionKey.of("p"), "a", "{\"id\":\"a\",\"pk\":\"p\"}"),
+                404, "it does not exist");
+    }
+}
