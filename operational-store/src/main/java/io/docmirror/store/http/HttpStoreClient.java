@@ -1,0 +1,285 @@
+package io.docmirror.store.http;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.store.BatchOperation;
+import io.docmirror.store.BatchResult;
+import io.docmirror.store.BulkResult;
+import io.docmirror.store.ChangeLogPage;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.Item;
+import io.docmirror.store.ItemPage;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PatchOperation;
+import io.docmirror.store.Precondition;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.ChangeEventJson;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A {@link StoreClient} that talks to {@link StoreHttpServer}. Failures come back as the same
+ * {@link StoreException}s, with the server's status and message; an unreachable server is
+ * {@link StoreErrorCode#UNAVAILABLE} (retriable).
+ */
+public final class HttpStoreClient implements StoreClient {
+    private final URI base;
+    private final Optional<String> key;
+    private final HttpClient http;
+
+    /**
+     * @param baseUri e.g. {@code http://127.0.0.1:8081}
+     * @param key the key to send as {@code Authorization: Bearer <key>}, if the server requires one
+     */
+    public HttpStoreClient(String baseUri, Optional<String> key) {
+        this.base = URI.create(requireNonNull(baseUri, "baseUri is null").replaceAll("/+$", ""));
+        this.key = requireNonNull(key, "key is null");
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    @Override
+    public ContainerProperties createContainer(ContainerProperties properties) {
+        return readValue(send("POST", "/containers", json(properties), Map.of()).body(), ContainerProperties.class);
+    }
+
+    @Override
+    public ContainerProperties readContainer(String container) {
+        return readValue(send("GET", containerPath(container), null, Map.of()).body(), ContainerProperties.class);
+    }
+
+    @Override
+    public List<ContainerProperties> listContainers() {
+        JsonNode node = parse(send("GET", "/containers", null, Map.of()).body());
+        return StoreJson.mapper().convertValue(node.get("containers"), new TypeReference<List<ContainerProperties>>() { });
+    }
+
+    @Override
+    public void deleteContainer(String container) {
+        send("DELETE", containerPath(container), null, Map.of());
+    }
+
+    @Override
+    public Item createItem(String container, byte[] json) {
+        return item(send("POST", containerPath(container) + "/items", json, Map.of()));
+    }
+
+    @Override
+    public Item upsertItem(String container, byte[] json, Precondition precondition) {
+        return item(send("POST", containerPath(container) + "/items", json,
+                headers(null, precondition, Map.of(WireFormat.UPSERT_HEADER, "true"))));
+    }
+
+    @Override
+    public Item replaceItem(String container, PartitionKey partitionKey, String id, byte[] json,
+            Precondition precondition) {
+        return item(send("PUT", itemPath(container, id), json, headers(partitionKey, precondition, Map.of())));
+    }
+
+    @Override
+    public Item patchItem(String container, PartitionKey partitionKey, String id, List<PatchOperation> operations,
+            Precondition precondition) {
+        return item(send("PATCH", itemPath(container, id), json(Map.of("operations", operations)),
+                headers(partitionKey, precondition, Map.of())));
+    }
+
+    @Override
+    public void deleteItem(String container, PartitionKey partitionKey, String id, Precondition precondition) {
+        send("DELETE", itemPath(container, id), null, headers(partitionKey, precondition, Map.of()));
+    }
+
+    @Override
+    public Optional<Item> findItem(String container, PartitionKey partitionKey, String id) {
+        try {
+            return Optional.of(item(send("GET", itemPath(container, id), null,
+                    headers(partitionKey, Precondition.NONE, Map.of()))));
+        }
+        catch (StoreException e) {
+            if (e.code() == StoreErrorCode.NOT_FOUND && e.getMessage().startsWith("Cannot read item")) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public List<Item> readPartition(String container, PartitionKey partitionKey) {
+        JsonNode node = parse(send("GET", containerPath(container) + "/items", null,
+                headers(partitionKey, Precondition.NONE, Map.of())).body());
+        return WireFormat.readItems(node.get("items"));
+    }
+
+    @Override
+    public ItemPage scanItems(String container, int logPartition, Optional<String> continuation, int maxItems) {
+        String query = "?maxItems=" + maxItems + continuation.map(token -> "&continuation=" + encode(token)).orElse("");
+        JsonNode node = parse(send("GET", containerPath(container) + "/scan/" + logPartition + query, null, Map.of()).body());
+        return new ItemPage(WireFormat.readItems(node.get("items")),
+                node.hasNonNull("continuation") ? Optional.of(node.get("continuation").asText()) : Optional.empty(),
+                node.get("logEndLsn").asLong());
+    }
+
+    @Override
+    public BatchResult executeBatch(String container, PartitionKey partitionKey, List<BatchOperation> operations) {
+        HttpResponse<byte[]> response = send("POST", containerPath(container) + "/batch",
+                json(Map.of("operations", operations)), headers(partitionKey, Precondition.NONE, Map.of()), true);
+        JsonNode node = parse(response.body());
+        if (!node.has("results")) {
+            throw error(response);
+        }
+        return WireFormat.readBatchResult(node);
+    }
+
+    @Override
+    public BulkResult bulkWrite(String container, List<byte[]> documents, boolean upsert) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (byte[] document : documents) {
+            for (byte b : document) {
+                if (b == '\n' || b == '\r') {
+                    throw new StoreException(StoreErrorCode.BAD_REQUEST,
+                            "Cannot send a bulk write: a document holds a raw line break, which splits NDJSON lines");
+                }
+            }
+            body.writeBytes(document);
+            body.write('\n');
+        }
+        return readValue(send("POST", containerPath(container) + "/bulk?upsert=" + upsert, body.toByteArray(), Map.of())
+                .body(), BulkResult.class);
+    }
+
+    @Override
+    public ChangeLogPage readChangeLog(String container, int logPartition, long afterLsn, int maxEvents) {
+        JsonNode node = parse(send("GET", containerPath(container) + "/changelog/" + logPartition + "?after=" + afterLsn
+                + "&maxEvents=" + maxEvents, null, Map.of()).body());
+        List<ChangeEvent> events = new ArrayList<>();
+        node.get("events").forEach(event -> events.add(ChangeEventJson.fromTree(event)));
+        return new ChangeLogPage(node.get("logPartition").asInt(), events, node.get("logEndLsn").asLong());
+    }
+
+    @Override
+    public void close() {
+        // Java 17's HttpClient has no close(): its connections end when it is garbage collected.
+    }
+
+    private HttpResponse<byte[]> send(String method, String path, byte[] body, Map<String, String> headers) {
+        return send(method, path, body, headers, false);
+    }
+
+    private HttpResponse<byte[]> send(String method, String path, byte[] body, Map<String, String> headers,
+            boolean errorBodyIsResult) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
+                .method(method, body == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        key.ifPresent(value -> request.header("Authorization", "Bearer " + value));
+        headers.forEach(request::header);
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.UNAVAILABLE,
+                    "Cannot reach the store at " + base + ": " + e.getMessage(), e);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Interrupted while calling the store at " + base, e);
+        }
+        if (response.statusCode() >= 300 && !errorBodyIsResult) {
+            throw error(response);
+        }
+        return response;
+    }
+
+    private static StoreException error(HttpResponse<byte[]> response) {
+        String message;
+        try {
+            JsonNode node = StoreJson.mapper().readTree(response.body());
+            message = node != null && node.hasNonNull("message") ? node.get("message").asText()
+                    : new String(response.body(), StandardCharsets.UTF_8);
+        }
+        catch (IOException e) {
+            message = new String(response.body(), StandardCharsets.UTF_8);
+        }
+        return new StoreException(StoreErrorCode.fromHttpStatus(response.statusCode()), message);
+    }
+
+    private static Map<String, String> headers(PartitionKey partitionKey, Precondition precondition,
+            Map<String, String> extra) {
+        Map<String, String> headers = new java.util.HashMap<>(extra);
+        if (partitionKey != null) {
+            headers.put(WireFormat.PARTITION_KEY_HEADER, partitionKey.toWire());
+        }
+        precondition.ifMatchEtag().ifPresent(etag -> headers.put("If-Match", etag));
+        return headers;
+    }
+
+    private static Item item(HttpResponse<byte[]> response) {
+        String json = new String(response.body(), StandardCharsets.UTF_8);
+        String partitionKey = response.headers().firstValue(WireFormat.PARTITION_KEY_HEADER).orElseThrow();
+        JsonNode tree = parse(response.body());
+        return new Item(tree.get("id").asText(), PartitionKey.fromWire(partitionKey),
+                response.headers().firstValue("ETag").orElseThrow(),
+                Long.parseLong(response.headers().firstValue(WireFormat.LSN_HEADER).orElseThrow()), json);
+    }
+
+    private static String containerPath(String container) {
+        return "/containers/" + encode(container);
+    }
+
+    private static String itemPath(String container, String id) {
+        return containerPath(container) + "/items/" + encode(id);
+    }
+
+    private static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static byte[] json(Object value) {
+        try {
+            return StoreJson.mapper().writeValueAsBytes(value);
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot encode request: " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode parse(byte[] body) {
+        try {
+            return StoreJson.mapper().readTree(body);
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "The store sent a response that is not JSON", e);
+        }
+    }
+
+    private static <T> T readValue(byte[] body, Class<T> type) {
+        try {
+            return StoreJson.mapper().readValue(body, type);
+        }
+        catch (IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR,
+                    "The store sent a response that is not a " + type.getSimpleName(), e);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.docmirror.store.http;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.store.BatchResult;
+import io.docmirror.store.Item;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreJson;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * JSON shapes of the HTTP API that carry items (see docs/http-api.md). An item in a list is an envelope whose
+ * {@code document} is the stored JSON copied verbatim:
+ * <pre>{"id":"o1","partitionKey":"c1","etag":"\"1-0-2a\"","lsn":42,"document":{...}}</pre>
+ */
+final class WireFormat {
+    static final String PARTITION_KEY_HEADER = "x-ms-documentdb-partitionkey";
+    static final String UPSERT_HEADER = "x-ms-documentdb-is-upsert";
+    static final String LSN_HEADER = "x-docmirror-lsn";
+
+    private WireFormat() {
+    }
+
+    static void writeItem(JsonGenerator generator, Item item) throws IOException {
+        generator.writeStartObject();
+        generator.writeStringField("id", item.id());
+        generator.writeFieldName("partitionKey");
+        generator.writeTree(item.partitionKey().toJson());
+        generator.writeStringField("etag", item.etag());
+        generator.writeNumberField("lsn", item.lsn());
+        generator.writeFieldName("document");
+        generator.writeRawValue(item.json());
+        generator.writeEndObject();
+    }
+
+    static Item readItem(JsonNode envelope) {
+        JsonNode partitionKey = envelope.get("partitionKey");
+        return new Item(envelope.get("id").asText(),
+                partitionKey.isObject() && partitionKey.isEmpty() ? PartitionKey.NONE : PartitionKey.fromJson(partitionKey),
+                envelope.get("etag").asText(), envelope.get("lsn").asLong(), envelope.get("document").toString());
+    }
+
+    static byte[] items(String field, List<Item> items, Extra extra) {
+        return write(generator -> {
+            generator.writeStartObject();
+            generator.writeArrayFieldStart(field);
+            for (Item item : items) {
+                writeItem(generator, item);
+            }
+            generator.writeEndArray();
+            extra.write(generator);
+            generator.writeEndObject();
+        });
+    }
+
+    static List<Item> readItems(JsonNode array) {
+        List<Item> items = new ArrayList<>();
+        array.forEach(node -> items.add(readItem(node)));
+        return items;
+    }
+
+    static byte[] batchResult(BatchResult result) {
+        return write(generator -> {
+            generator.writeStartObject();
+            generator.writeArrayFieldStart("results");
+            for (BatchResult.OperationResult operation : result.results()) {
+                generator.writeStartObject();
+                generator.writeNumberField("status", operation.status());
+                if (operation.etag() != null) {
+                    generator.writeStringField("etag", operation.etag());
+                }
+                if (operation.item() != null) {
+                    generator.writeFieldName("item");
+                    writeItem(generator, operation.item());
+                }
+                if (operation.message() != null) {
+                    generator.writeStringField("message", operation.message());
+                }
+                generator.writeEndObject();
+            }
+            generator.writeEndArray();
+            generator.writeEndObject();
+        });
+    }
+
+    static BatchResult readBatchResult(JsonNode node) {
+        List<BatchResult.OperationResult> results = new ArrayList<>();
+        for (JsonNode result : node.get("results")) {
+            results.add(new BatchResult.OperationResult(result.get("status").asInt(),
+                    result.hasNonNull("etag") ? result.get("etag").asText() : null,
+                    result.hasNonNull("item") ? readItem(result.get("item")) : null,
+                    result.hasNonNull("message") ? result.get("message").asText() : null));
+        }
+        return new BatchResult(results);
+    }
+
+    static byte[] error(int status, String code, String message) {
+        return write(generator -> {
+            generator.writeStartObject();
+            generator.writeStringField("code", code);
+            generator.writeNumberField("status", status);
+            generator.writeStringField("message", message);
+            generator.writeEndObject();
+        });
+    }
+
+    static byte[] write(Extra body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (JsonGenerator generator = StoreJson.mapper().getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+            body.write(generator);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** Writes more of a JSON body. */
+    @FunctionalInterface
+    interface Extra {
+        Extra NONE = generator -> { };
+
+        void write(JsonGenerator generator) throws IOException;
+    }
+}

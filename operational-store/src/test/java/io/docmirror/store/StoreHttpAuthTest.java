@@ -1,0 +1,84 @@
+package io.docmirror.store;
+
+import io.docmirror.store.http.HttpStoreClient;
+import io.docmirror.store.http.StoreHttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+import static io.docmirror.store.StoreContractTest.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Keys on the HTTP API: a missing or wrong key gets 401 and changes nothing; a read-only key only reads. */
+class StoreHttpAuthTest {
+    @TempDir
+    Path dataDir;
+
+    EmbeddedStore embedded;
+    StoreHttpServer server;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        embedded = EmbeddedStore.open(dataDir, StoreConfig.defaults(), TestingClock.atEpochSecond(1_767_225_600), false);
+        embedded.createContainer(ContainerProperties.of("orders", "/customerId"));
+        server = StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+                .withKeys("primary-secret", "reader-secret"));
+    }
+
+    @AfterEach
+    void tearDown() {
+        server.close();
+        embedded.close();
+    }
+
+    @Test
+    void primaryKeyReadsAndWrites() {
+        try (HttpStoreClient client = new HttpStoreClient(server.baseUri(), Optional.of("primary-secret"))) {
+            client.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+            assertThat(client.readItem("orders", PartitionKey.of("c1"), "o1").id()).isEqualTo("o1");
+        }
+    }
+
+    @Test
+    void missingOrWrongKeyIsUnauthorizedAndChangesNothing() {
+        try (HttpStoreClient anonymous = new HttpStoreClient(server.baseUri(), Optional.empty());
+                HttpStoreClient wrong = new HttpStoreClient(server.baseUri(), Optional.of("guess"))) {
+            assertError(() -> anonymous.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}"), 401,
+                    "Missing 'Authorization: Bearer <key>' header");
+            assertError(() -> wrong.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}"), 401,
+                    "The key in the Authorization header is not valid");
+            assertError(() -> wrong.listContainers(), 401, "not valid");
+        }
+        assertThat(embedded.findItem("orders", PartitionKey.of("c1"), "o1")).isEmpty();
+    }
+
+    @Test
+    void readOnlyKeyCannotWrite() {
+        embedded.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+        try (HttpStoreClient reader = new HttpStoreClient(server.baseUri(), Optional.of("reader-secret"))) {
+            assertThat(reader.readItem("orders", PartitionKey.of("c1"), "o1").id()).isEqualTo("o1");
+            assertError(() -> reader.deleteItem("orders", PartitionKey.of("c1"), "o1"), 403,
+                    "The read-only key cannot DELETE; use the primary key");
+        }
+        assertThat(embedded.findItem("orders", PartitionKey.of("c1"), "o1")).isPresent();
+    }
+
+    @Test
+    void nonLoopbackAddressRequiresAKey() {
+        assertThatThrownBy(() -> StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("0.0.0.0", 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid value 0.0.0.0 for configuration store.http.bind: listening on an address other "
+                        + "than loopback requires store.http.primary-key");
+    }
+
+    @Test
+    void keysNeverAppearInTheConfigsText() {
+        assertThat(StoreConfig.defaults().withKeys("primary-secret", "reader-secret").toString())
+                .doesNotContain("primary-secret").doesNotContain("reader-secret");
+    }
+}
