@@ -312,7 +312,7 @@ public final class EmbeddedStore implements StoreClient {
     }
 
     @Override
-    public BulkResult bulkWrite(String container, List<byte[]> documents, boolean upsert) {
+    public BulkResult bulkWrite(String container, List<byte[]> documents, BulkOptions options) {
         ContainerState state = state(container);
         List<BulkResult.Failure> failures = new ArrayList<>();
         List<ValidatedDocument> valid = new ArrayList<>(documents.size());
@@ -324,6 +324,9 @@ public final class EmbeddedStore implements StoreClient {
             }
             catch (StoreException e) {
                 failures.add(new BulkResult.Failure(index, e.httpStatus(), e.getMessage()));
+                if (options.stopAtFirstFailure()) {
+                    break;
+                }
             }
         }
         TreeMap<Integer, ReentrantLock> locks = new TreeMap<>();
@@ -337,7 +340,7 @@ public final class EmbeddedStore implements StoreClient {
             checkNotDeleted(state);
             for (int index = 0; index < valid.size(); index++) {
                 try {
-                    if (upsert) {
+                    if (options.upsert()) {
                         transaction.upsert(valid.get(index), Precondition.NONE);
                     }
                     else {
@@ -347,6 +350,9 @@ public final class EmbeddedStore implements StoreClient {
                 }
                 catch (StoreException e) {
                     failures.add(new BulkResult.Failure(positions.get(index), e.httpStatus(), e.getMessage()));
+                    if (options.stopAtFirstFailure()) {
+                        break;
+                    }
                 }
             }
             transaction.commit();

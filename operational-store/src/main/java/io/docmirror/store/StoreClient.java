@@ -58,12 +58,8 @@ public interface StoreClient extends AutoCloseable {
     /** Runs the operations all or nothing, in order, on one logical partition (at most 100 operations, 2 MB). */
     BatchResult executeBatch(String container, PartitionKey partitionKey, List<BatchOperation> operations);
 
-    /**
-     * Writes many documents in one durable commit; each document succeeds or fails alone.
-     *
-     * @param upsert replace existing items; when false an existing item is a 409 failure of that document
-     */
-    BulkResult bulkWrite(String container, List<byte[]> documents, boolean upsert);
+    /** Writes many documents in one durable commit; each document succeeds or fails alone. */
+    BulkResult bulkWrite(String container, List<byte[]> documents, BulkOptions options);
 
     // The change log
 

@@ -372,12 +372,24 @@ abstract class StoreContractTest {
                 bytes("{\"id\":\"o1\",\"customerId\":\"c1\"}"),
                 bytes("{\"id\":\"o2\",\"customerId\":"),
                 bytes("{\"id\":\"o1\",\"customerId\":\"c1\"}"),
-                bytes("{\"id\":\"o3\",\"customerId\":\"c2\"}")), false);
+                bytes("{\"id\":\"o3\",\"customerId\":\"c2\"}")), BulkOptions.CREATE);
 
         assertThat(result.written()).isEqualTo(2);
         assertThat(result.failures()).extracting(BulkResult.Failure::index, BulkResult.Failure::status)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 400), org.assertj.core.groups.Tuple.tuple(2, 409));
         assertThat(StoreTesting.allItems(store, ORDERS)).extracting(Item::id).containsExactlyInAnyOrder("o1", "o3");
+    }
+
+    @Test
+    void bulkWriteCanStopAtTheFirstFailure() {
+        BulkResult result = store.bulkWrite(ORDERS, List.of(
+                bytes("{\"id\":\"o1\",\"customerId\":\"c1\"}"),
+                bytes("{\"id\":\"o1\",\"customerId\":\"c1\"}"),
+                bytes("{\"id\":\"o3\",\"customerId\":\"c2\"}")), new BulkOptions(false, true));
+
+        assertThat(result.written()).isEqualTo(1);
+        assertThat(result.failures()).extracting(BulkResult.Failure::index).containsExactly(1);
+        assertThat(StoreTesting.allItems(store, ORDERS)).extracting(Item::id).containsExactly("o1");
     }
 
     // The change log

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
+import io.docmirror.store.BulkOptions;
 import io.docmirror.store.BulkResult;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.ContainerProperties;
@@ -147,7 +148,7 @@ public final class HttpStoreClient implements StoreClient {
     }
 
     @Override
-    public BulkResult bulkWrite(String container, List<byte[]> documents, boolean upsert) {
+    public BulkResult bulkWrite(String container, List<byte[]> documents, BulkOptions options) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (byte[] document : documents) {
             for (byte b : document) {
@@ -159,7 +160,8 @@ public final class HttpStoreClient implements StoreClient {
             body.writeBytes(document);
             body.write('\n');
         }
-        return readValue(send("POST", containerPath(container) + "/bulk?upsert=" + upsert, body.toByteArray(), Map.of())
+        return readValue(send("POST", containerPath(container) + "/bulk?upsert=" + options.upsert()
+                + "&stopAtFirstFailure=" + options.stopAtFirstFailure(), body.toByteArray(), Map.of())
                 .body(), BulkResult.class);
     }
 

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
+import io.docmirror.store.BulkOptions;
 import io.docmirror.store.BulkResult;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.ContainerProperties;
@@ -221,8 +222,9 @@ public final class StoreHttpServer implements AutoCloseable {
             }
             case "bulk" -> {
                 requireMethod(exchange, "POST", path.size() == 3);
-                BulkResult result = store.bulkWrite(container, splitLines(readBody(exchange)),
-                        "true".equals(query(exchange).get("upsert")));
+                Map<String, String> query = query(exchange);
+                BulkResult result = store.bulkWrite(container, splitLines(readBody(exchange)), new BulkOptions(
+                        "true".equals(query.get("upsert")), "true".equals(query.get("stopAtFirstFailure"))));
                 respondJson(exchange, 200, StoreJson.mapper().writeValueAsBytes(result));
             }
             case "scan" -> {

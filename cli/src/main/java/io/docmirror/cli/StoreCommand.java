@@ -1,0 +1,54 @@
+package io.docmirror.cli;
+
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.http.StoreHttpServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.concurrent.CountDownLatch;
+
+@Command(name = "store", mixinStandardHelpOptions = true, description = "The operational store.",
+        subcommands = StoreCommand.Serve.class)
+final class StoreCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = "Serve the store's HTTP API (docs/http-api.md) until stopped.")
+    static final class Serve implements java.util.concurrent.Callable<Integer> {
+        @Mixin
+        DataDirOptions dataDir;
+
+        @Option(names = "--port", paramLabel = "N", description = "Port (default: store.http.port, 8081; 0 picks one).")
+        Integer port;
+
+        @Option(names = "--bind", paramLabel = "ADDRESS",
+                description = "Address (default: store.http.bind, 127.0.0.1; others need store.http.primary-key).")
+        String bind;
+
+        @Override
+        public Integer call() throws Exception {
+            StoreConfig config = dataDir.storeConfig();
+            config = config.withHttp(bind != null ? bind : config.httpBind(), port != null ? port : config.httpPort());
+            EmbeddedStore store = EmbeddedStore.open(dataDir.storeDirectory(), config);
+            StoreHttpServer server = StoreHttpServer.start(store, config);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                server.close();
+                store.close();
+                stopped.countDown();
+            }, "docmirror-shutdown"));
+            System.out.println("Store API at " + server.baseUri() + "/containers (data: " + dataDir.data + "); Ctrl-C stops it");
+            System.out.flush();
+            stopped.await();
+            return ExitCodes.OK;
+        }
+    }
+}
