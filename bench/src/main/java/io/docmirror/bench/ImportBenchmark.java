@@ -1,0 +1,152 @@
+package io.docmirror.bench;
+
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.bulk.JsonLinesImporter;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+
+/**
+ * {@code import} of generated orders into the store, against raw RocksDB WriteBatch puts of the same bytes (same
+ * batch size, same fsync per batch) in the same run. Usage: {@code ImportBenchmark [documents] [workDir]}.
+ */
+public final class ImportBenchmark {
+    static final int BATCH = JsonLinesImporter.Options.DEFAULT_BATCH_DOCUMENTS;
+
+    private ImportBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long documents = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
+        Path work = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("docmirror-import-bench");
+        run(documents, work, System.out);
+    }
+
+    public record Result(double storeDocsPerSecond, double rawDocsPerSecond) {
+        public double ratio() {
+            return storeDocsPerSecond / rawDocsPerSecond;
+        }
+    }
+
+    public static Result run(long documents, Path work, PrintStream out) throws Exception {
+        Path file = work.resolve("orders.jsonl");
+        OrderGenerator generator = new OrderGenerator(42, Math.max(1, (int) (documents / 10)));
+        try (OutputStream jsonl = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            for (long index = 0; index < documents; index++) {
+                jsonl.write(generator.order(index));
+                jsonl.write('\n');
+            }
+        }
+        long bytes = Files.size(file);
+        out.printf(Locale.ROOT, "Generated %,d orders, %,d bytes (%.0f bytes/document) in %s%n",
+                documents, bytes, (double) bytes / documents, file);
+
+        // Warm up both paths briefly so that neither pays for JIT compilation alone.
+        runRaw(file, work.resolve("raw-warmup"), Math.min(documents, 20_000));
+        runStore(file, work.resolve("store-warmup"), Math.min(documents, 20_000));
+
+        double rawSeconds = runRaw(file, work.resolve("raw"), documents);
+        double storeSeconds = runStore(file, work.resolve("store"), Long.MAX_VALUE);
+
+        Result result = new Result(documents / storeSeconds, documents / rawSeconds);
+        out.printf(Locale.ROOT, "%-44s %12s %10s%n", "", "docs/s", "MB/s");
+        out.printf(Locale.ROOT, "%-44s %,12.0f %10.1f%n", "raw RocksDB WriteBatch puts (reference)",
+                result.rawDocsPerSecond(), bytes / 1e6 / rawSeconds);
+        out.printf(Locale.ROOT, "%-44s %,12.0f %10.1f%n", "docmirror import (store + change log)",
+                result.storeDocsPerSecond(), bytes / 1e6 / storeSeconds);
+        out.printf(Locale.ROOT, "ratio docmirror / raw: %.2f (target >= 0.5)%n", result.ratio());
+        deleteTree(work.resolve("raw"));
+        deleteTree(work.resolve("store"));
+        return result;
+    }
+
+    /** Puts each line under its line number, {@value #BATCH} per synced WriteBatch. */
+    private static double runRaw(Path file, Path directory, long limit) throws Exception {
+        RocksDB.loadLibrary();
+        Files.createDirectories(directory);
+        long start = System.nanoTime();
+        try (Options options = new Options().setCreateIfMissing(true).optimizeLevelStyleCompaction();
+                RocksDB db = RocksDB.open(options, directory.toString());
+                WriteOptions sync = new WriteOptions().setSync(true);
+                InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
+            WriteBatch batch = new WriteBatch();
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            long count = 0;
+            int b;
+            while (count < limit && (b = in.read()) != -1) {
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
+                }
+                batch.put(ByteBuffer.allocate(8).putLong(count++).array(), line.toByteArray());
+                line.reset();
+                if (batch.count() == BATCH) {
+                    db.write(sync, batch);
+                    batch.close();
+                    batch = new WriteBatch();
+                }
+            }
+            db.write(sync, batch);
+            batch.close();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        deleteTree(directory);
+        return seconds;
+    }
+
+    private static double runStore(Path file, Path directory, long limit) throws Exception {
+        Path input = file;
+        if (limit < Long.MAX_VALUE) {
+            input = file.resolveSibling("head-" + limit + ".jsonl");
+            try (var lines = Files.lines(file); var writer = Files.newBufferedWriter(input)) {
+                for (var iterator = lines.limit(limit).iterator(); iterator.hasNext(); ) {
+                    writer.write(iterator.next());
+                    writer.write('\n');
+                }
+            }
+        }
+        long start = System.nanoTime();
+        try (EmbeddedStore store = EmbeddedStore.open(directory, StoreConfig.defaults())) {
+            store.createContainer(ContainerProperties.of("CustomersOrdersAndItems", "/customerId").withAnalyticalTtl(-1));
+            JsonLinesImporter.Summary summary = new JsonLinesImporter(store,
+                    JsonLinesImporter.Options.defaults("CustomersOrdersAndItems"))
+                    .importFile(input, OutputStream.nullOutputStream(), JsonLinesImporter.Progress.NONE);
+            if (summary.rejected() > 0) {
+                throw new IllegalStateException("the benchmark's documents were rejected: " + summary.firstRejections());
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!input.equals(file)) {
+            Files.delete(input);
+        }
+        deleteTree(directory);
+        return seconds;
+    }
+
+    static void deleteTree(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (var paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

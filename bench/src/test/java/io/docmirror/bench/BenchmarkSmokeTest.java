@@ -1,0 +1,49 @@
+package io.docmirror.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs every benchmark with tiny parameters so that none can rot. Figures here mean nothing. */
+class BenchmarkSmokeTest {
+    @TempDir
+    Path work;
+
+    @Test
+    void importBenchmarkRuns() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ImportBenchmark.Result result = ImportBenchmark.run(3000, work, new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(result.storeDocsPerSecond()).isPositive();
+        assertThat(result.rawDocsPerSecond()).isPositive();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ratio docmirror / raw");
+    }
+
+    @Test
+    void httpBenchmarkRuns() throws Exception {
+        var phases = HttpBenchmark.run(2, Duration.ofMillis(600), work, new PrintStream(new ByteArrayOutputStream(),
+                true, StandardCharsets.UTF_8));
+
+        assertThat(phases).hasSize(4).allSatisfy(phase -> assertThat(phase.operations()).isPositive());
+    }
+
+    @Test
+    void generatorIsDeterministicAndAboutOneKilobyte() {
+        OrderGenerator generator = new OrderGenerator(42, 1000);
+        long bytes = 0;
+        for (int index = 0; index < 1000; index++) {
+            bytes += generator.order(index).length;
+        }
+        assertThat(new OrderGenerator(42, 1000).order(17)).isEqualTo(generator.order(17));
+        assertThat(bytes / 1000).isBetween(700L, 1500L);
+        assertThat(new String(generator.order(5), StandardCharsets.UTF_8))
+                .contains("\"customerId\":\"" + generator.customerId(5) + "\"");
+    }
+}
