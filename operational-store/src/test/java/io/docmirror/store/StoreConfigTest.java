@@ -1,0 +1,55 @@
+package io.docmirror.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StoreConfigTest {
+    @Test
+    void defaults() {
+        assertThat(StoreConfig.defaults()).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081,
+                16, Optional.empty(), Optional.empty()));
+    }
+
+    @Test
+    void explicitMapping() {
+        StoreConfig config = StoreConfig.fromProperties(Map.of(
+                "store.sync-writes", "false",
+                "store.ttl.reaper-interval-ms", "250",
+                "store.ttl.reaper-batch-size", "10",
+                "store.http.bind", "0.0.0.0",
+                "store.http.port", "9000",
+                "store.http.threads", "4",
+                "store.http.primary-key", "k1",
+                "store.http.read-only-key", "k2"));
+
+        assertThat(config).isEqualTo(new StoreConfig(false, Duration.ofMillis(250), 10, "0.0.0.0", 9000, 4,
+                Optional.of("k1"), Optional.of("k2")));
+    }
+
+    @Test
+    void invalidValuesNameTheKey() {
+        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.port", "http")))
+                .hasMessage("Invalid value http for configuration store.http.port: must be an integer");
+        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.sync-writes", "yes")))
+                .hasMessage("Invalid value yes for configuration store.sync-writes: must be true or false");
+        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.sync-write", "true")))
+                .hasMessage("Unknown configuration store.sync-write; see docs/configuration.md");
+    }
+
+    @Test
+    void everyOptionIsDocumentedWithItsDefault() throws Exception {
+        String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
+        for (StoreConfig.Option option : StoreConfig.OPTIONS) {
+            String defaultText = option.defaultValue().isEmpty() ? "(empty)" : "`" + option.defaultValue() + "`";
+            assertThat(documentation).contains("| `" + option.key() + "` | " + defaultText + " |");
+        }
+    }
+}
