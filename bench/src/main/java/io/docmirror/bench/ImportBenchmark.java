@@ -4,14 +4,13 @@ import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.bulk.JsonLinesImporter;
+import io.docmirror.store.bulk.JsonLinesReader;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -84,18 +83,13 @@ public final class ImportBenchmark {
         try (Options options = new Options().setCreateIfMissing(true).optimizeLevelStyleCompaction();
                 RocksDB db = RocksDB.open(options, directory.toString());
                 WriteOptions sync = new WriteOptions().setSync(true);
-                InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
+                InputStream in = Files.newInputStream(file)) {
+            JsonLinesReader lines = new JsonLinesReader(in);
             WriteBatch batch = new WriteBatch();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
             long count = 0;
-            int b;
-            while (count < limit && (b = in.read()) != -1) {
-                if (b != '\n') {
-                    line.write(b);
-                    continue;
-                }
-                batch.put(ByteBuffer.allocate(8).putLong(count++).array(), line.toByteArray());
-                line.reset();
+            byte[] line;
+            while (count < limit && (line = lines.next()) != null) {
+                batch.put(ByteBuffer.allocate(8).putLong(count++).array(), line);
                 if (batch.count() == BATCH) {
                     db.write(sync, batch);
                     batch.close();

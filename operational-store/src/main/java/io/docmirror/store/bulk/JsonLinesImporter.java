@@ -7,7 +7,6 @@ import io.docmirror.store.BulkResult;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreJson;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,7 +87,7 @@ public final class JsonLinesImporter {
      *        {@code {"line":12,"status":409,"reason":"…","document":"…"}}
      */
     public Summary importFile(Path file, OutputStream rejects, Progress progress) throws IOException {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
+        try (InputStream in = Files.newInputStream(file)) {
             return importStream(in, rejects, progress);
         }
     }
@@ -97,7 +96,7 @@ public final class JsonLinesImporter {
         long start = System.nanoTime();
         Batch batch = new Batch();
         Counters counters = new Counters();
-        LineReader reader = new LineReader(in);
+        JsonLinesReader reader = new JsonLinesReader(in);
         byte[] line;
         while ((line = reader.next()) != null) {
             counters.lines = reader.lineNumber();
@@ -209,53 +208,6 @@ public final class JsonLinesImporter {
             lines.clear();
             lineNumbers.clear();
             bytes = 0;
-        }
-    }
-
-    /** Splits a byte stream into lines without decoding it (the store checks the UTF-8). */
-    private static final class LineReader {
-        private final InputStream in;
-        private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
-        private long lineNumber;
-        private long bytesRead;
-        private boolean atStart = true;
-
-        LineReader(InputStream in) {
-            this.in = in;
-        }
-
-        byte[] next() throws IOException {
-            line.reset();
-            int b;
-            boolean any = false;
-            while ((b = in.read()) != -1) {
-                bytesRead++;
-                any = true;
-                if (b == '\n') {
-                    break;
-                }
-                line.write(b);
-            }
-            if (!any) {
-                return null;
-            }
-            lineNumber++;
-            byte[] bytes = line.toByteArray();
-            int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
-            int offset = 0;
-            if (atStart && length >= 3 && (bytes[0] & 0xff) == 0xEF && (bytes[1] & 0xff) == 0xBB && (bytes[2] & 0xff) == 0xBF) {
-                offset = 3;
-            }
-            atStart = false;
-            return offset == 0 && length == bytes.length ? bytes : java.util.Arrays.copyOfRange(bytes, offset, length);
-        }
-
-        long lineNumber() {
-            return lineNumber;
-        }
-
-        long bytesRead() {
-            return bytesRead;
         }
     }
 }
