@@ -1,0 +1,74 @@
+package io.docmirror.flatten;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The SQL type of a column: {@code BOOLEAN}, {@code BIGINT}, {@code DOUBLE}, {@code DECIMAL(38,s)}, {@code VARCHAR},
+ * {@code TIMESTAMP} (microseconds, UTC), {@code JSON} (JSON text) or a {@code LIST} of one of the scalar types.
+ */
+public record ColumnType(Kind kind, int scale, ColumnType element) {
+    /** DECIMAL columns always have the widest precision Parquet and DuckDB share, so only the scale varies. */
+    public static final int DECIMAL_PRECISION = 38;
+
+    public static final ColumnType BOOLEAN = new ColumnType(Kind.BOOLEAN, 0, null);
+    public static final ColumnType BIGINT = new ColumnType(Kind.BIGINT, 0, null);
+    public static final ColumnType DOUBLE = new ColumnType(Kind.DOUBLE, 0, null);
+    public static final ColumnType VARCHAR = new ColumnType(Kind.VARCHAR, 0, null);
+    public static final ColumnType TIMESTAMP = new ColumnType(Kind.TIMESTAMP, 0, null);
+    public static final ColumnType JSON = new ColumnType(Kind.JSON, 0, null);
+
+    public enum Kind { BOOLEAN, BIGINT, DOUBLE, DECIMAL, VARCHAR, TIMESTAMP, JSON, LIST }
+
+    public ColumnType {
+        requireNonNull(kind, "kind is null");
+        if (kind == Kind.DECIMAL && (scale < 0 || scale > DECIMAL_PRECISION)) {
+            throw new IllegalArgumentException("DECIMAL scale must be within 0.." + DECIMAL_PRECISION + ": " + scale);
+        }
+        if (kind != Kind.DECIMAL && scale != 0) {
+            throw new IllegalArgumentException(kind + " has no scale: " + scale);
+        }
+        if ((kind == Kind.LIST) != (element != null)) {
+            throw new IllegalArgumentException("A LIST, and only a LIST, has an element type: " + kind);
+        }
+        if (element != null && (element.kind == Kind.LIST || element.kind == Kind.JSON)) {
+            throw new IllegalArgumentException("A LIST holds scalars, not " + element.kind);
+        }
+    }
+
+    public static ColumnType decimal(int scale) {
+        return new ColumnType(Kind.DECIMAL, scale, null);
+    }
+
+    public static ColumnType list(ColumnType element) {
+        return new ColumnType(Kind.LIST, 0, requireNonNull(element, "element is null"));
+    }
+
+    /** The type as DuckDB spells it: {@code DECIMAL(38,2)}, {@code VARCHAR[]}. */
+    public String sql() {
+        return switch (kind) {
+            case DECIMAL -> "DECIMAL(" + DECIMAL_PRECISION + "," + scale + ")";
+            case LIST -> element.sql() + "[]";
+            default -> kind.name();
+        };
+    }
+
+    /** Parses what {@link #sql()} writes. */
+    public static ColumnType parse(String sql) {
+        if (sql.endsWith("[]")) {
+            return list(parse(sql.substring(0, sql.length() - 2)));
+        }
+        if (sql.startsWith("DECIMAL(" + DECIMAL_PRECISION + ",") && sql.endsWith(")")) {
+            return decimal(Integer.parseInt(sql.substring(11, sql.length() - 1)));
+        }
+        Kind kind = Kind.valueOf(sql);
+        if (kind == Kind.DECIMAL || kind == Kind.LIST) {
+            throw new IllegalArgumentException("Cannot parse column type: " + sql);
+        }
+        return new ColumnType(kind, 0, null);
+    }
+
+    @Override
+    public String toString() {
+        return sql();
+    }
+}

@@ -1,0 +1,82 @@
+package io.docmirror.flatten;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How one container's documents become tables. Every option has a default that suits a first mirror; the
+ * reference with keys and defaults is docs/configuration.md.
+ *
+ * @param rootTable the root table's name (the container's name, as a rule)
+ * @param typePolicy {@code flatten.type-policy}: what happens to a value whose type differs from its path's
+ * @param maxDepth {@code flatten.max-depth}: nested objects become {@code a__b} columns down to this many levels below
+ *     a row; deeper structure is kept as JSON text
+ * @param columnLimit {@code flatten.column-limit}: the most columns a table has; further properties go to
+ *     {@code _overflow}
+ * @param detectTimestamps {@code flatten.detect-timestamps}: ISO-8601 UTC strings ({@code 2024-05-01T12:00:00Z})
+ *     become TIMESTAMP columns; off by default, as in Cosmos DB, where they stay strings
+ * @param overrides {@code flatten.overrides}: per-path representations that replace inference
+ */
+public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDepth, int columnLimit,
+        boolean detectTimestamps, Map<JsonPath, PathOverride> overrides) {
+    public static final TypePolicy DEFAULT_TYPE_POLICY = TypePolicy.LOSSLESS;
+    public static final int DEFAULT_MAX_DEPTH = 10;
+    public static final int DEFAULT_COLUMN_LIMIT = 1000;
+    public static final boolean DEFAULT_DETECT_TIMESTAMPS = false;
+
+    /** Keys as they appear in the configuration file. */
+    public static final List<String> OPTIONS = List.of("flatten.type-policy", "flatten.max-depth",
+            "flatten.column-limit", "flatten.detect-timestamps", "flatten.overrides");
+
+    /** Root and child tables need their system columns plus {@code _empty}, {@code _overflow} and one value column. */
+    private static final int MIN_COLUMN_LIMIT = SystemColumns.ROOT.size() + 3;
+
+    public FlattenerConfig {
+        requireNonNull(rootTable, "rootTable is null");
+        requireNonNull(typePolicy, "typePolicy is null");
+        if (rootTable.isEmpty()) {
+            throw new IllegalArgumentException("Invalid value '' for configuration rootTable: a table needs a name");
+        }
+        if (maxDepth < 1) {
+            throw new IllegalArgumentException("Invalid value " + maxDepth
+                    + " for configuration flatten.max-depth: must be at least 1");
+        }
+        if (columnLimit < MIN_COLUMN_LIMIT) {
+            throw new IllegalArgumentException("Invalid value " + columnLimit
+                    + " for configuration flatten.column-limit: must be at least " + MIN_COLUMN_LIMIT
+                    + " (the system columns, _empty, _overflow and one value column)");
+        }
+        overrides = Map.copyOf(requireNonNull(overrides, "overrides is null"));
+    }
+
+    /** The defaults for a container. */
+    public static FlattenerConfig defaults(String rootTable) {
+        return new FlattenerConfig(rootTable, DEFAULT_TYPE_POLICY, DEFAULT_MAX_DEPTH, DEFAULT_COLUMN_LIMIT,
+                DEFAULT_DETECT_TIMESTAMPS, Map.of());
+    }
+
+    public FlattenerConfig withTypePolicy(TypePolicy policy) {
+        return new FlattenerConfig(rootTable, policy, maxDepth, columnLimit, detectTimestamps, overrides);
+    }
+
+    public FlattenerConfig withMaxDepth(int depth) {
+        return new FlattenerConfig(rootTable, typePolicy, depth, columnLimit, detectTimestamps, overrides);
+    }
+
+    public FlattenerConfig withColumnLimit(int limit) {
+        return new FlattenerConfig(rootTable, typePolicy, maxDepth, limit, detectTimestamps, overrides);
+    }
+
+    public FlattenerConfig withDetectTimestamps(boolean detect) {
+        return new FlattenerConfig(rootTable, typePolicy, maxDepth, columnLimit, detect, overrides);
+    }
+
+    public FlattenerConfig withOverride(JsonPath path, PathOverride override) {
+        Map<JsonPath, PathOverride> more = new LinkedHashMap<>(overrides);
+        more.put(path, override);
+        return new FlattenerConfig(rootTable, typePolicy, maxDepth, columnLimit, detectTimestamps, more);
+    }
+}

@@ -1,0 +1,175 @@
+package io.docmirror.flatten;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
+
+/**
+ * One value that goes into one column (a scalar, a list of scalars, or JSON text), with its natural type: the
+ * column it would make on its own.
+ */
+final class Leaf {
+    /** Only the canonical UTC spelling is a timestamp, so that the text comes back exactly as written. */
+    private static final Pattern TIMESTAMP = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{3}|\\.\\d{6})?Z");
+
+    final ValueTag natural;
+    final JsonNode source;
+    /** For numbers. */
+    final NumberShape number;
+    /** For numeric lists: one shape per element, {@code null} for null elements. */
+    final NumberShape[] elementShapes;
+    /** For numeric lists: what all elements together need. */
+    final NumberFacts elementFacts;
+    /** Boolean, String, Instant or JSON text, as the tag says. */
+    final Object value;
+
+    private Leaf(ValueTag natural, JsonNode source, NumberShape number, NumberShape[] elementShapes,
+            NumberFacts elementFacts, Object value) {
+        this.natural = natural;
+        this.source = source;
+        this.number = number;
+        this.elementShapes = elementShapes;
+        this.elementFacts = elementFacts;
+        this.value = value;
+    }
+
+    static Leaf ofScalar(JsonNode node, boolean detectTimestamps) {
+        if (node.isNumber()) {
+            NumberShape shape = NumberShape.of(node);
+            return new Leaf(shape.naturalTag(), node, shape, null, null, null);
+        }
+        if (node.isBoolean()) {
+            return new Leaf(ValueTag.BOOLEAN, node, null, null, null, node.booleanValue());
+        }
+        if (!node.isTextual()) {
+            throw new IllegalArgumentException("Cannot flatten a " + node.getNodeType() + " node: not a JSON value");
+        }
+        String text = node.textValue();
+        if (JsonText.hasUnpairedSurrogate(text)) {
+            return ofJson(node);
+        }
+        Instant timestamp = detectTimestamps ? parseTimestamp(text) : null;
+        return timestamp != null
+                ? new Leaf(ValueTag.TIMESTAMP, node, null, null, null, timestamp)
+                : new Leaf(ValueTag.VARCHAR, node, null, null, null, text);
+    }
+
+    static Leaf ofJson(JsonNode node) {
+        return new Leaf(ValueTag.JSON, node, null, null, null, JsonText.write(node));
+    }
+
+    /** A number as its exact literal text, for when no numeric column can hold it together with its neighbours. */
+    Leaf asNumberText() {
+        return new Leaf(ValueTag.NUMBER, source, number, null, null, null);
+    }
+
+    Leaf asJson() {
+        return ofJson(source);
+    }
+
+    /**
+     * A list leaf when every non-null element is a scalar of one kind (booleans, numbers some column type holds,
+     * strings, or with detection on, timestamps); {@code null} when the array is mixed, nested or all nulls.
+     */
+    static Leaf ofScalarArray(ArrayNode array, boolean detectTimestamps) {
+        ValueTag kind = null;
+        boolean allTimestamps = detectTimestamps;
+        NumberShape[] shapes = null;
+        NumberFacts facts = null;
+        for (int index = 0; index < array.size(); index++) {
+            JsonNode element = array.get(index);
+            ValueTag elementKind;
+            if (element.isNull()) {
+                continue;
+            } else if (element.isBoolean()) {
+                elementKind = ValueTag.BOOLEAN_LIST;
+            } else if (element.isNumber()) {
+                elementKind = ValueTag.NUMERIC_LIST;
+                NumberShape shape = NumberShape.of(element);
+                if (shape.naturalTag() == ValueTag.NUMBER) {
+                    return null;
+                }
+                if (shapes == null) {
+                    shapes = new NumberShape[array.size()];
+                    facts = new NumberFacts(false);
+                }
+                if (facts.typeWith(shape) == null) {
+                    return null;
+                }
+                shapes[index] = shape;
+                facts.add(shape);
+            } else if (element.isTextual()) {
+                elementKind = ValueTag.VARCHAR_LIST;
+                if (JsonText.hasUnpairedSurrogate(element.textValue())) {
+                    return null;
+                }
+                allTimestamps &= parseTimestamp(element.textValue()) != null;
+            } else {
+                return null;
+            }
+            if (kind != null && kind != elementKind) {
+                return null;
+            }
+            kind = elementKind;
+        }
+        if (kind == null) {
+            return null;
+        }
+        if (kind == ValueTag.VARCHAR_LIST && allTimestamps) {
+            kind = ValueTag.TIMESTAMP_LIST;
+        }
+        return new Leaf(kind, array, null, shapes, facts, null);
+    }
+
+    /** The tag of the path's value column this leaf can go to; {@code null} if it can only be a variant. */
+    ValueTag valueColumnTag() {
+        return switch (natural) {
+            case BIGINT, DOUBLE, DECIMAL -> ValueTag.NUMERIC;
+            case NUMBER -> null;
+            default -> natural;
+        };
+    }
+
+    /** The leaf's own type, as conflict reports name it. */
+    String typeName() {
+        return switch (natural) {
+            case NUMBER -> "NUMBER beyond DECIMAL(38)";
+            case NUMERIC_LIST -> elementFacts.type().sql() + "[]";
+            default -> naturalType().sql();
+        };
+    }
+
+    /** The column type this leaf makes on its own in a column of its natural tag. */
+    ColumnType naturalType() {
+        return switch (natural) {
+            case BOOLEAN -> ColumnType.BOOLEAN;
+            case BIGINT, DOUBLE, DECIMAL, NUMBER -> number.naturalType();
+            case VARCHAR -> ColumnType.VARCHAR;
+            case TIMESTAMP -> ColumnType.TIMESTAMP;
+            case JSON -> ColumnType.JSON;
+            case BOOLEAN_LIST -> ColumnType.list(ColumnType.BOOLEAN);
+            case NUMERIC_LIST -> ColumnType.list(elementFacts.type());
+            case VARCHAR_LIST -> ColumnType.list(ColumnType.VARCHAR);
+            case TIMESTAMP_LIST -> ColumnType.list(ColumnType.TIMESTAMP);
+            case NUMERIC -> throw new IllegalStateException("A leaf is never NUMERIC by nature");
+        };
+    }
+
+    static Instant parseTimestamp(String text) {
+        if (!TIMESTAMP.matcher(text).matches()) {
+            return null;
+        }
+        try {
+            Instant instant = Instant.parse(text);
+            return DateTimeFormatter.ISO_INSTANT.format(instant).equals(text) ? instant : null;
+        } catch (DateTimeParseException notADate) {
+            // Shaped like a timestamp but not one (month 13, February 30): an ordinary string.
+            return null;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.docmirror.flatten;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * What one JSON number needs to be held exactly: whether a long or a double holds it, and how many integer and
+ * fraction digits a DECIMAL would need. Its natural type is the narrowest of BIGINT, DOUBLE and DECIMAL(38,s)
+ * that holds it; a number none of them holds is kept as its literal text.
+ *
+ * <p>"A double holds it" means the shortest decimal spelling of the nearest double equals the number, so 0.1 is a
+ * DOUBLE and 1.000000000000000005 is not.
+ */
+final class NumberShape {
+    /** Every integer up to 2^53 is a double whose shortest spelling is the integer itself. */
+    private static final long TWO_TO_53 = 1L << 53;
+    /** Any decimal of at most 15 significant digits survives a trip through a double (DBL_DIG). */
+    private static final int DOUBLE_SAFE_DIGITS = 15;
+
+    final boolean fitsLong;
+    final boolean exactInDouble;
+    /** Digits left of the point, 0 for |x| < 1. */
+    final int integerDigits;
+    /** Digits right of the point, 0 for integers. */
+    final int scale;
+    private final JsonNode node;
+
+    private NumberShape(JsonNode node, boolean fitsLong, boolean exactInDouble, int integerDigits, int scale) {
+        this.node = node;
+        this.fitsLong = fitsLong;
+        this.exactInDouble = exactInDouble;
+        this.integerDigits = integerDigits;
+        this.scale = scale;
+    }
+
+    static NumberShape of(JsonNode node) {
+        if (node.isInt() || node.isLong() || node.isShort()) {
+            long value = node.longValue();
+            return new NumberShape(node, true, isExactInDouble(value), digits(value), 0);
+        }
+        if (node.isBigInteger()) {
+            BigInteger value = node.bigIntegerValue();
+            boolean fitsLong = value.bitLength() < 64;
+            double asDouble = value.doubleValue();
+            boolean exactInDouble = !Double.isInfinite(asDouble)
+                    && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0;
+            return new NumberShape(node, fitsLong, exactInDouble, value.abs().toString().length(), 0);
+        }
+        if (node.isDouble() || node.isFloat()) {
+            BigDecimal value = BigDecimal.valueOf(node.doubleValue());
+            return new NumberShape(node, false, true, integerDigits(value), Math.max(0, value.scale()));
+        }
+        BigDecimal value = node.decimalValue();
+        return new NumberShape(node, false, isExactInDouble(value), integerDigits(value), Math.max(0, value.scale()));
+    }
+
+    boolean fitsDecimal() {
+        return integerDigits + scale <= ColumnType.DECIMAL_PRECISION;
+    }
+
+    /** The narrowest exact type, or {@link ValueTag#NUMBER} (literal text) when none holds the number. */
+    ValueTag naturalTag() {
+        if (fitsLong) {
+            return ValueTag.BIGINT;
+        }
+        if (exactInDouble) {
+            return ValueTag.DOUBLE;
+        }
+        return fitsDecimal() ? ValueTag.DECIMAL : ValueTag.NUMBER;
+    }
+
+    ColumnType naturalType() {
+        return switch (naturalTag()) {
+            case BIGINT -> ColumnType.BIGINT;
+            case DOUBLE -> ColumnType.DOUBLE;
+            case DECIMAL -> ColumnType.decimal(scale);
+            default -> ColumnType.VARCHAR;
+        };
+    }
+
+    /** The value as a column of {@code type} holds it; the caller has checked that it holds it exactly. */
+    Object valueAs(ColumnType type) {
+        return switch (type.kind()) {
+            case BIGINT -> node.longValue();
+            case DOUBLE -> node.doubleValue();
+            case DECIMAL -> node.decimalValue().setScale(type.scale());
+            case VARCHAR -> literal();
+            default -> throw new IllegalStateException("Not a number type: " + type);
+        };
+    }
+
+    /** The number's exact decimal spelling. */
+    String literal() {
+        return node.isBigInteger() ? node.bigIntegerValue().toString() : node.decimalValue().toString();
+    }
+
+    private static boolean isExactInDouble(long value) {
+        if (value >= -TWO_TO_53 && value <= TWO_TO_53) {
+            return true;
+        }
+        return BigDecimal.valueOf((double) value).compareTo(BigDecimal.valueOf(value)) == 0;
+    }
+
+    private static boolean isExactInDouble(BigDecimal value) {
+        int exponent = value.precision() - value.scale() - 1;
+        if (value.precision() <= DOUBLE_SAFE_DIGITS && exponent > -300 && exponent < 300) {
+            return true;
+        }
+        double asDouble = value.doubleValue();
+        return !Double.isInfinite(asDouble) && BigDecimal.valueOf(asDouble).compareTo(value) == 0;
+    }
+
+    private static int integerDigits(BigDecimal value) {
+        return Math.max(0, value.precision() - value.scale());
+    }
+
+    private static int digits(long value) {
+        if (value == Long.MIN_VALUE) {
+            return 19;
+        }
+        long magnitude = Math.abs(value);
+        int digits = 1;
+        while (magnitude >= 10) {
+            magnitude /= 10;
+            digits++;
+        }
+        return digits;
+    }
+}

@@ -1,0 +1,159 @@
+package io.docmirror.flatten;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+import static io.docmirror.flatten.TestingDocuments.parse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FlattenerTest {
+    private static FlattenResult flatten(Flattener flattener, String json, long lsn) {
+        return flattener.flatten(new SourceDocument("orders", "\"p\"", lsn, parse(json)));
+    }
+
+    @Test
+    void documentWithoutStringIdIsADeadLetterAndChangesNothing() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        long before = flattener.schema().version();
+
+        FlattenResult result = flatten(flattener, "{\"id\":7,\"a\":1}", 3);
+
+        assertThat(result.rows()).isEmpty();
+        assertThat(result.deadLetter()).hasValue(new DeadLetter("orders", null, 3, "the document has no string id",
+                "{\"id\":7,\"a\":1}"));
+        assertThat(flattener.schema().version()).isEqualTo(before);
+        assertThat(flattener.schema().root().findColumn("a")).isEmpty();
+    }
+
+    @Test
+    void systemPropertiesThatContradictTheEventAreDeadLetters() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+
+        assertThat(flatten(flattener, "{\"id\":\"1\",\"_lsn\":4}", 5).deadLetter().orElseThrow().reason())
+                .isEqualTo("system property _lsn is 4 but the change event's LSN is 5");
+        assertThat(flatten(flattener, "{\"id\":\"1\",\"_ts\":\"yesterday\"}", 5).deadLetter().orElseThrow().reason())
+                .isEqualTo("system property _ts must be an integer (seconds since the epoch), not \"yesterday\"");
+        assertThat(flatten(flattener, "{\"id\":\"1\",\"_etag\":5}", 5).deadLetter().orElseThrow().reason())
+                .isEqualTo("system property _etag must be a string, not 5");
+    }
+
+    @Test
+    void systemPropertiesFillSystemColumns() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+
+        Row row = flatten(flattener, "{\"id\":\"1\",\"_rid\":\"r\",\"_etag\":\"\\\"e\\\"\",\"_ts\":17,\"_lsn\":5,\"a\":1}", 5)
+                .rows().get(0);
+
+        assertThat(List.of(row.value("id"), row.value("_pk"), row.value("_ts"), row.value("_lsn"),
+                row.value("_etag"), row.value("_deleted"), row.value("_rid"), row.value("a")))
+                .containsExactly("1", "\"p\"", 17L, 5L, "\"e\"", false, "r", 1L);
+        assertThat(flattener.schema().root().columns()).extracting(Column::name)
+                .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_deleted", "_rid", "a");
+    }
+
+    @Test
+    void errorNamesTheDocumentAndThePathOfTheValue() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        ObjectNode body = parse("{\"id\":\"42\",\"items\":[{\"sku\":\"a\"},{\"sku\":\"b\",\"odd/name\":{}}]}");
+        ((ObjectNode) body.get("items").get(1)).putPOJO("odd/name", new Object());
+
+        assertThatThrownBy(() -> flattener.flatten(new SourceDocument("orders", "\"p\"", 1, body)))
+                .isInstanceOf(FlattenException.class)
+                .hasMessage("Cannot flatten document orders/42 at /items/1/odd~1name: Cannot flatten a POJO node: "
+                        + "not a JSON value")
+                .extracting(e -> ((FlattenException) e).path()).isEqualTo("/items/1/odd~1name");
+    }
+
+    @Test
+    void rowsMadeBeforeAWideningStayExactInTheWiderType() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        Row first = flatten(flattener, "{\"id\":\"1\",\"n\":9007199254740993}", 1).rows().get(0);
+
+        FlattenResult second = flatten(flattener, "{\"id\":\"2\",\"n\":0.5}", 2);
+
+        Column n = flattener.schema().root().findColumn("n").orElseThrow();
+        assertThat(n.type()).isEqualTo(ColumnType.decimal(1));
+        assertThat(second.schemaChanges()).containsExactly(
+                new SchemaChange.ColumnWidened("orders", n, ColumnType.BIGINT));
+        assertThat(new BigDecimal((Long) first.value("n")).setScale(1))
+                .isEqualTo(new BigDecimal("9007199254740993.0"));
+        assertThat(second.rows().get(0).value("n")).isEqualTo(new BigDecimal("0.5"));
+    }
+
+    @Test
+    void columnLimitSendsNewPathsAndVariantsToOverflowAndKeepsEverything() {
+        FlattenerConfig config = FlattenerConfig.defaults("orders").withColumnLimit(12);
+        Flattener flattener = Flattener.create(config);
+
+        FlattenResult first = flatten(flattener, "{\"id\":\"1\",\"a\":1,\"b\":2,\"c\":3,\"d\":{\"e\":4,\"f\":5}}", 1);
+        FlattenResult second = flatten(flattener, "{\"id\":\"2\",\"a\":\"text\",\"b\":null}", 2);
+
+        TableSchema root = flattener.schema().root();
+        assertThat(root.columns()).extracting(Column::name)
+                .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_deleted", "_rid", "a", "b", "c", "_overflow",
+                        "_empty");
+        assertThat(first.rows().get(0).value("_overflow")).isEqualTo("{\"d\":{\"e\":4,\"f\":5}}");
+        assertThat(second.rows().get(0).value("_overflow")).isEqualTo("{\"a\":\"text\"}");
+        assertThat(flattener.schema().overflows()).extracting(overflow -> overflow.path().toString())
+                .containsExactly("$.d", "$.a");
+        assertThat(flattener.schema().conflicts()).singleElement()
+                .satisfies(conflict -> assertThat(conflict.resolution()).isEqualTo("_overflow"));
+        assertThat(TestingDocuments.sameDocument(parse("{\"id\":\"2\",\"a\":\"text\",\"b\":null,\"_lsn\":2}"),
+                DocumentRebuilder.rebuild(second.rows()))).isTrue();
+    }
+
+    @Test
+    void unpairedSurrogatesAreKeptAsEscapedJsonText() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        ObjectNode body = parse("{\"id\":\"1\",\"s\":\"ok\"}");
+        body.put("s", "broken \uD800 text");
+        body.put("key \uDC00", 1);
+
+        FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"p\"", 1, body));
+
+        assertThat(result.rows().get(0).value("s")).isEqualTo("\"broken \\uD800 text\"");
+        assertThat(flattener.schema().root().findColumn("key \\udc00")).isPresent();
+        assertThat(DocumentRebuilder.rebuild(result.rows()).get("s").textValue()).isEqualTo("broken \uD800 text");
+    }
+
+    @Test
+    void aSavedSchemaOnlyLoadsUnderTheConfigurationThatMadeIt() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        flatten(flattener, "{\"id\":\"1\",\"a\":1}", 1);
+        String saved = SchemaCodec.toJson(flattener.schema());
+
+        FlattenerConfig changed = FlattenerConfig.defaults("orders").withTypePolicy(TypePolicy.WELL_DEFINED);
+        assertThatThrownBy(() -> SchemaCodec.fromJson(saved, changed))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Cannot load schema of orders: it was made with configuration");
+    }
+
+    @Test
+    void configurationIsValidated() {
+        FlattenerConfig defaults = FlattenerConfig.defaults("orders");
+        assertThatThrownBy(() -> defaults.withColumnLimit(5))
+                .hasMessage("Invalid value 5 for configuration flatten.column-limit: must be at least 10 (the system "
+                        + "columns, _empty, _overflow and one value column)");
+        assertThatThrownBy(() -> defaults.withMaxDepth(0))
+                .hasMessage("Invalid value 0 for configuration flatten.max-depth: must be at least 1");
+        assertThatThrownBy(() -> TypePolicy.fromConfigValue("strict"))
+                .hasMessage("Unknown type policy 'strict': expected lossless, well-defined or full-fidelity");
+        assertThatThrownBy(() -> PathOverride.fromConfigValue("explode"))
+                .hasMessage("Unknown path override 'explode': expected json, child-table, flatten or drop");
+    }
+
+    @Test
+    void jsonPathsPrintAndParseAnyName() {
+        JsonPath path = JsonPath.ROOT.property("customer").property("address line 2").eachElement()
+                .property("say \"hi\"").property("").property("a.b\n");
+
+        assertThat(path.toString()).isEqualTo("$.customer[\"address line 2\"][*][\"say \\\"hi\\\"\"][\"\"][\"a.b\\u000a\"]");
+        assertThat(JsonPath.parse(path.toString())).isEqualTo(path);
+        assertThatThrownBy(() -> JsonPath.parse("customer.name"))
+                .hasMessage("Cannot parse JSON path 'customer.name': it must start with $");
+    }
+}
