@@ -35,6 +35,20 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void flattenBenchmarkRuns() {
+        PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        var results = FlattenBenchmark.run(500, 1, work, out);
+        var allocations = FlattenBenchmark.allocation(20_000, out);
+
+        assertThat(results).singleElement().satisfies(result -> {
+            assertThat(result.parseNanos()).isPositive();
+            assertThat(result.flattenNanos()).isPositive();
+        });
+        assertThat(allocations).hasSize(1).allSatisfy(allocation ->
+                assertThat(allocation.bytesPerDocument()).isPositive());
+    }
+
+    @Test
     void generatorIsDeterministicAndAboutOneKilobyte() {
         OrderGenerator generator = new OrderGenerator(42, 1000);
         long bytes = 0;

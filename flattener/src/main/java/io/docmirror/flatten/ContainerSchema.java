@@ -109,15 +109,21 @@ public final class ContainerSchema {
         return changes;
     }
 
-    void countConflict(TableSchema table, List<String> path, String keptType, String seenType, String resolution,
+    /** Counts a conflict at a path; the path node keeps its tallies so that repeated conflicts cost no lookup. */
+    void countConflict(TableSchema table, PathNode node, String keptType, String seenType, String resolution,
             String documentId) {
-        conflicts.computeIfAbsent(new TallyKey(table.name(), List.copyOf(path), keptType, seenType, resolution),
-                key -> new Tally()).add(documentId);
+        Tally tally = node.findConflictTally(keptType, seenType, resolution);
+        if (tally == null) {
+            tally = conflicts.computeIfAbsent(new TallyKey(table.name(), node.path, keptType, seenType, resolution),
+                    key -> new Tally(keptType, seenType, resolution));
+            node.addConflictTally(tally);
+        }
+        tally.add(documentId);
     }
 
     void countOverflow(TableSchema table, List<String> path, String documentId) {
-        overflows.computeIfAbsent(new TallyKey(table.name(), List.copyOf(path), "", "", ""), key -> new Tally())
-                .add(documentId);
+        overflows.computeIfAbsent(new TallyKey(table.name(), List.copyOf(path), "", "", ""),
+                key -> new Tally("", "", "")).add(documentId);
     }
 
     void restoreVersion(long restored) {
@@ -126,14 +132,16 @@ public final class ContainerSchema {
 
     void restoreConflict(Conflict conflict, List<String> path) {
         Tally tally = conflicts.computeIfAbsent(new TallyKey(conflict.table(), List.copyOf(path), conflict.keptType(),
-                conflict.seenType(), conflict.resolution()), key -> new Tally());
+                conflict.seenType(), conflict.resolution()),
+                key -> new Tally(conflict.keptType(), conflict.seenType(), conflict.resolution()));
+        tables.get(conflict.table()).node(path).addConflictTally(tally);
         tally.count = conflict.count();
         tally.sampleIds.addAll(conflict.sampleIds());
     }
 
     void restoreOverflow(Overflow overflow, List<String> path) {
         Tally tally = overflows.computeIfAbsent(new TallyKey(overflow.table(), List.copyOf(path), "", "", ""),
-                key -> new Tally());
+                key -> new Tally("", "", ""));
         tally.count = overflow.count();
         tally.sampleIds.addAll(overflow.sampleIds());
     }

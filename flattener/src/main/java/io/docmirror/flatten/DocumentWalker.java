@@ -23,32 +23,33 @@ final class DocumentWalker {
     private final FlattenerConfig config;
     private final SourceDocument document;
     private final String id;
+    /** Boxed once: every row of the document carries it. */
+    private final Long lsn;
     private final List<RowBuilder> rows = new ArrayList<>();
     private final List<ValueLoss> losses = new ArrayList<>();
+    /** Property names from the current row down to the value being walked; rows below it continue the stack. */
+    private final PositionStack position = new PositionStack();
+    /** Every scalar value is read into this one leaf and placed before the next is read. */
+    private final Leaf scalar = Leaf.forScalars();
 
     DocumentWalker(ContainerSchema schema, SourceDocument document, String id) {
         this.schema = schema;
         this.config = schema.config();
         this.document = document;
         this.id = id;
+        this.lsn = document.lsn();
     }
 
     FlattenResult walk() {
         TableSchema root = schema.root();
-        RowBuilder row = new RowBuilder(root, null, 0, "");
+        RowBuilder row = new RowBuilder(root, null, 0, "", position);
         rows.add(row);
         ObjectNode body = document.body();
         row.set(SystemColumns.ID, id);
         row.set(SystemColumns.PK, document.partitionKey());
-        row.set(SystemColumns.LSN, document.lsn());
+        row.set(SystemColumns.LSN, lsn);
         row.set(SystemColumns.DELETED, false);
-        JsonNode ts = body.get("_ts");
-        row.set(SystemColumns.TS, ts == null ? null : ts.longValue());
-        JsonNode etag = body.get("_etag");
-        row.set(SystemColumns.ETAG, etag == null ? null : etag.textValue());
-        JsonNode rid = body.get("_rid");
-        row.set(SystemColumns.RID, rid == null ? null : rid.textValue());
-        walkProperties(body, root.rowNode, 0, row, true);
+        walkProperties(body, root.rowNode, 0, row);
 
         List<Row> built = new ArrayList<>(rows.size());
         for (RowBuilder builder : rows) {
@@ -57,26 +58,44 @@ final class DocumentWalker {
         return new FlattenResult(built, schema.drainChanges(), losses, java.util.Optional.empty());
     }
 
-    private void walkProperties(ObjectNode object, PathNode node, int depth, RowBuilder row, boolean documentRoot) {
-        for (Iterator<Map.Entry<String, JsonNode>> fields = object.fields(); fields.hasNext(); ) {
+    private void walkProperties(ObjectNode object, PathNode node, int depth, RowBuilder row) {
+        int position = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> fields = object.fields(); fields.hasNext(); position++) {
             Map.Entry<String, JsonNode> field = fields.next();
             String name = field.getKey();
-            if (documentRoot && SystemColumns.DOCUMENT_PROPERTIES.contains(name)) {
+            PathNode child = node.findChild(name, position);
+            if (child != null && child.systemProperty) {
+                fillSystemColumn(row, name, field.getValue());
                 continue;
             }
             row.enter(name);
             try {
-                PathNode child = node.findChild(name);
                 if (child == null && !row.table.hasRoomForValueColumn()) {
                     // A path never seen before in a full table: it could never get a column, so keep it whole.
                     overflow(row, field.getValue());
                 } else {
-                    walkValue(field.getValue(), child == null ? row.table.child(node, name) : child, depth + 1, row);
+                    if (child == null) {
+                        child = row.table.child(node, name);
+                        node.remember(child, position);
+                    }
+                    walkValue(field.getValue(), child, depth + 1, row);
                 }
             } catch (RuntimeException e) {
                 throw FlattenException.wrapWithPath(e, name);
             } finally {
                 row.exit();
+            }
+        }
+    }
+
+    /** The store's system properties: {@code Flattener} has checked their types; {@code _lsn} is the event's. */
+    private static void fillSystemColumn(RowBuilder row, String name, JsonNode value) {
+        switch (name) {
+            case "_ts" -> row.set(SystemColumns.TS, value.longValue());
+            case "_etag" -> row.set(SystemColumns.ETAG, value.textValue());
+            case "_rid" -> row.set(SystemColumns.RID, value.textValue());
+            default -> {
+                // id and _lsn: the walker set them from the document's id and the event's LSN.
             }
         }
     }
@@ -87,14 +106,11 @@ final class DocumentWalker {
         if (override == PathOverride.DROP) {
             return;
         }
-        if (value.isNull()) {
-            row.markEmpty(value);
-        } else if (value.isObject()) {
-            walkObject((ObjectNode) value, node, depth, row);
-        } else if (value.isArray()) {
-            walkArray((ArrayNode) value, node, depth, row);
-        } else {
-            placeLeaf(node, Leaf.ofScalar(value, config.detectTimestamps()), row);
+        switch (value.getNodeType()) {
+            case NULL -> row.markEmpty(value);
+            case OBJECT -> walkObject((ObjectNode) value, node, depth, row);
+            case ARRAY -> walkArray((ArrayNode) value, node, depth, row);
+            default -> placeLeaf(node, scalar.readScalar(value, config.detectTimestamps()), row);
         }
     }
 
@@ -105,7 +121,7 @@ final class DocumentWalker {
             row.markEmpty(object);
         } else if (depth < config.maxDepth() || node.override == PathOverride.FLATTEN) {
             if (claimStructure(node, OBJECT, row)) {
-                walkProperties(object, node, depth, row, false);
+                walkProperties(object, node, depth, row);
             }
         } else {
             placeLeaf(node, Leaf.ofJson(object), row);
@@ -149,18 +165,18 @@ final class DocumentWalker {
                 ? parent.rowPath + child.rowStep
                 : parent.rowPath + "." + child.rowStep;
         for (int index = 0; index < array.size(); index++) {
-            RowBuilder row = new RowBuilder(child, parent, index, arrayPath + "[" + index + "]");
+            RowBuilder row = new RowBuilder(child, parent, index, arrayPath + "[" + index + "]", position);
             rows.add(row);
             row.set(SystemColumns.CHILD_ID, id);
             row.set(SystemColumns.CHILD_PK, document.partitionKey());
-            row.set(SystemColumns.CHILD_LSN, document.lsn());
+            row.set(SystemColumns.CHILD_LSN, lsn);
             row.set(SystemColumns.CHILD_IDX, (long) index);
             row.set(SystemColumns.CHILD_ROW, row.rowPath);
             row.set(SystemColumns.CHILD_PARENT_ROW, parent.rowPath);
             JsonNode element = array.get(index);
             try {
                 if (element.isObject()) {
-                    walkProperties((ObjectNode) element, child.rowNode, 0, row, false);
+                    walkProperties((ObjectNode) element, child.rowNode, 0, row);
                 } else {
                     walkValue(element, child.elementNode, 0, row);
                 }
@@ -212,8 +228,9 @@ final class DocumentWalker {
             node.primary = newSlot(row.table, node, valueTag, leaf, true);
         }
         Slot primary = node.primary;
-        if (primary != null && primary.tag == valueTag && fits(primary, leaf)) {
-            place(row, primary, leaf);
+        ColumnType type = primary != null && primary.tag == valueTag ? typeFor(primary, leaf) : null;
+        if (type != null) {
+            place(row, primary, leaf, type);
             return;
         }
         if (config.typePolicy() == TypePolicy.WELL_DEFINED) {
@@ -221,7 +238,7 @@ final class DocumentWalker {
             return;
         }
         String resolution = placeInVariant(node, leaf, row);
-        schema.countConflict(row.table, node.path, keptType(row.table, node), leaf.typeName(), resolution, id);
+        schema.countConflict(row.table, node, keptType(row.table, node), leaf.typeName(), resolution, id);
     }
 
     /** Puts the leaf in the variant column of its own type and answers where it went. */
@@ -235,13 +252,14 @@ final class DocumentWalker {
             slot = newSlot(row.table, node, leaf.natural, leaf, false);
             node.putVariant(slot);
         }
-        if (!fits(slot, leaf)) {
+        ColumnType type = typeFor(slot, leaf);
+        if (type == null) {
             // A DECIMAL variant whose scale cannot grow further, or a numeric list no type holds with the earlier
             // ones: the exact literal text, or JSON text, always fits.
             return placeInVariant(node, leaf.natural == ValueTag.DECIMAL ? leaf.asNumberText() : leaf.asJson(), row);
         }
-        place(row, slot, leaf);
-        return "variant column " + row.table.column(slot.columnIndex).name();
+        place(row, slot, leaf, type);
+        return slot.description;
     }
 
     private Slot newSlot(TableSchema table, PathNode node, ValueTag tag, Leaf leaf, boolean valueColumn) {
@@ -264,47 +282,43 @@ final class DocumentWalker {
             case NUMBER -> ColumnType.VARCHAR;
             default -> leaf.naturalType();
         };
-        table.addValueColumn(node.path, wantedName, role, type, tag);
-        return new Slot(table.columnCount() - 1, tag, facts);
+        Column column = table.addValueColumn(node.path, wantedName, role, type, tag);
+        return new Slot(table.columnCount() - 1, tag, facts, column);
     }
 
-    private static boolean fits(Slot slot, Leaf leaf) {
+    /** The type the slot's column needs to take the leaf exactly, or {@code null} if it cannot take it. */
+    private static ColumnType typeFor(Slot slot, Leaf leaf) {
         return switch (slot.tag) {
-            case NUMERIC -> leaf.number != null && leaf.natural != ValueTag.NUMBER && slot.facts.typeWith(leaf.number) != null;
-            case DECIMAL -> leaf.natural == ValueTag.DECIMAL && slot.facts.typeWith(leaf.number) != null;
-            case NUMERIC_LIST -> leaf.natural == ValueTag.NUMERIC_LIST && slot.facts.typeWith(leaf.elementFacts) != null;
-            default -> leaf.natural == slot.tag;
+            case NUMERIC -> leaf.number != null && leaf.natural != ValueTag.NUMBER ? slot.facts.typeWith(leaf.number) : null;
+            case DECIMAL -> leaf.natural == ValueTag.DECIMAL ? slot.facts.typeWith(leaf.number) : null;
+            case NUMERIC_LIST -> {
+                ColumnType element = leaf.natural == ValueTag.NUMERIC_LIST ? slot.facts.typeWith(leaf.elementFacts) : null;
+                yield element == null ? null : slot.type.element().equals(element) ? slot.type : ColumnType.list(element);
+            }
+            default -> leaf.natural == slot.tag ? slot.type : null;
         };
     }
 
-    private void place(RowBuilder row, Slot slot, Leaf leaf) {
-        TableSchema table = row.table;
-        ColumnType type = table.column(slot.columnIndex).type();
+    /** Puts the leaf in the slot's column, widening the column to {@code type} first if needed. */
+    private void place(RowBuilder row, Slot slot, Leaf leaf, ColumnType type) {
+        if (type != slot.type && !type.equals(slot.type)) {
+            row.table.widen(slot.columnIndex, type);
+            slot.type = type;
+        }
         switch (slot.tag) {
             case NUMERIC, DECIMAL -> {
-                ColumnType needed = slot.facts.typeWith(leaf.number);
                 slot.facts.add(leaf.number);
-                type = widenIfNeeded(table, slot, type, needed);
                 row.set(slot.columnIndex, leaf.number.valueAs(type));
             }
             case BIGINT, DOUBLE -> row.set(slot.columnIndex, leaf.number.valueAs(type));
             case NUMBER -> row.set(slot.columnIndex, leaf.number.literal());
             case NUMERIC_LIST -> {
-                ColumnType needed = ColumnType.list(slot.facts.typeWith(leaf.elementFacts));
                 slot.facts.addAll(leaf.elementFacts);
-                type = widenIfNeeded(table, slot, type, needed);
                 row.set(slot.columnIndex, numericList(leaf, type.element()));
             }
             case BOOLEAN_LIST, VARCHAR_LIST, TIMESTAMP_LIST -> row.set(slot.columnIndex, scalarList(leaf));
             default -> row.set(slot.columnIndex, leaf.value);
         }
-    }
-
-    private static ColumnType widenIfNeeded(TableSchema table, Slot slot, ColumnType current, ColumnType needed) {
-        if (!needed.equals(current)) {
-            table.widen(slot.columnIndex, needed);
-        }
-        return needed;
     }
 
     private static List<Object> numericList(Leaf leaf, ColumnType elementType) {
@@ -333,13 +347,13 @@ final class DocumentWalker {
 
     private static String keptType(TableSchema table, PathNode node) {
         if (node.primary != null) {
-            return table.column(node.primary.columnIndex).type().sql();
+            return node.primary.type.sql();
         }
         return node.claimedStructure != null ? node.claimedStructure : "nothing";
     }
 
     private void lose(RowBuilder row, PathNode node, String keptType, String seenType) {
-        schema.countConflict(row.table, node.path, keptType, seenType, "NULL", id);
+        schema.countConflict(row.table, node, keptType, seenType, "NULL", id);
         losses.add(new ValueLoss(row.pointer(), keptType, seenType));
     }
 

@@ -17,19 +17,35 @@ final class Leaf {
     private static final Pattern TIMESTAMP = Pattern.compile(
             "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{3}|\\.\\d{6})?Z");
 
-    final ValueTag natural;
-    final JsonNode source;
+    ValueTag natural;
+    JsonNode source;
     /** For numbers. */
-    final NumberShape number;
+    NumberShape number;
     /** For numeric lists: one shape per element, {@code null} for null elements. */
-    final NumberShape[] elementShapes;
+    NumberShape[] elementShapes;
     /** For numeric lists: what all elements together need. */
-    final NumberFacts elementFacts;
+    NumberFacts elementFacts;
     /** Boolean, String, Instant or JSON text, as the tag says. */
-    final Object value;
+    Object value;
+    /** The shape a reused scalar leaf reads its numbers into. */
+    private final NumberShape ownShape;
+
+    /**
+     * A leaf to read scalars into, one after the other ({@link #readScalar}). Scalars are the bulk of all values, and
+     * each is placed before the walk goes on, so one object serves them all.
+     */
+    static Leaf forScalars() {
+        return new Leaf(null, null, null, null, null, null, new NumberShape());
+    }
 
     private Leaf(ValueTag natural, JsonNode source, NumberShape number, NumberShape[] elementShapes,
             NumberFacts elementFacts, Object value) {
+        this(natural, source, number, elementShapes, elementFacts, value, null);
+    }
+
+    private Leaf(ValueTag natural, JsonNode source, NumberShape number, NumberShape[] elementShapes,
+            NumberFacts elementFacts, Object value, NumberShape ownShape) {
+        this.ownShape = ownShape;
         this.natural = natural;
         this.source = source;
         this.number = number;
@@ -38,25 +54,36 @@ final class Leaf {
         this.value = value;
     }
 
-    static Leaf ofScalar(JsonNode node, boolean detectTimestamps) {
-        if (node.isNumber()) {
-            NumberShape shape = NumberShape.of(node);
-            return new Leaf(shape.naturalTag(), node, shape, null, null, null);
+    /**
+     * Reads a scalar into this reusable leaf and returns it, or returns a new JSON leaf for a string that UTF-8
+     * cannot encode (an unpaired surrogate).
+     */
+    Leaf readScalar(JsonNode node, boolean detectTimestamps) {
+        source = node;
+        number = null;
+        switch (node.getNodeType()) {
+            case NUMBER -> {
+                number = ownShape.read(node);
+                natural = number.naturalTag();
+                value = null;
+            }
+            case BOOLEAN -> {
+                natural = ValueTag.BOOLEAN;
+                value = node.booleanValue();
+            }
+            case STRING -> {
+                String text = node.textValue();
+                if (JsonText.hasUnpairedSurrogate(text)) {
+                    return ofJson(node);
+                }
+                Instant timestamp = detectTimestamps ? parseTimestamp(text) : null;
+                natural = timestamp != null ? ValueTag.TIMESTAMP : ValueTag.VARCHAR;
+                value = timestamp != null ? timestamp : text;
+            }
+            default -> throw new IllegalArgumentException("Cannot flatten a " + node.getNodeType()
+                    + " node: not a JSON value");
         }
-        if (node.isBoolean()) {
-            return new Leaf(ValueTag.BOOLEAN, node, null, null, null, node.booleanValue());
-        }
-        if (!node.isTextual()) {
-            throw new IllegalArgumentException("Cannot flatten a " + node.getNodeType() + " node: not a JSON value");
-        }
-        String text = node.textValue();
-        if (JsonText.hasUnpairedSurrogate(text)) {
-            return ofJson(node);
-        }
-        Instant timestamp = detectTimestamps ? parseTimestamp(text) : null;
-        return timestamp != null
-                ? new Leaf(ValueTag.TIMESTAMP, node, null, null, null, timestamp)
-                : new Leaf(ValueTag.VARCHAR, node, null, null, null, text);
+        return this;
     }
 
     static Leaf ofJson(JsonNode node) {
@@ -65,7 +92,7 @@ final class Leaf {
 
     /** A number as its exact literal text, for when no numeric column can hold it together with its neighbours. */
     Leaf asNumberText() {
-        return new Leaf(ValueTag.NUMBER, source, number, null, null, null);
+        return new Leaf(ValueTag.NUMBER, source, NumberShape.of(source), null, null, null);
     }
 
     Leaf asJson() {

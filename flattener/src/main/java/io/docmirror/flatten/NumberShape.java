@@ -10,6 +10,8 @@ import java.math.BigInteger;
  * fraction digits a DECIMAL would need. Its natural type is the narrowest of BIGINT, DOUBLE and DECIMAL(38,s)
  * that holds it; a number none of them holds is kept as its literal text.
  *
+ * <p>The walker reuses one shape for every scalar number ({@link #read}); list elements get their own.
+ *
  * <p>"A double holds it" means the shortest decimal spelling of the nearest double equals the number, so 0.1 is a
  * DOUBLE and 1.000000000000000005 is not.
  */
@@ -19,41 +21,50 @@ final class NumberShape {
     /** Any decimal of at most 15 significant digits survives a trip through a double (DBL_DIG). */
     private static final int DOUBLE_SAFE_DIGITS = 15;
 
-    final boolean fitsLong;
-    final boolean exactInDouble;
+    boolean fitsLong;
+    boolean exactInDouble;
     /** Digits left of the point, 0 for |x| < 1. */
-    final int integerDigits;
+    int integerDigits;
     /** Digits right of the point, 0 for integers. */
-    final int scale;
-    private final JsonNode node;
+    int scale;
+    private JsonNode node;
 
-    private NumberShape(JsonNode node, boolean fitsLong, boolean exactInDouble, int integerDigits, int scale) {
+    static NumberShape of(JsonNode node) {
+        return new NumberShape().read(node);
+    }
+
+    /** Makes this the shape of {@code node} and returns it. */
+    NumberShape read(JsonNode node) {
         this.node = node;
+        switch (node.numberType()) {
+            case INT, LONG -> {
+                long value = node.longValue();
+                set(true, isExactInDouble(value), digits(value), 0);
+            }
+            case BIG_INTEGER -> {
+                BigInteger value = node.bigIntegerValue();
+                double asDouble = value.doubleValue();
+                set(value.bitLength() < 64, !Double.isInfinite(asDouble)
+                        && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0,
+                        value.abs().toString().length(), 0);
+            }
+            case FLOAT, DOUBLE -> {
+                BigDecimal value = BigDecimal.valueOf(node.doubleValue());
+                set(false, true, integerDigits(value), Math.max(0, value.scale()));
+            }
+            case BIG_DECIMAL -> {
+                BigDecimal value = node.decimalValue();
+                set(false, isExactInDouble(value), integerDigits(value), Math.max(0, value.scale()));
+            }
+        }
+        return this;
+    }
+
+    private void set(boolean fitsLong, boolean exactInDouble, int integerDigits, int scale) {
         this.fitsLong = fitsLong;
         this.exactInDouble = exactInDouble;
         this.integerDigits = integerDigits;
         this.scale = scale;
-    }
-
-    static NumberShape of(JsonNode node) {
-        if (node.isInt() || node.isLong() || node.isShort()) {
-            long value = node.longValue();
-            return new NumberShape(node, true, isExactInDouble(value), digits(value), 0);
-        }
-        if (node.isBigInteger()) {
-            BigInteger value = node.bigIntegerValue();
-            boolean fitsLong = value.bitLength() < 64;
-            double asDouble = value.doubleValue();
-            boolean exactInDouble = !Double.isInfinite(asDouble)
-                    && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0;
-            return new NumberShape(node, fitsLong, exactInDouble, value.abs().toString().length(), 0);
-        }
-        if (node.isDouble() || node.isFloat()) {
-            BigDecimal value = BigDecimal.valueOf(node.doubleValue());
-            return new NumberShape(node, false, true, integerDigits(value), Math.max(0, value.scale()));
-        }
-        BigDecimal value = node.decimalValue();
-        return new NumberShape(node, false, isExactInDouble(value), integerDigits(value), Math.max(0, value.scale()));
     }
 
     boolean fitsDecimal() {
@@ -122,10 +133,18 @@ final class NumberShape {
         }
         long magnitude = Math.abs(value);
         int digits = 1;
-        while (magnitude >= 10) {
-            magnitude /= 10;
+        while (digits < POWERS_OF_TEN.length && magnitude >= POWERS_OF_TEN[digits]) {
             digits++;
         }
         return digits;
+    }
+
+    private static final long[] POWERS_OF_TEN = new long[19];
+
+    static {
+        POWERS_OF_TEN[0] = 1;
+        for (int index = 1; index < POWERS_OF_TEN.length; index++) {
+            POWERS_OF_TEN[index] = POWERS_OF_TEN[index - 1] * 10;
+        }
     }
 }

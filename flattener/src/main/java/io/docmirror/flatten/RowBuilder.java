@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -20,13 +19,17 @@ final class RowBuilder {
     final String rowPath;
     private final RowBuilder parent;
     private final int index;
-    private final List<String> position = new ArrayList<>();
+    /** The walker's stack of property names; this row's part starts at {@code base}. */
+    private final PositionStack position;
+    private final int base;
     private Object[] values;
     private JsonNode empty;
     private JsonNode overflow;
 
-    RowBuilder(TableSchema table, RowBuilder parent, int index, String rowPath) {
+    RowBuilder(TableSchema table, RowBuilder parent, int index, String rowPath, PositionStack position) {
         this.table = table;
+        this.position = position;
+        this.base = position.size();
         this.parent = parent;
         this.index = index;
         this.rowPath = rowPath;
@@ -41,16 +44,16 @@ final class RowBuilder {
     }
 
     void enter(String propertyName) {
-        position.add(propertyName);
+        position.push(propertyName);
     }
 
     void exit() {
-        position.remove(position.size() - 1);
+        position.pop();
     }
 
     /** The property names from the row to where the walk is. */
     List<String> position() {
-        return List.copyOf(position);
+        return position.copyFrom(base);
     }
 
     /** Records an explicit null, {@code {}} or {@code []}, which no column can tell from a missing property. */
@@ -65,8 +68,8 @@ final class RowBuilder {
     /** Where the walk is, from the document's root: {@code /items/3/price}. */
     JsonPointer pointer() {
         JsonPointer pointer = rowPointer();
-        for (String propertyName : position) {
-            pointer = pointer.appendProperty(propertyName);
+        for (int step = base; step < position.size(); step++) {
+            pointer = pointer.appendProperty(position.get(step));
         }
         return pointer;
     }
@@ -83,12 +86,12 @@ final class RowBuilder {
     }
 
     private JsonNode placeAtPosition(JsonNode partial, JsonNode value) {
-        if (position.isEmpty()) {
+        if (position.size() == base) {
             return value;
         }
         ObjectNode root = partial instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
         ObjectNode node = root;
-        for (int step = 0; step < position.size() - 1; step++) {
+        for (int step = base; step < position.size() - 1; step++) {
             node = node.withObjectProperty(position.get(step));
         }
         node.set(position.get(position.size() - 1), value);
@@ -97,7 +100,7 @@ final class RowBuilder {
 
     Row build() {
         if (empty != null) {
-            set(table.emptyColumnIndex(), JsonText.write(empty));
+            set(table.emptyColumnIndex(), table.emptyText(empty));
         }
         if (overflow != null) {
             set(table.overflowColumnIndex(), JsonText.write(overflow));

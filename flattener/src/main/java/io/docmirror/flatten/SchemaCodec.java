@@ -175,7 +175,7 @@ public final class SchemaCodec {
                 numbers.get("allFitLong").booleanValue(), numbers.get("allExactInDouble").booleanValue(),
                 numbers.get("allFitDecimal").booleanValue(), numbers.get("maxIntegerDigits").intValue(),
                 numbers.get("maxScale").intValue());
-        Slot slot = new Slot(table.columnCount() - 1, tag, facts);
+        Slot slot = new Slot(table.columnCount() - 1, tag, facts, column);
         PathNode node = path.isEmpty() ? table.elementNode : table.node(path);
         if (role == ColumnRole.VARIANT || policy == TypePolicy.FULL_FIDELITY) {
             node.putVariant(slot);

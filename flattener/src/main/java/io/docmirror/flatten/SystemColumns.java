@@ -1,7 +1,6 @@
 package io.docmirror.flatten;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * The columns every row carries whatever its document holds. Root rows: {@code id, _pk, _ts, _lsn, _etag, _deleted,
@@ -45,7 +44,7 @@ final class SystemColumns {
             new Definition("_parent_row", ColumnType.VARCHAR));
 
     /** The store's system properties of a document's root: they fill system columns instead of value columns. */
-    static final Set<String> DOCUMENT_PROPERTIES = Set.of("id", "_rid", "_etag", "_ts", "_lsn");
+    static final List<String> DOCUMENT_PROPERTIES = List.of("id", "_rid", "_etag", "_ts", "_lsn");
 
     static final String EMPTY = "_empty";
     static final String OVERFLOW = "_overflow";

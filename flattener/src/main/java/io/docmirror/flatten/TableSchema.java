@@ -1,6 +1,10 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +19,8 @@ import static java.util.Objects.requireNonNull;
  * {@code _overflow}, and a value that would need a column past the limit goes to {@code _overflow} instead.
  */
 public final class TableSchema {
+    private static final int MAX_CACHED_EMPTY_TEXTS = 1024;
+
     private final ContainerSchema container;
     private final String name;
     private final String parent;
@@ -23,6 +29,11 @@ public final class TableSchema {
     private final List<Column> columns = new ArrayList<>();
     private final ColumnNamer namer = new ColumnNamer();
     private int nextColumnId;
+    /**
+     * {@code _empty} texts by value: rows of a table tend to repeat the same few shapes ({@code {"discounts":[]}}),
+     * and writing JSON costs more than looking it up. Bounded; past the bound texts are simply written.
+     */
+    private final Map<JsonNode, String> emptyTexts = new HashMap<>();
     private int emptyColumn = -1;
     private int overflowColumn = -1;
     final PathNode rowNode;
@@ -37,8 +48,13 @@ public final class TableSchema {
         this.parent = parent;
         this.jsonPath = requireNonNull(jsonPath, "jsonPath is null");
         this.pathInParent = List.copyOf(pathInParent);
-        this.rowNode = new PathNode(List.of(), null);
-        this.elementNode = new PathNode(List.of(), null);
+        this.rowNode = new PathNode(List.of(), null, false);
+        this.elementNode = new PathNode(List.of(), null, false);
+        if (parent == null) {
+            for (String property : SystemColumns.DOCUMENT_PROPERTIES) {
+                rowNode.addChild(property, null, true);
+            }
+        }
         this.rowStep = JsonPath.relativeText(pathInParent);
         for (SystemColumns.Definition system : parent == null ? SystemColumns.ROOT : SystemColumns.CHILD) {
             restoreColumn(new Column(nextColumnId, system.name(), jsonPath, List.of(), ColumnRole.SYSTEM,
@@ -123,6 +139,17 @@ public final class TableSchema {
         return columns.size() - 1;
     }
 
+    String emptyText(JsonNode empty) {
+        String text = emptyTexts.get(empty);
+        if (text == null) {
+            text = JsonText.write(empty);
+            if (emptyTexts.size() < MAX_CACHED_EMPTY_TEXTS) {
+                emptyTexts.put(empty.deepCopy(), text);
+            }
+        }
+        return text;
+    }
+
     void widen(int index, ColumnType wider) {
         Column before = columns.get(index);
         Column after = before.withType(wider);
@@ -150,7 +177,7 @@ public final class TableSchema {
         PathNode child = node.findChild(propertyName);
         if (child == null) {
             JsonPath childPath = jsonPath.properties(node.path).property(propertyName);
-            child = node.addChild(propertyName, container.config().overrides().get(childPath));
+            child = node.addChild(propertyName, container.config().overrides().get(childPath), false);
         }
         return child;
     }

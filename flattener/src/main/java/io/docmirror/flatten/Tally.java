@@ -7,8 +7,22 @@ import java.util.List;
 final class Tally {
     static final int MAX_SAMPLES = 5;
 
+    /** What happened: for a conflict its kept type, seen type and resolution; empty strings for an overflow. */
+    final String keptType;
+    final String seenType;
+    final String resolution;
     long count;
     final List<String> sampleIds = new ArrayList<>(MAX_SAMPLES);
+
+    Tally(String keptType, String seenType, String resolution) {
+        this.keptType = keptType;
+        this.seenType = seenType;
+        this.resolution = resolution;
+    }
+
+    boolean describes(String kept, String seen, String resolved) {
+        return keptType.equals(kept) && seenType.equals(seen) && resolution.equals(resolved);
+    }
 
     void add(String documentId) {
         count++;
