@@ -62,7 +62,7 @@ public final class EmbeddedStore implements StoreClient {
         loadContainers();
         if (runReaper) {
             reaper = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "docmirror-ttl-reaper");
+                Thread thread = new Thread(runnable, "docmirror-store-maintenance");
                 thread.setDaemon(true);
                 return thread;
             });
@@ -116,7 +116,8 @@ public final class EmbeddedStore implements StoreClient {
             catch (RocksDBException | IOException e) {
                 throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot create container " + properties.id(), e);
             }
-            containers.put(properties.id(), new ContainerState(properties, containerId, new long[properties.logPartitions()]));
+            containers.put(properties.id(), new ContainerState(properties, containerId,
+                    new long[properties.logPartitions()], new long[properties.logPartitions()]));
             log.info("Created container {}", properties);
             return properties;
         }
@@ -371,6 +372,8 @@ public final class EmbeddedStore implements StoreClient {
         ContainerState state = state(container);
         checkLogPartition(state, logPartition);
         long logEnd = state.logEnd(logPartition);
+        long logStart = state.logStart(logPartition);
+        checkRetained(state, logPartition, afterLsn);
         List<ChangeEvent> events = new ArrayList<>();
         byte[] from = KeyLayout.changeLogKey(state.containerId(), logPartition, Math.max(0, afterLsn) + 1);
         byte[] until = KeyLayout.prefixEnd(KeyLayout.logPartitionPrefix(state.containerId(), logPartition));
@@ -382,7 +385,78 @@ public final class EmbeddedStore implements StoreClient {
                 events.add(ChangeEventJson.fromJson(iterator.value()));
             }
         }
-        return new ChangeLogPage(logPartition, events, logEnd);
+        // Retention may have removed events while we read; then what we read has a gap, and the reader must know.
+        checkRetained(state, logPartition, afterLsn);
+        return new ChangeLogPage(logPartition, events, logStart, logEnd);
+    }
+
+    private static void checkRetained(ContainerState state, int logPartition, long afterLsn) {
+        long logStart = state.logStart(logPartition);
+        if (afterLsn < logStart) {
+            throw new StoreException(StoreErrorCode.GONE, "Cannot read the change log of container " + state.name()
+                    + ", log partition " + logPartition + ", after LSN " + afterLsn + ": events up to LSN " + logStart
+                    + " have passed the change log's retention; the oldest available position is after LSN "
+                    + logStart);
+        }
+    }
+
+    /**
+     * Removes change events that have passed the log's retention ({@code store.change-log.retention-ms} and
+     * {@code -events}), at most {@code maxEvents} per log partition. Readers learn of it at once: the log's start
+     * moves before the events go, and a read from before the start fails with {@link StoreErrorCode#GONE}.
+     *
+     * @return how many events were removed
+     */
+    public long trimChangeLog(int maxEvents) {
+        long removed = 0;
+        long cutoff = config.changeLogRetentionMs() < 0 ? Long.MIN_VALUE : clock.millis() - config.changeLogRetentionMs();
+        for (ContainerState state : containers.values()) {
+            for (int partition = 0; partition < state.properties().logPartitions(); partition++) {
+                long start = state.logStart(partition);
+                long end = state.logEnd(partition);
+                long newStart = config.changeLogRetentionEvents() < 0
+                        ? start
+                        : Math.max(start, end - config.changeLogRetentionEvents());
+                newStart = Math.min(newStart, start + maxEvents);
+                if (cutoff != Long.MIN_VALUE) {
+                    newStart = Math.max(newStart, lastEventBefore(state, partition, newStart, end,
+                            Math.min(end, start + maxEvents), cutoff));
+                }
+                if (newStart > start) {
+                    state.advanceLogStart(partition, newStart);
+                    try (WriteBatch batch = new WriteBatch()) {
+                        batch.deleteRange(storage.changeLog(), KeyLayout.changeLogKey(state.containerId(), partition,
+                                start + 1), KeyLayout.changeLogKey(state.containerId(), partition, newStart + 1));
+                        batch.put(storage.logEnds(), KeyLayout.logStartKey(state.containerId(), partition),
+                                KeyLayout.longValue(newStart));
+                        storage.write(batch);
+                    }
+                    catch (org.rocksdb.RocksDBException e) {
+                        throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot trim the change log of "
+                                + state.name() + ": " + e.getMessage(), e);
+                    }
+                    removed += newStart - start;
+                }
+            }
+        }
+        return removed;
+    }
+
+    /** The LSN of the last event after {@code from}, up to {@code limit}, committed before {@code cutoff}. */
+    private long lastEventBefore(ContainerState state, int partition, long from, long end, long limit, long cutoff) {
+        long last = from;
+        byte[] first = KeyLayout.changeLogKey(state.containerId(), partition, from + 1);
+        byte[] until = KeyLayout.changeLogKey(state.containerId(), partition, Math.min(end, limit) + 1);
+        try (var iterator = storage.iterate(storage.changeLog(), first, until)) {
+            // Events of a partition are committed in LSN order, so their times only rise: stop at the first young one.
+            for (; iterator.valid(); iterator.next()) {
+                if (ChangeEventJson.fromJson(iterator.value()).ts() >= cutoff) {
+                    break;
+                }
+                last = KeyLayout.changeLogLsn(iterator.key());
+            }
+        }
+        return last;
     }
 
     // TTL
@@ -445,10 +519,19 @@ public final class EmbeddedStore implements StoreClient {
                 }
             }
             while (removed >= config.reaperBatchSize());
+            long trimmed;
+            do {
+                trimmed = trimChangeLog(config.reaperBatchSize());
+                if (trimmed > 0) {
+                    log.debug("Change-log retention removed {} events", trimmed);
+                }
+            }
+            while (trimmed > 0);
         }
         catch (RuntimeException e) {
             // Retried at the next interval; expired items stay invisible to reads meanwhile.
-            log.error("TTL reaper failed, retrying in {} ms", config.reaperInterval().toMillis(), e);
+            log.error("Store maintenance (TTL reaper, change-log retention) failed, retrying in {} ms",
+                    config.reaperInterval().toMillis(), e);
         }
     }
 
@@ -611,12 +694,15 @@ public final class EmbeddedStore implements StoreClient {
                 }
                 StoredContainer stored = StoreJson.mapper().readValue(iterator.value(), StoredContainer.class);
                 long[] logEnds = new long[stored.properties().logPartitions()];
+                long[] logStarts = new long[logEnds.length];
                 for (int partition = 0; partition < logEnds.length; partition++) {
-                    byte[] value = storage.get(storage.logEnds(), KeyLayout.logEndKey(stored.containerId(), partition));
-                    logEnds[partition] = value == null ? 0 : KeyLayout.readLong(value);
+                    byte[] end = storage.get(storage.logEnds(), KeyLayout.logEndKey(stored.containerId(), partition));
+                    logEnds[partition] = end == null ? 0 : KeyLayout.readLong(end);
+                    byte[] start = storage.get(storage.logEnds(), KeyLayout.logStartKey(stored.containerId(), partition));
+                    logStarts[partition] = start == null ? 0 : KeyLayout.readLong(start);
                 }
                 containers.put(stored.properties().id(),
-                        new ContainerState(stored.properties(), stored.containerId(), logEnds));
+                        new ContainerState(stored.properties(), stored.containerId(), logEnds, logStarts));
             }
         }
         catch (IOException e) {

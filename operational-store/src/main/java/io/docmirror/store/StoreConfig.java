@@ -28,7 +28,9 @@ public record StoreConfig(
         int httpPort,
         int httpThreads,
         Optional<String> primaryKey,
-        Optional<String> readOnlyKey) {
+        Optional<String> readOnlyKey,
+        long changeLogRetentionMs,
+        long changeLogRetentionEvents) {
     public static final List<Option> OPTIONS = List.of(
             new Option("store.sync-writes", "true",
                     "fsync the write-ahead log before acknowledging a write. false keeps writes safe from a killed "
@@ -46,7 +48,15 @@ public record StoreConfig(
             new Option("store.http.primary-key", "",
                     "Read-write key: clients send 'Authorization: Bearer <key>'. Empty: no key (loopback only)."),
             new Option("store.http.read-only-key", "",
-                    "Read-only key: allows GET requests only. Empty: none."));
+                    "Read-only key: allows GET requests only. Empty: none."),
+            new Option("store.change-log.retention-ms", "604800000",
+                    "How long change events stay readable (all versions and deletes), in milliseconds; -1 keeps "
+                            + "them forever. The default, 7 days, is the shorter of Cosmos DB's continuous-backup "
+                            + "windows. A reader whose position is older gets an error naming the oldest position "
+                            + "left, never a silent gap."),
+            new Option("store.change-log.retention-events", "-1",
+                    "At most this many events are kept per log partition (feed range); -1: no limit. Applies "
+                            + "together with store.change-log.retention-ms: an event goes when either says so."));
 
     /** One configuration option: its key, default value (as text) and what it does. */
     public record Option(String key, String defaultValue, String description) {
@@ -69,6 +79,13 @@ public record StoreConfig(
         readOnlyKey = readOnlyKey.filter(key -> !key.isEmpty());
         if (readOnlyKey.isPresent() && primaryKey.isEmpty()) {
             throw invalid("store.http.read-only-key", "(hidden)", "needs store.http.primary-key as well");
+        }
+        if (changeLogRetentionMs < 1 && changeLogRetentionMs != -1) {
+            throw invalid("store.change-log.retention-ms", changeLogRetentionMs, "must be positive, or -1 for forever");
+        }
+        if (changeLogRetentionEvents < 1 && changeLogRetentionEvents != -1) {
+            throw invalid("store.change-log.retention-events", changeLogRetentionEvents,
+                    "must be positive, or -1 for no limit");
         }
     }
 
@@ -98,20 +115,34 @@ public record StoreConfig(
                 parseInt("store.http.port", value.apply("store.http.port")),
                 parseInt("store.http.threads", value.apply("store.http.threads")),
                 Optional.of(value.apply("store.http.primary-key")),
-                Optional.of(value.apply("store.http.read-only-key")));
+                Optional.of(value.apply("store.http.read-only-key")),
+                parseLong("store.change-log.retention-ms", value.apply("store.change-log.retention-ms")),
+                parseLong("store.change-log.retention-events", value.apply("store.change-log.retention-events")));
     }
 
     public StoreConfig withSyncWrites(boolean sync) {
-        return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey, readOnlyKey);
+        return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
+                readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents);
     }
 
     public StoreConfig withHttp(String bind, int port) {
-        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey, readOnlyKey);
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
+                readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents);
     }
 
     public StoreConfig withKeys(String primary, String readOnly) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
-                Optional.ofNullable(primary), Optional.ofNullable(readOnly));
+                Optional.ofNullable(primary), Optional.ofNullable(readOnly), changeLogRetentionMs,
+                changeLogRetentionEvents);
+    }
+
+    /**
+     * @param retentionMs how long events stay readable, -1 for forever
+     * @param retentionEvents how many events a log partition keeps at most, -1 for no limit
+     */
+    public StoreConfig withChangeLogRetention(long retentionMs, long retentionEvents) {
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
+                primaryKey, readOnlyKey, retentionMs, retentionEvents);
     }
 
     @Override
@@ -120,7 +151,9 @@ public record StoreConfig(
         return "StoreConfig[syncWrites=" + syncWrites + ", reaperInterval=" + reaperInterval + ", reaperBatchSize="
                 + reaperBatchSize + ", httpBind=" + httpBind + ", httpPort=" + httpPort + ", httpThreads=" + httpThreads
                 + ", primaryKey=" + (primaryKey.isPresent() ? "(set)" : "(none)")
-                + ", readOnlyKey=" + (readOnlyKey.isPresent() ? "(set)" : "(none)") + "]";
+                + ", readOnlyKey=" + (readOnlyKey.isPresent() ? "(set)" : "(none)")
+                + ", changeLogRetentionMs=" + changeLogRetentionMs + ", changeLogRetentionEvents="
+                + changeLogRetentionEvents + "]";
     }
 
     private static boolean parseBoolean(String key, String text) {
@@ -128,6 +161,15 @@ public record StoreConfig(
             throw invalid(key, text, "must be true or false");
         }
         return Boolean.parseBoolean(text);
+    }
+
+    private static long parseLong(String key, String text) {
+        try {
+            return Long.parseLong(text.trim());
+        }
+        catch (NumberFormatException e) {
+            throw invalid(key, text, "must be an integer");
+        }
     }
 
     private static int parseInt(String key, String text) {

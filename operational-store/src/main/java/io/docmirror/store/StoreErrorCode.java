@@ -11,6 +11,8 @@ public enum StoreErrorCode {
     CONFLICT(409),
     PRECONDITION_FAILED(412),
     TOO_LARGE(413),
+    /** A change-log position older than the log's retention: the events after it are gone. */
+    GONE(410),
     /** A transactional batch operation that was not run because another operation of the batch failed. */
     FAILED_DEPENDENCY(424),
     INTERNAL_ERROR(500),

@@ -15,7 +15,7 @@ class StoreConfigTest {
     @Test
     void defaults() {
         assertThat(StoreConfig.defaults()).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081,
-                16, Optional.empty(), Optional.empty()));
+                16, Optional.empty(), Optional.empty(), 604_800_000L, -1));
     }
 
     @Test
@@ -28,10 +28,12 @@ class StoreConfigTest {
                 "store.http.port", "9000",
                 "store.http.threads", "4",
                 "store.http.primary-key", "k1",
-                "store.http.read-only-key", "k2"));
+                "store.http.read-only-key", "k2",
+                "store.change-log.retention-ms", "3600000",
+                "store.change-log.retention-events", "5000"));
 
         assertThat(config).isEqualTo(new StoreConfig(false, Duration.ofMillis(250), 10, "0.0.0.0", 9000, 4,
-                Optional.of("k1"), Optional.of("k2")));
+                Optional.of("k1"), Optional.of("k2"), 3_600_000L, 5000));
     }
 
     @Test

@@ -171,7 +171,8 @@ public final class HttpStoreClient implements StoreClient {
                 + "&maxEvents=" + maxEvents, null, Map.of()).body());
         List<ChangeEvent> events = new ArrayList<>();
         node.get("events").forEach(event -> events.add(ChangeEventJson.fromTree(event)));
-        return new ChangeLogPage(node.get("logPartition").asInt(), events, node.get("logEndLsn").asLong());
+        return new ChangeLogPage(node.get("logPartition").asInt(), events, node.get("logStartLsn").asLong(),
+                node.get("logEndLsn").asLong());
     }
 
     @Override

@@ -245,7 +245,8 @@ public final class StoreHttpServer implements AutoCloseable {
                         Long.parseLong(query.getOrDefault("after", "0")),
                         parseInt(query.getOrDefault("maxEvents", "1000"), "maxEvents"));
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                out.writeBytes(("{\"logPartition\":" + page.logPartition() + ",\"logEndLsn\":" + page.logEndLsn()
+                out.writeBytes(("{\"logPartition\":" + page.logPartition() + ",\"logStartLsn\":" + page.logStartLsn()
+                        + ",\"logEndLsn\":" + page.logEndLsn()
                         + ",\"events\":[").getBytes(StandardCharsets.UTF_8));
                 for (int index = 0; index < page.events().size(); index++) {
                     if (index > 0) {

@@ -19,9 +19,10 @@ public final class ContainerState {
     private final PatchApplier patchApplier;
     private final ReentrantLock[] locks;
     private final AtomicLongArray logEnds;
+    private final AtomicLongArray logStarts;
     private volatile boolean deleted;
 
-    public ContainerState(ContainerProperties properties, int containerId, long[] logEnds) {
+    public ContainerState(ContainerProperties properties, int containerId, long[] logEnds, long[] logStarts) {
         this.properties = properties;
         this.containerId = containerId;
         this.validator = new DocumentValidator(properties.id(), properties.partitionKeyPath());
@@ -31,6 +32,7 @@ public final class ContainerState {
             locks[index] = new ReentrantLock();
         }
         this.logEnds = new AtomicLongArray(logEnds);
+        this.logStarts = new AtomicLongArray(logStarts);
     }
 
     public ContainerProperties properties() {
@@ -75,6 +77,15 @@ public final class ContainerState {
 
     void advanceLogEnd(int logPartition, long lsn) {
         logEnds.set(logPartition, lsn);
+    }
+
+    /** The newest LSN that retention removed from a log partition; events after it are readable. */
+    public long logStart(int logPartition) {
+        return logStarts.get(logPartition);
+    }
+
+    public void advanceLogStart(int logPartition, long lsn) {
+        logStarts.set(logPartition, lsn);
     }
 
     public boolean isDeleted() {

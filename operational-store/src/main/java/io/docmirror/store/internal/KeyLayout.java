@@ -79,6 +79,11 @@ public final class KeyLayout {
         return logPartitionPrefix(containerId, logPartition);
     }
 
+    /** Where a log partition's start (the newest LSN removed by retention) is kept, next to its end. */
+    public static byte[] logStartKey(int containerId, int logPartition) {
+        return java.util.Arrays.copyOf(logPartitionPrefix(containerId, logPartition), 7);
+    }
+
     /** The smallest key greater than every key that starts with the prefix (for exclusive upper bounds). */
     public static byte[] prefixEnd(byte[] prefix) {
         byte[] end = prefix.clone();
