@@ -35,6 +35,15 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void feedBenchmarkRuns() throws Exception {
+        FeedBenchmark.Result result = FeedBenchmark.run(3000, work, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+
+        assertThat(result.rawEventsPerSecond()).isPositive();
+        assertThat(result.feedEventsPerSecond()).isPositive();
+    }
+
+    @Test
     void flattenBenchmarkRuns() {
         PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         var results = FlattenBenchmark.run(500, 1, work, out);
