@@ -79,7 +79,8 @@ public final class ChangeFeedReader {
                         + " and " + range.container());
             }
             if (range.logPartition() >= available) {
-                throw new ChangeFeedException("Cannot read feed range " + range + ": container " + container
+                throw new ChangeFeedException(StoreErrorCode.BAD_REQUEST, "Cannot read feed range " + range
+                        + ": container " + container
                         + " has feed ranges 0 to " + (available - 1));
             }
         }
@@ -88,7 +89,7 @@ public final class ChangeFeedReader {
                 ? ContinuationToken.decode(continuation.token())
                 : null;
         if (token != null && !token.container().equals(container)) {
-            throw new ChangeFeedException("Cannot start the change feed of " + container
+            throw new ChangeFeedException(StoreErrorCode.BAD_REQUEST, "Cannot start the change feed of " + container
                     + " from a continuation token of container " + token.container());
         }
         for (int index = 0; index < logPartitions.length; index++) {
@@ -110,7 +111,8 @@ public final class ChangeFeedReader {
         }
         Long position = token.positions().get(range.logPartition());
         if (position == null) {
-            throw new ChangeFeedException("Cannot start feed range " + range + " from the continuation token: it has "
+            throw new ChangeFeedException(StoreErrorCode.BAD_REQUEST, "Cannot start feed range " + range
+                    + " from the continuation token: it has "
                     + "no position for that feed range (it has " + token.positions().keySet() + ")");
         }
         return position;
@@ -199,7 +201,7 @@ public final class ChangeFeedReader {
             return store.readChangeLog(range.container(), range.logPartition(), after, maxEvents);
         } catch (StoreException e) {
             if (e.code() == StoreErrorCode.GONE) {
-                throw new ChangeFeedException("Cannot read feed range " + range + " after LSN " + after
+                throw new ChangeFeedException(StoreErrorCode.GONE, "Cannot read feed range " + range + " after LSN " + after
                         + ": the change log no longer holds that position (its retention has passed); the oldest "
                         + "available position is after LSN " + probe(store, range).logStartLsn()
                         + ". Start again from the beginning, or backfill.", e);
@@ -237,7 +239,7 @@ public final class ChangeFeedReader {
             return store.readContainer(container).logPartitions();
         } catch (StoreException e) {
             if (e.code() == StoreErrorCode.NOT_FOUND) {
-                throw new ChangeFeedException("Cannot read the change feed of container " + container
+                throw new ChangeFeedException(StoreErrorCode.NOT_FOUND, "Cannot read the change feed of container " + container
                         + ": no such container", e);
             }
             throw e;

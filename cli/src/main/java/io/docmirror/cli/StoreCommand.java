@@ -1,5 +1,6 @@
 package io.docmirror.cli;
 
+import io.docmirror.feed.ChangeFeedHttpRoute;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.StoreHttpServer;
@@ -7,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 @Command(name = "store", mixinStandardHelpOptions = true, description = "The operational store.",
@@ -38,7 +40,8 @@ final class StoreCommand implements Runnable {
             StoreConfig config = dataDir.storeConfig();
             config = config.withHttp(bind != null ? bind : config.httpBind(), port != null ? port : config.httpPort());
             EmbeddedStore store = EmbeddedStore.open(dataDir.storeDirectory(), config);
-            StoreHttpServer server = StoreHttpServer.start(store, config);
+            StoreHttpServer server = StoreHttpServer.start(store, config,
+                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)));
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 server.close();

@@ -67,12 +67,15 @@ public final class StoreHttpServer implements AutoCloseable {
     private final StoreConfig config;
     private final HttpServer server;
     private final ExecutorService executor;
+    private final Map<String, ContainerRoute> containerRoutes;
 
-    private StoreHttpServer(StoreClient store, StoreConfig config, HttpServer server, ExecutorService executor) {
+    private StoreHttpServer(StoreClient store, StoreConfig config, HttpServer server, ExecutorService executor,
+            Map<String, ContainerRoute> containerRoutes) {
         this.store = store;
         this.config = config;
         this.server = server;
         this.executor = executor;
+        this.containerRoutes = Map.copyOf(containerRoutes);
     }
 
     /**
@@ -81,6 +84,16 @@ public final class StoreHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException when the address is not loopback and no primary key is configured
      */
     public static StoreHttpServer start(StoreClient store, StoreConfig config) throws IOException {
+        return start(store, config, Map.of());
+    }
+
+    /**
+     * Starts serving {@code store} and, below {@code /containers/{c}/<name>}, the given extra routes.
+     *
+     * @throws IllegalArgumentException when the address is not loopback and no primary key is configured
+     */
+    public static StoreHttpServer start(StoreClient store, StoreConfig config, Map<String, ContainerRoute> containerRoutes)
+            throws IOException {
         requireNonNull(store, "store is null");
         InetAddress address = InetAddress.getByName(config.httpBind());
         if (!address.isLoopbackAddress() && config.primaryKey().isEmpty()) {
@@ -94,7 +107,7 @@ public final class StoreHttpServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        StoreHttpServer httpServer = new StoreHttpServer(store, config, server, executor);
+        StoreHttpServer httpServer = new StoreHttpServer(store, config, server, executor, containerRoutes);
         server.createContext("/", httpServer::handle);
         server.start();
         log.info("Store HTTP API listening on http://{}:{}/ ({})", config.httpBind(), httpServer.port(),
@@ -257,7 +270,14 @@ public final class StoreHttpServer implements AutoCloseable {
                 out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
                 respondJson(exchange, 200, out.toByteArray());
             }
-            default -> throw notFound(exchange);
+            default -> {
+                ContainerRoute extra = containerRoutes.get(path.get(2));
+                if (extra == null) {
+                    throw notFound(exchange);
+                }
+                requireMethod(exchange, "GET", path.size() == 3);
+                respondJson(exchange, 200, extra.get(container, query(exchange)));
+            }
         }
     }
 
