@@ -89,7 +89,7 @@ public final class FlattenBenchmark {
         double parseNanos = Double.MAX_VALUE;
         double flattenNanos = Double.MAX_VALUE;
         // Small datasets are timed over several passes per round, so that a round is long enough to measure.
-        int passes = (int) Math.max(1, 50_000 / documents.size());
+        int passes = Math.max(1, 50_000 / documents.size());
         for (int round = 0; round < rounds; round++) {
             long parse = 0;
             long flatten = 0;
