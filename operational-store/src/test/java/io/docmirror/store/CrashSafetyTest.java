@@ -72,7 +72,7 @@ class CrashSafetyTest {
                     apply(expected, pending);
                     pending = null;
                     if (++seen == acks) {
-                        sigkill(process);
+                        ChildProcesses.sigkill(process);
                     }
                 }
             }
@@ -80,15 +80,6 @@ class CrashSafetyTest {
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(seen).as("acks before the kill in trial %d", trial).isGreaterThanOrEqualTo(acks);
         return pending;
-    }
-
-    /**
-     * {@code kill -9}: Process.destroyForcibly would also close our end of the pipe, losing acknowledgements the
-     * writer printed just before it died.
-     */
-    private static void sigkill(Process process) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-9", Long.toString(process.pid())).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 
     private static void apply(Map<String, Optional<Integer>> expected, String[] write) {

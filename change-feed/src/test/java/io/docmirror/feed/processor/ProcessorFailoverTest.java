@@ -1,5 +1,6 @@
 package io.docmirror.feed.processor;
 
+import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
@@ -8,9 +9,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,7 +16,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static io.docmirror.feed.processor.ProcessorTesting.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,7 +50,7 @@ class ProcessorFailoverTest {
                 await("both workers handle changes", WAIT,
                         () -> lines(outputA).size() > 0 && lines(outputB).size() > 0);
                 write(store, 200, 300);
-                sigkill(a);
+                ChildProcesses.sigkill(a);
                 write(store, 300, 500);
 
                 Set<String> expected = ProcessorTesting.allEvents(store, "orders");
@@ -88,19 +85,8 @@ class ProcessorFailoverTest {
     }
 
     private static Process startWorker(StoreHttpServer server, String workerId, Path output) throws Exception {
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProcessorWorker.class.getName(),
-                server.baseUri(), workerId, output.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        assertThat(stdout.readLine()).as("worker %s starts", workerId).isEqualTo("started");
-        return process;
+        return ChildProcesses.startJava(ProcessorWorker.class.getName(), "started", server.baseUri(), workerId,
+                output.toString());
     }
 
-    private static void sigkill(Process process) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-9", Long.toString(process.pid())).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    }
 }

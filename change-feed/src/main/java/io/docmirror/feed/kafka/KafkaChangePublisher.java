@@ -1,0 +1,188 @@
+package io.docmirror.feed.kafka;
+
+import io.docmirror.feed.ChangeFeedMode;
+import io.docmirror.feed.ChangeFeedPage;
+import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.StartFrom;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.ChangeEventJson;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Tails a container's change feed (all versions and deletes) and writes each change as JSON to the container's
+ * Kafka topic, keyed {@code container/partitionKey/id} so that an item's changes stay in one partition, in order.
+ *
+ * <p>Exactly once, in the manner of Kafka Connect's exactly-once source tasks: a transactional producer writes a
+ * batch of changes and the feed checkpoint that covers them (to the compacted offsets topic) in one transaction.
+ * A new publisher first fences any earlier one with the same transactional id, which aborts its open transaction;
+ * it then reads the last committed checkpoint and goes on from there. A crash anywhere therefore neither loses nor
+ * duplicates a change for {@code read_committed} consumers. When the broker is unreachable the publisher waits and
+ * starts again from the committed checkpoint.
+ */
+public final class KafkaChangePublisher implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KafkaChangePublisher.class);
+    private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+
+    private final StoreClient store;
+    private final String container;
+    private final KafkaBridgeConfig config;
+    private final String topic;
+    private final byte[] checkpointKey;
+    private volatile boolean running = true;
+
+    public KafkaChangePublisher(StoreClient store, String container, KafkaBridgeConfig config) {
+        this.store = requireNonNull(store, "store is null");
+        this.container = requireNonNull(container, "container is null");
+        this.config = requireNonNull(config, "config is null");
+        this.topic = config.topic(container);
+        this.checkpointKey = ("publisher/" + container).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Publishes until {@link #close} is called, riding out broker outages. */
+    public void run() throws InterruptedException {
+        publish(false);
+    }
+
+    /**
+     * Publishes every change committed so far and returns, for batch jobs and tests.
+     *
+     * @return how many changes were published
+     */
+    public long publishAvailable() throws InterruptedException {
+        return publish(true);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+    }
+
+    private long publish(boolean untilCaughtUp) throws InterruptedException {
+        long published = 0;
+        while (running) {
+            try (KafkaProducer<byte[], byte[]> producer = newProducer()) {
+                ensureTopics();
+                producer.initTransactions();
+                String checkpoint = readCheckpoint();
+                ChangeFeedReader reader = ChangeFeedReader.open(store, container,
+                        ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
+                        checkpoint == null ? StartFrom.beginning() : StartFrom.continuation(checkpoint));
+                log.info("Publishing changes of {} to Kafka topic {} from {}", container, topic,
+                        checkpoint == null ? "the beginning" : "the committed checkpoint");
+                while (running) {
+                    ChangeFeedPage page = reader.readNext(config.maxEventsPerTransaction());
+                    if (!page.events().isEmpty()) {
+                        producer.beginTransaction();
+                        for (ChangeEvent event : page.events()) {
+                            producer.send(new ProducerRecord<>(topic, key(event), ChangeEventJson.toJson(event)));
+                        }
+                        producer.send(new ProducerRecord<>(config.offsetsTopic(), checkpointKey,
+                                page.continuation().getBytes(StandardCharsets.UTF_8)));
+                        producer.commitTransaction();
+                        published += page.events().size();
+                    }
+                    if (page.caughtUp()) {
+                        if (untilCaughtUp) {
+                            return published;
+                        }
+                        Thread.sleep(config.pollInterval().toMillis());
+                    }
+                }
+            } catch (ProducerFencedException e) {
+                throw new IllegalStateException("Another publisher of container " + container
+                        + " took over (same transactional id); this one stops", e);
+            } catch (KafkaException e) {
+                // Closing the producer abandons the open transaction; the next one aborts it when it fences us.
+                log.warn("Publishing {} to Kafka failed; starting again from the committed checkpoint in {} ms",
+                        container, RETRY_BACKOFF.toMillis(), e);
+                Thread.sleep(RETRY_BACKOFF.toMillis());
+            }
+        }
+        return published;
+    }
+
+    private static byte[] key(ChangeEvent event) {
+        return (event.container() + "/" + event.partitionKey() + "/" + event.id()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private KafkaProducer<byte[], byte[]> newProducer() {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "docmirror-publisher-" + container,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private void ensureTopics() {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+            create(admin, new NewTopic(topic, config.topicPartitions(), (short) -1));
+            create(admin, new NewTopic(config.offsetsTopic(), 1, (short) -1)
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        }
+    }
+
+    private static void create(Admin admin, NewTopic topic) {
+        try {
+            admin.createTopics(List.of(topic)).all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new KafkaException("Cannot create topic " + topic.name(), e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while creating topic " + topic.name(), e);
+        }
+    }
+
+    /** The last committed checkpoint of this publisher, or {@code null} before its first transaction. */
+    private String readCheckpoint() {
+        TopicPartition partition = new TopicPartition(config.offsetsTopic(), 0);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            String checkpoint = null;
+            while (consumer.position(partition) < end) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (java.util.Arrays.equals(record.key(), checkpointKey)) {
+                        checkpoint = new String(record.value(), StandardCharsets.UTF_8);
+                    }
+                }
+            }
+            return checkpoint;
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.docmirror.feed.kafka;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.store.ChildProcesses;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.StoreTesting;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.http.StoreHttpServer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Kafka bridge against a real broker: killed with SIGKILL at random points, or with the broker restarted under
+ * it, the publisher still leaves every change in Kafka exactly once for {@code read_committed} consumers.
+ */
+@Tag("slow")
+class KafkaExactlyOnceTest {
+    @TempDir
+    static Path directory;
+
+    static KafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.start(directory.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        broker.close();
+    }
+
+    @Test
+    void aPublisherKilledAtRandomPointsLosesAndDuplicatesNothing() throws Exception {
+        try (EmbeddedStore store = EmbeddedStore.open(directory.resolve("store-kill"),
+                StoreConfig.defaults().withSyncWrites(false));
+                StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0))) {
+            store.createContainer(ContainerProperties.of("killed", "/customer"));
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicInteger written = new AtomicInteger();
+            Thread writer = new Thread(() -> {
+                while (writing.get()) {
+                    int index = written.getAndIncrement();
+                    store.upsertItem("killed", "{\"id\":\"o" + (index % 300) + "\",\"customer\":\"c" + (index % 17)
+                            + "\",\"v\":" + index + "}");
+                    if (index % 10 == 0) {
+                        // About 5,000 changes a second: a steady stream, small enough to check exactly.
+                        sleepQuietly(2);
+                    }
+                }
+            });
+            writer.start();
+            Random random = new Random(7);
+            try {
+                for (int trial = 0; trial < 10; trial++) {
+                    Process publisher = startPublisher(server, "killed");
+                    Thread.sleep(500 + random.nextInt(2500));
+                    ChildProcesses.sigkill(publisher);
+                }
+            } finally {
+                writing.set(false);
+                writer.join();
+            }
+            new KafkaChangePublisher(store, "killed", KafkaBridgeConfig.defaults(broker.bootstrapServers()))
+                    .publishAvailable();
+
+            assertExactlyOnce(store, "killed");
+            assertThat(written.get()).isGreaterThan(1000);
+        }
+    }
+
+    @Test
+    void aBrokerRestartMidStreamLosesAndDuplicatesNothing() throws Exception {
+        try (EmbeddedStore store = EmbeddedStore.open(directory.resolve("store-restart"),
+                StoreConfig.defaults().withSyncWrites(false))) {
+            store.createContainer(ContainerProperties.of("restarted", "/customer"));
+            KafkaChangePublisher publisher = new KafkaChangePublisher(store, "restarted",
+                    KafkaBridgeConfig.defaults(broker.bootstrapServers()));
+            Thread publishing = new Thread(() -> {
+                try {
+                    publisher.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            publishing.start();
+            write(store, "restarted", 0, 500);
+            Thread.sleep(1000);
+            broker.restart();
+            write(store, "restarted", 500, 1000);
+            long expected = StoreTesting.changeLog(store, "restarted").size();
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (consume("restarted").size() < expected && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+            }
+            publisher.close();
+            publishing.join(30_000);
+
+            assertExactlyOnce(store, "restarted");
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void write(EmbeddedStore store, String container, int from, int to) {
+        for (int index = from; index < to; index++) {
+            store.upsertItem(container, "{\"id\":\"o" + (index % 200) + "\",\"customer\":\"c" + (index % 13)
+                    + "\",\"v\":" + index + "}");
+        }
+    }
+
+    /** Every change of the store's log appears in the topic exactly once, in LSN order per item. */
+    private static void assertExactlyOnce(EmbeddedStore store, String container) {
+        List<String> expected = new ArrayList<>();
+        for (ChangeEvent event : StoreTesting.changeLog(store, container)) {
+            expected.add(event.partitionKey() + "/" + event.id() + "/" + event.lsn());
+        }
+        List<String> published = consume(container);
+        java.util.Collections.sort(expected);
+        java.util.Collections.sort(published);
+        assertThat(new java.util.HashSet<>(published)).as("distinct changes in Kafka").hasSameSizeAs(published);
+        assertThat(published).as("changes in Kafka, sorted").isEqualTo(expected);
+    }
+
+    /** Reads the whole topic as a read_committed consumer: "partitionKey/id/lsn" per record. */
+    private static List<String> consume(String container) {
+        String topic = KafkaBridgeConfig.defaults(broker.bootstrapServers()).topic(container);
+        List<String> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (PartitionInfo info : consumer.partitionsFor(topic)) {
+                partitions.add(new TopicPartition(topic, info.partition()));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    JsonNode event = StoreJson.mapper().readTree(record.value());
+                    records.add(event.get("partitionKey") + "/" + event.get("id").textValue() + "/"
+                            + event.get("lsn").longValue());
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return records;
+    }
+
+    private static Process startPublisher(StoreHttpServer server, String container) throws Exception {
+        return ChildProcesses.startJava(PublisherProcess.class.getName(), "started", server.baseUri(),
+                broker.bootstrapServers(), container);
+    }
+
+}
