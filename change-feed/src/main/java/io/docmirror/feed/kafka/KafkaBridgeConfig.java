@@ -36,6 +36,12 @@ public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int
         }
     }
 
+    public static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:9092";
+
+    public static KafkaBridgeConfig defaults() {
+        return defaults(DEFAULT_BOOTSTRAP_SERVERS);
+    }
+
     public static KafkaBridgeConfig defaults(String bootstrapServers) {
         return new KafkaBridgeConfig(bootstrapServers, "docmirror.", 4, "docmirror.feed-offsets", 1000,
                 Duration.ofMillis(200));

@@ -123,6 +123,46 @@ class KafkaExactlyOnceTest {
         }
     }
 
+    @Test
+    void aReaderResumesFromTheOffsetsItsCallerStored() throws Exception {
+        try (EmbeddedStore store = EmbeddedStore.open(directory.resolve("store-reader"),
+                StoreConfig.defaults().withSyncWrites(false))) {
+            store.createContainer(ContainerProperties.of("read", "/customer"));
+            write(store, "read", 0, 300);
+            KafkaBridgeConfig config = KafkaBridgeConfig.defaults(broker.bootstrapServers());
+            new KafkaChangePublisher(store, "read", config).publishAvailable();
+
+            Map<TopicPartition, Long> stored = new java.util.HashMap<>();
+            List<String> applied = new ArrayList<>();
+            try (KafkaChangeFeedReader first = new KafkaChangeFeedReader(config, "read", "mirror", partition ->
+                    java.util.OptionalLong.empty())) {
+                while (applied.size() < 100) {
+                    KafkaChangeFeedReader.Batch batch = first.poll(Duration.ofSeconds(1));
+                    batch.events().forEach(event -> applied.add(event.partitionKey() + "/" + event.id() + "/"
+                            + event.lsn()));
+                    stored.putAll(batch.nextOffsets());
+                }
+            }
+            write(store, "read", 300, 400);
+            new KafkaChangePublisher(store, "read", config).publishAvailable();
+            try (KafkaChangeFeedReader second = new KafkaChangeFeedReader(config, "read", "mirror", partition ->
+                    stored.containsKey(partition) ? java.util.OptionalLong.of(stored.get(partition))
+                            : java.util.OptionalLong.empty())) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (applied.size() < 400 && System.nanoTime() < deadline) {
+                    second.poll(Duration.ofSeconds(1)).events().forEach(event -> applied.add(event.partitionKey()
+                            + "/" + event.id() + "/" + event.lsn()));
+                }
+            }
+            List<String> expected = new ArrayList<>();
+            StoreTesting.changeLog(store, "read").forEach(event -> expected.add(event.partitionKey() + "/" + event.id()
+                    + "/" + event.lsn()));
+            java.util.Collections.sort(expected);
+            java.util.Collections.sort(applied);
+            assertThat(applied).as("applied exactly once across the two readers").isEqualTo(expected);
+        }
+    }
+
     private static void sleepQuietly(long millis) {
         try {
             Thread.sleep(millis);
