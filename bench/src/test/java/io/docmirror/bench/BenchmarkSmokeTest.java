@@ -1,5 +1,6 @@
 package io.docmirror.bench;
 
+import io.docmirror.feed.kafka.KafkaBroker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,17 @@ class BenchmarkSmokeTest {
 
         assertThat(result.rawEventsPerSecond()).isPositive();
         assertThat(result.feedEventsPerSecond()).isPositive();
+    }
+
+    @Test
+    void kafkaPublishBenchmarkRuns() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.start(work.resolve("kafka"))) {
+            KafkaPublishBenchmark.Result result = KafkaPublishBenchmark.run(2000, broker.bootstrapServers(), work,
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+            assertThat(result.plainEventsPerSecond()).isPositive();
+            assertThat(result.publisherEventsPerSecond()).isPositive();
+        }
     }
 
     @Test
