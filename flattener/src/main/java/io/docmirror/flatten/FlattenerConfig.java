@@ -31,6 +31,8 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
     public static final List<String> OPTIONS = List.of("flatten.type-policy", "flatten.max-depth",
             "flatten.column-limit", "flatten.detect-timestamps", "flatten.overrides");
 
+    private static final String OVERRIDES_PREFIX = "flatten.overrides.";
+
     /** Root and child tables need their system columns plus {@code _empty}, {@code _overflow} and one value column. */
     private static final int MIN_COLUMN_LIMIT = SystemColumns.ROOT.size() + 3;
 
@@ -50,6 +52,50 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
                     + " (the system columns, _empty, _overflow and one value column)");
         }
         overrides = Map.copyOf(requireNonNull(overrides, "overrides is null"));
+    }
+
+    /**
+     * Reads the {@code flatten.*} entries of a config file, flattened to dotted keys; overrides are the entries
+     * {@code flatten.overrides.<JSON path>}. Missing keys take their defaults.
+     *
+     * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
+     */
+    public static FlattenerConfig fromProperties(String rootTable, Map<String, String> properties) {
+        FlattenerConfig config = defaults(rootTable);
+        for (Map.Entry<String, String> entry : properties.entrySet()) {
+            String key = entry.getKey();
+            String value = entry.getValue().trim();
+            if (!key.startsWith("flatten.")) {
+                continue;
+            }
+            try {
+                if (key.startsWith(OVERRIDES_PREFIX)) {
+                    config = config.withOverride(JsonPath.parse(key.substring(OVERRIDES_PREFIX.length())),
+                            PathOverride.fromConfigValue(value));
+                    continue;
+                }
+                config = switch (key) {
+                    case "flatten.type-policy" -> config.withTypePolicy(TypePolicy.fromConfigValue(value));
+                    case "flatten.max-depth" -> config.withMaxDepth(Integer.parseInt(value));
+                    case "flatten.column-limit" -> config.withColumnLimit(Integer.parseInt(value));
+                    case "flatten.detect-timestamps" -> config.withDetectTimestamps(parseBoolean(value));
+                    default -> throw new IllegalArgumentException("Unknown configuration " + key
+                            + "; see docs/configuration.md");
+                };
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Invalid value " + value + " for configuration " + key
+                        + ": must be an integer", e);
+            }
+        }
+        return config;
+    }
+
+    private static boolean parseBoolean(String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("Invalid value " + value
+                    + " for configuration flatten.detect-timestamps: must be true or false");
+        }
+        return Boolean.parseBoolean(value);
     }
 
     /** The defaults for a container. */

@@ -97,7 +97,7 @@ public final class TableSchema {
         return columns.get(index);
     }
 
-    int columnCount() {
+    public int columnCount() {
         return columns.size();
     }
 

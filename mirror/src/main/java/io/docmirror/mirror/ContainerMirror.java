@@ -1,0 +1,303 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.Column;
+import io.docmirror.flatten.Flattener;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.TableSchema;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.manifest.ColumnEntry;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.DurableFiles;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.mirror.parquet.PhysicalNames;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One container's mirror: its committed manifest versions, the flattener whose schema made them, and the commit of
+ * new batches. Only one {@code ContainerMirror} writes a container's mirror at a time (a file lock says so).
+ *
+ * <p>The commit protocol (DESIGN.md): a batch's Parquet files and, when it changed, the flattener's schema are
+ * written and fsynced first; then the manifest version that lists them, with the checkpoint the batch ends at, is
+ * committed atomically. A crash before that leaves files that no manifest lists; they are removed when the mirror
+ * opens again, and the flattener's schema is reloaded from the last committed version, so the replayed changes get
+ * exactly the same decisions.
+ */
+public final class ContainerMirror implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ContainerMirror.class);
+    private static final String LOCK_FILE = ".lock";
+
+    private final String container;
+    private final long analyticalTtl;
+    private final FlattenerConfig flattenerConfig;
+    private final MirrorConfig config;
+    private final Clock clock;
+    private final ManifestStore manifests;
+    private final FileChannel lockChannel;
+    private Manifest committed;
+    private String committedSchema;
+    private Flattener flattener;
+    private Batch openBatch;
+
+    private ContainerMirror(String container, long analyticalTtl, FlattenerConfig flattenerConfig,
+            MirrorConfig config, Clock clock, ManifestStore manifests, FileChannel lockChannel) {
+        this.container = container;
+        this.analyticalTtl = analyticalTtl;
+        this.flattenerConfig = flattenerConfig;
+        this.config = config;
+        this.clock = clock;
+        this.manifests = manifests;
+        this.lockChannel = lockChannel;
+    }
+
+    /**
+     * Opens (or starts) the mirror of a container in {@code mirrorDirectory/<container>}.
+     *
+     * @param analyticalTtl the container's analytical TTL in seconds (-1: forever)
+     * @throws IllegalStateException when another process mirrors the container, or when the saved schema was made
+     *     under another flattener configuration (a rebuild is needed)
+     */
+    public static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl,
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
+        FileChannel lockChannel = lock(directory, container);
+        try {
+            ContainerMirror mirror = new ContainerMirror(container, analyticalTtl, flattenerConfig, config, clock,
+                    new ManifestStore(directory), lockChannel);
+            mirror.committed = mirror.manifests.latest().orElse(null);
+            mirror.committedSchema = mirror.committed == null ? null : mirror.readSchema(mirror.committed);
+            mirror.flattener = mirror.committedFlattener();
+            mirror.removeUncommittedFiles();
+            return mirror;
+        } catch (RuntimeException e) {
+            closeQuietly(lockChannel, e);
+            throw e;
+        }
+    }
+
+    public String container() {
+        return container;
+    }
+
+    /** The newest committed version; empty before the first commit. */
+    public Optional<Manifest> manifest() {
+        return Optional.ofNullable(committed);
+    }
+
+    /** Where the next batch's changes start in the source. */
+    public Checkpoint checkpoint() {
+        return committed == null ? Checkpoint.NONE : committed.checkpoint();
+    }
+
+    /** Starts the next batch; one at a time. */
+    public Batch begin() {
+        if (openBatch != null) {
+            throw new IllegalStateException("A batch of " + container + " is open already");
+        }
+        long version = committed == null ? 1 : committed.version() + 1;
+        openBatch = new Batch(new MirrorBatch(manifests.containerDirectory(), container, version, config.parquet(),
+                flattener), version);
+        return openBatch;
+    }
+
+    @Override
+    public void close() {
+        if (openBatch != null) {
+            openBatch.abort();
+        }
+        try {
+            lockChannel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot release the lock of the mirror of " + container, e);
+        }
+    }
+
+    /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
+    public final class Batch {
+        private final MirrorBatch files;
+        private final long version;
+
+        private Batch(MirrorBatch files, long version) {
+            this.files = files;
+            this.version = version;
+        }
+
+        public void add(ChangeEvent event) {
+            requireNonNull(event, "event is null");
+            files.add(event);
+        }
+
+        public long events() {
+            return files.events();
+        }
+
+        /**
+         * Makes the batch visible, durably, as the next manifest version ending at {@code checkpoint}. On failure
+         * nothing becomes visible: the batch is abandoned and the next one starts from the last committed version.
+         */
+        public Manifest commit(Checkpoint checkpoint) {
+            requireNonNull(checkpoint, "checkpoint is null");
+            try {
+                MirrorBatch.Files written = files.finish();
+                String schema = SchemaCodec.toJson(flattener.schema());
+                String schemaFile = committed == null ? null : committed.schemaFile();
+                if (!schema.equals(committedSchema)) {
+                    schemaFile = MirrorLayout.schemaFilePath(version);
+                    writeDurably(manifests.containerDirectory().resolve(schemaFile), schema);
+                }
+                Manifest manifest = new Manifest(version, container, clock.millis(), analyticalTtl, checkpoint,
+                        schemaFile, tables(written), concat(committed == null ? List.of() : committed.history(),
+                        written.history()), concat(committed == null ? List.of() : committed.deadLetters(),
+                        written.deadLetters()), Math.max(written.lastEventTs(),
+                        committed == null ? 0 : committed.lastEventTs()));
+                manifests.commit(manifest);
+                committed = manifest;
+                committedSchema = schema;
+                openBatch = null;
+                manifests.prune(config.keepManifestVersions());
+                return manifest;
+            } catch (RuntimeException e) {
+                abort();
+                throw e;
+            }
+        }
+
+        /** Drops the batch: its files are removed and the flattener forgets what the batch taught it. */
+        public void abort() {
+            openBatch = null;
+            try {
+                files.close();
+            } finally {
+                flattener = committedFlattener();
+            }
+        }
+    }
+
+    private List<TableEntry> tables(MirrorBatch.Files written) {
+        List<TableEntry> tables = new ArrayList<>();
+        for (TableSchema table : flattener.schema().tables()) {
+            TableEntry previous = committed == null ? null : committed.findTable(table.name()).orElse(null);
+            List<DataFile> files = written.tables().getOrDefault(table.name(), List.of());
+            TableEntry entry = previous == null
+                    ? new TableEntry(table.name(), table.parent().orElse(null), table.jsonPath().toString(),
+                            List.of(), files)
+                    : previous.withAddedFiles(files);
+            tables.add(entry.withColumns(columnEntries(table)));
+        }
+        return tables;
+    }
+
+    private static List<ColumnEntry> columnEntries(TableSchema table) {
+        List<Column> columns = table.columns();
+        List<String> physicalNames = PhysicalNames.of(columns);
+        List<ColumnEntry> entries = new ArrayList<>(columns.size());
+        for (int index = 0; index < columns.size(); index++) {
+            Column column = columns.get(index);
+            entries.add(new ColumnEntry(column.name(), physicalNames.get(index), column.type().sql(),
+                    column.role().catalogName(), column.jsonPath().toString()));
+        }
+        return entries;
+    }
+
+    private Flattener committedFlattener() {
+        return committedSchema == null
+                ? Flattener.create(flattenerConfig)
+                : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
+    }
+
+    private String readSchema(Manifest manifest) {
+        if (manifest.schemaFile() == null) {
+            return null;
+        }
+        Path file = manifests.containerDirectory().resolve(manifest.schemaFile());
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the flattener schema " + file + " of the mirror of "
+                    + container, e);
+        }
+    }
+
+    /** Files of a commit that never happened: written for a version after the newest committed one. */
+    private void removeUncommittedFiles() {
+        long newest = committed == null ? 0 : committed.version();
+        try (Stream<Path> files = Files.walk(manifests.containerDirectory(), 2)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                String name = file.getFileName().toString();
+                if (MirrorLayout.versionOf(file) > newest || (name.startsWith(".v") && name.endsWith(".tmp"))) {
+                    log.info("Removing {}: written by a commit of {} that did not complete", file, container);
+                    Files.delete(file);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot clean up uncommitted files of the mirror of " + container, e);
+        }
+    }
+
+    private static void writeDurably(Path file, String text) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+            DurableFiles.fsync(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+    }
+
+    private static <T> List<T> concat(List<T> first, List<T> second) {
+        List<T> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private static FileChannel lock(Path directory, String container) {
+        try {
+            Files.createDirectories(directory);
+            FileChannel channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException heldInThisProcess) {
+                lock = null;
+            }
+            if (lock == null) {
+                channel.close();
+                throw new IllegalStateException("Cannot mirror container " + container + ": another process is "
+                        + "mirroring it (" + directory.resolve(LOCK_FILE) + " is locked)");
+            }
+            return channel;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot lock the mirror directory " + directory, e);
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel, RuntimeException failure) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            failure.addSuppressed(e);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.docmirror.mirror;
+
+import io.docmirror.feed.ChangeFeedMode;
+import io.docmirror.feed.ChangeFeedPage;
+import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.StartFrom;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Mirrors every mirrored container of a store (analytical TTL -1 or positive) from the store's own change feed,
+ * all versions and deletes, each container resuming from the checkpoint in its last manifest. {@link #sync} catches
+ * up and returns, for batch jobs; {@link #run} keeps going until stopped, committing a batch when it is full or
+ * its first change is {@code mirror.batch.max-interval-ms} old. Single-threaded: one {@code FeedMirror} per store.
+ */
+public final class FeedMirror implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(FeedMirror.class);
+    private static final int PAGE_SIZE = 1000;
+
+    private final StoreClient store;
+    private final Path mirrorDirectory;
+    private final MirrorConfig config;
+    private final Function<String, FlattenerConfig> flattenerConfigs;
+    private final Clock clock;
+    private final Map<String, Source> sources = new LinkedHashMap<>();
+    private volatile boolean stopped;
+
+    /** One container's mirror with its feed reader and the batch being filled. */
+    private static final class Source {
+        final ContainerMirror mirror;
+        final ChangeFeedReader reader;
+        ContainerMirror.Batch batch;
+        long batchStartedAt;
+        String continuation;
+
+        Source(ContainerMirror mirror, ChangeFeedReader reader) {
+            this.mirror = mirror;
+            this.reader = reader;
+        }
+    }
+
+    /** What one {@link #sync} did. */
+    public record SyncResult(long events, long commits) {
+    }
+
+    /**
+     * @param flattenerConfigs the flattener configuration of each container, by container name
+     */
+    public FeedMirror(StoreClient store, Path mirrorDirectory, MirrorConfig config,
+            Function<String, FlattenerConfig> flattenerConfigs, Clock clock) {
+        this.store = requireNonNull(store, "store is null");
+        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.config = requireNonNull(config, "config is null");
+        this.flattenerConfigs = requireNonNull(flattenerConfigs, "flattenerConfigs is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** Mirrors everything committed to the store so far, commits, and returns. */
+    public SyncResult sync() {
+        long events = 0;
+        long commits = 0;
+        for (Source source : refreshSources()) {
+            while (true) {
+                ChangeFeedPage page = read(source);
+                events += page.events().size();
+                boolean full = source.batch != null && source.batch.events() >= config.batchMaxEvents();
+                if (full || (page.caughtUp() && source.batch != null)) {
+                    commit(source);
+                    commits++;
+                }
+                if (page.caughtUp()) {
+                    break;
+                }
+            }
+        }
+        return new SyncResult(events, commits);
+    }
+
+    /** Mirrors continuously until {@link #stop} (or an interrupt); commits what it holds before returning. */
+    public void run() throws InterruptedException {
+        long lastRefresh = 0;
+        while (!stopped && !Thread.currentThread().isInterrupted()) {
+            if (clock.millis() - lastRefresh >= config.pollInterval().toMillis() * 10) {
+                refreshSources();
+                lastRefresh = clock.millis();
+            }
+            boolean allCaughtUp = true;
+            for (Source source : sources.values()) {
+                ChangeFeedPage page = read(source);
+                allCaughtUp &= page.caughtUp();
+                if (source.batch != null && (source.batch.events() >= config.batchMaxEvents()
+                        || clock.millis() - source.batchStartedAt >= config.batchMaxInterval().toMillis())) {
+                    commit(source);
+                }
+            }
+            if (allCaughtUp) {
+                Thread.sleep(config.pollInterval().toMillis());
+            }
+        }
+        for (Source source : sources.values()) {
+            if (source.batch != null) {
+                commit(source);
+            }
+        }
+    }
+
+    public void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (Source source : sources.values()) {
+            try {
+                source.mirror.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        sources.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private ChangeFeedPage read(Source source) {
+        // A page never overfills the batch, so batches hold at most mirror.batch.max-events changes.
+        long room = config.batchMaxEvents() - (source.batch == null ? 0 : source.batch.events());
+        ChangeFeedPage page = source.reader.readNext((int) Math.min(PAGE_SIZE, room));
+        if (!page.events().isEmpty()) {
+            if (source.batch == null) {
+                source.batch = source.mirror.begin();
+                source.batchStartedAt = clock.millis();
+            }
+            for (ChangeEvent event : page.events()) {
+                source.batch.add(event);
+            }
+            source.continuation = page.continuation();
+        }
+        return page;
+    }
+
+    private void commit(Source source) {
+        ContainerMirror.Batch batch = source.batch;
+        source.batch = null;
+        long events = batch.events();
+        long version = batch.commit(Checkpoint.ofContinuation(source.continuation)).version();
+        log.debug("Committed version {} of the mirror of {}: {} changes", version, source.mirror.container(), events);
+    }
+
+    /** Opens a source for each mirrored container not open yet. */
+    private List<Source> refreshSources() {
+        for (ContainerProperties container : store.listContainers()) {
+            if (!container.isMirrored() || sources.containsKey(container.id())) {
+                continue;
+            }
+            ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container.id(), container.analyticalTtl(),
+                    flattenerConfigs.apply(container.id()), config, clock);
+            try {
+                String continuation = mirror.checkpoint().continuation();
+                ChangeFeedReader reader = ChangeFeedReader.open(store, container.id(),
+                        ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
+                        continuation == null ? StartFrom.beginning() : StartFrom.continuation(continuation));
+                sources.put(container.id(), new Source(mirror, reader));
+                log.info("Mirroring container {} from {}", container.id(),
+                        continuation == null ? "the beginning of its change feed" : "manifest version "
+                                + mirror.manifest().orElseThrow().version());
+            } catch (RuntimeException e) {
+                mirror.close();
+                throw e;
+            }
+        }
+        return new ArrayList<>(sources.values());
+    }
+}

@@ -1,0 +1,47 @@
+package io.docmirror.mirror.manifest;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One committed version of a container's mirror: every table with its columns and files, the history and dead-letter
+ * files, and the feed checkpoint the version covers. Readers take one manifest and see exactly that version; the
+ * daemon writes files first and the manifest last, atomically (DESIGN.md, "Mirror storage and commit protocol").
+ *
+ * @param version counts commits from 1
+ * @param committedAt when the version was committed, epoch milliseconds
+ * @param analyticalTtl the container's analytical TTL in seconds: -1 keeps rows forever, n hides rows whose
+ *     {@code _ts} is more than n seconds old
+ * @param schemaFile the flattener's saved schema ({@code SchemaCodec}) that made this version's rows, relative to
+ *     the container's mirror directory
+ * @param tables the root table first, then child tables, parents before children
+ * @param history every change as it came (raw documents), for history views and rebuilds
+ * @param deadLetters documents that could not be mirrored, with the reason
+ * @param lastEventTs the commit time (epoch milliseconds) of the newest change this version holds; 0 for none
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Manifest(long version, String container, long committedAt, long analyticalTtl, Checkpoint checkpoint,
+        String schemaFile, List<TableEntry> tables, List<DataFile> history, List<DataFile> deadLetters,
+        long lastEventTs) {
+    public Manifest {
+        requireNonNull(container, "container is null");
+        requireNonNull(checkpoint, "checkpoint is null");
+        tables = List.copyOf(tables);
+        history = List.copyOf(history);
+        deadLetters = List.copyOf(deadLetters);
+    }
+
+    @JsonIgnore
+    public TableEntry root() {
+        return tables.get(0);
+    }
+
+    public Optional<TableEntry> findTable(String name) {
+        return tables.stream().filter(table -> table.name().equals(name)).findFirst();
+    }
+}

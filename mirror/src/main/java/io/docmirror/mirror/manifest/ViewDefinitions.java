@@ -1,0 +1,124 @@
+package io.docmirror.mirror.manifest;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The DuckDB SQL that reads one manifest version: merge-on-read current state per table, and the history.
+ *
+ * <ul>
+ *   <li>Root table: of each key {@code (_pk, id)} the row with the highest {@code _lsn} across base and delta
+ *       files, unless it is a tombstone ({@code _deleted}).</li>
+ *   <li>Child table: the rows that belong to their document's current version, i.e. whose {@code (_id, _pk, _lsn)}
+ *       is a current root row. An update replaces a document's child rows, a delete removes them.</li>
+ *   <li>Analytical TTL: rows whose {@code _ts} is older than the TTL are left out at once, before any compaction
+ *       removes them from files.</li>
+ *   <li>Every column is cast to its current type and given its SQL name, so older files written before a column
+ *       existed or widened read the same as new ones (a missing column reads NULL).</li>
+ * </ul>
+ */
+public final class ViewDefinitions {
+    private final Manifest manifest;
+    private final Path containerDirectory;
+    private final OptionalLong asOfEpochSeconds;
+
+    /**
+     * @param asOfEpochSeconds the time the analytical TTL counts back from; empty: the query's own
+     *     {@code current_timestamp}
+     */
+    public ViewDefinitions(Manifest manifest, Path containerDirectory, OptionalLong asOfEpochSeconds) {
+        this.manifest = requireNonNull(manifest, "manifest is null");
+        this.containerDirectory = requireNonNull(containerDirectory, "containerDirectory is null");
+        this.asOfEpochSeconds = requireNonNull(asOfEpochSeconds, "asOfEpochSeconds is null");
+    }
+
+    /**
+     * The current state of {@code table}.
+     *
+     * @param rootRelation the SQL name of the root table's current-state view, which a child table joins to
+     */
+    public String currentState(TableEntry table, String rootRelation) {
+        if (table.files().isEmpty()) {
+            return "SELECT " + typedNulls(table.columns()) + " WHERE false";
+        }
+        String files = readParquet(table.files());
+        if (table.isRoot()) {
+            return "SELECT " + castColumns(table.columns(), "") + " FROM (SELECT *, row_number() OVER "
+                    + "(PARTITION BY _pk, id ORDER BY _lsn DESC) AS __docmirror_rank FROM " + files + ")"
+                    + " WHERE __docmirror_rank = 1 AND _deleted IS NOT TRUE" + ttlCondition("_ts");
+        }
+        return "SELECT " + castColumns(table.columns(), "c.") + " FROM " + files + " AS c SEMI JOIN "
+                + rootRelation + " AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn";
+    }
+
+    /**
+     * Every change of the container, oldest first per key: {@code id, _pk, _lsn, _ts, _commit_time, operation,
+     * ttl_expired, document}.
+     */
+    public String history() {
+        if (manifest.history().isEmpty()) {
+            return "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS _pk, NULL::BIGINT AS _lsn, NULL::BIGINT AS _ts, "
+                    + "NULL::TIMESTAMP AS _commit_time, NULL::VARCHAR AS operation, NULL::BOOLEAN AS ttl_expired, "
+                    + "NULL::VARCHAR AS document WHERE false";
+        }
+        return "SELECT id, _pk, _lsn, _ts, _commit_time, operation, ttl_expired, document FROM "
+                + readParquet(manifest.history()) + " WHERE true" + ttlCondition("_ts");
+    }
+
+    /** Documents that could not be mirrored: {@code container, id, _lsn, reason, raw_document}. */
+    public String deadLetters() {
+        if (manifest.deadLetters().isEmpty()) {
+            return "SELECT NULL::VARCHAR AS container, NULL::VARCHAR AS id, NULL::BIGINT AS _lsn, "
+                    + "NULL::VARCHAR AS reason, NULL::VARCHAR AS raw_document WHERE false";
+        }
+        return "SELECT container, id, _lsn, reason, raw_document FROM " + readParquet(manifest.deadLetters());
+    }
+
+    private String ttlCondition(String tsColumn) {
+        if (manifest.analyticalTtl() < 0) {
+            return "";
+        }
+        String now = asOfEpochSeconds.isPresent()
+                ? Long.toString(asOfEpochSeconds.getAsLong())
+                : "epoch(current_timestamp)";
+        return " AND " + tsColumn + " > " + now + " - " + manifest.analyticalTtl();
+    }
+
+    private String readParquet(List<DataFile> files) {
+        return files.stream()
+                .map(file -> literal(containerDirectory.resolve(file.path()).toString()))
+                .collect(Collectors.joining(", ", "read_parquet([", "], union_by_name = true)"));
+    }
+
+    private static String castColumns(List<ColumnEntry> columns, String qualifier) {
+        return columns.stream()
+                .map(column -> "CAST(" + qualifier + identifier(column.physicalName()) + " AS " + sqlType(column)
+                        + ") AS " + identifier(column.name()))
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String typedNulls(List<ColumnEntry> columns) {
+        return columns.stream()
+                .map(column -> "CAST(NULL AS " + sqlType(column) + ") AS " + identifier(column.name()))
+                .collect(Collectors.joining(", "));
+    }
+
+    /** JSON text is served as VARCHAR: DuckDB's JSON type would need an extension in a sandbox that loads none. */
+    private static String sqlType(ColumnEntry column) {
+        return column.type().replace("JSON", "VARCHAR");
+    }
+
+    /** A double-quoted SQL identifier. */
+    public static String identifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    /** A single-quoted SQL string literal. */
+    public static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+}

@@ -1,0 +1,234 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.TestingClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FeedMirrorTest {
+    private static final long START = 1_700_000_000L;
+
+    @TempDir
+    Path work;
+
+    private final TestingClock clock = TestingClock.atEpochSecond(START);
+    private EmbeddedStore store;
+    private Path mirrorDirectory;
+
+    @BeforeEach
+    void openStore() {
+        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
+        mirrorDirectory = work.resolve("mirror");
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void mirrorsCreatesUpdatesAndDeletesWithChildTablesFollowingTheirDocument() throws Exception {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","status":"new","total":10,
+                 "items":[{"sku":"A","qty":1},{"sku":"B","qty":2}]}""");
+        store.createItem("orders", """
+                {"id":"o2","customerId":"c2","status":"new","total":5,"items":[{"sku":"C","qty":1}]}""");
+        store.createItem("orders", """
+                {"id":"o3","customerId":"c1","status":"new","total":7,"items":[]}""");
+        sync();
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","status":"shipped","total":10,"items":[{"sku":"B","qty":2}]}""");
+        store.deleteItem("orders", PartitionKey.of("c2"), "o2");
+        sync();
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT id, status, total FROM orders ORDER BY id")).containsExactly(
+                    List.of("o1", "shipped", 10L),
+                    List.of("o3", "new", 7L));
+            assertThat(sql.rows("SELECT _id, _row, sku, qty FROM orders__items ORDER BY _id, _idx")).containsExactly(
+                    List.of("o1", "items[0]", "B", 2L));
+            assertThat(sql.rows("SELECT id, operation FROM orders_history ORDER BY _lsn, id"))
+                    .hasSize(5)
+                    .contains(List.of("o2", "DELETE"));
+        }
+    }
+
+    @Test
+    void everyChangeLandsExactlyOnceAcrossBatchesAndRestarts() throws Exception {
+        for (int index = 0; index < 500; index++) {
+            store.createItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + (index % 37)
+                    + "\",\"n\":" + index + "}");
+        }
+        MirrorConfig smallBatches = MirrorConfig.defaults().withBatch(120, Duration.ofSeconds(1));
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, smallBatches, FlattenerConfig::defaults,
+                clock)) {
+            assertThat(mirror.sync()).isEqualTo(new FeedMirror.SyncResult(500, 5));
+        }
+        for (int index = 0; index < 500; index += 5) {
+            store.upsertItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + (index % 37)
+                    + "\",\"n\":" + (index * 10) + "}");
+        }
+        try (FeedMirror restarted = new FeedMirror(store, mirrorDirectory, smallBatches, FlattenerConfig::defaults,
+                clock)) {
+            assertThat(restarted.sync().events()).isEqualTo(100);
+            assertThat(restarted.sync().events()).isZero();
+        }
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.value("SELECT count(*) FROM orders")).isEqualTo(500L);
+            assertThat(sql.value("SELECT sum(n)::BIGINT FROM orders")).isEqualTo(
+                    sumOfUpdatedValues());
+            assertThat(sql.value("SELECT count(*) FROM orders_history")).isEqualTo(600L);
+            assertThat(sql.value("SELECT count(DISTINCT (_pk, _lsn)) FROM orders_history")).isEqualTo(600L);
+        }
+    }
+
+    private static long sumOfUpdatedValues() {
+        long sum = 0;
+        for (int index = 0; index < 500; index++) {
+            sum += index % 5 == 0 ? index * 10L : index;
+        }
+        return sum;
+    }
+
+    @Test
+    void aTtlExpiryInTheStoreLeavesTheMirroredRowButAUserDeleteRemovesIt() throws Exception {
+        store.createContainer(ContainerProperties.of("events", "/kind").withDefaultTtl(60).withAnalyticalTtl(-1));
+        store.createItem("events", "{\"id\":\"e1\",\"kind\":\"click\"}");
+        store.createItem("events", "{\"id\":\"e2\",\"kind\":\"click\"}");
+        sync();
+        clock.advanceSeconds(61);
+        assertThat(store.reapExpired(100)).isEqualTo(2);
+        sync();
+        store.createItem("events", "{\"id\":\"e3\",\"kind\":\"view\"}");
+        store.deleteItem("events", PartitionKey.of("view"), "e3");
+        sync();
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "events")) {
+            assertThat(sql.rows("SELECT id FROM events ORDER BY id")).containsExactly(List.of("e1"), List.of("e2"));
+            assertThat(sql.rows("SELECT id, operation, ttl_expired FROM events_history WHERE operation = 'DELETE' "
+                    + "ORDER BY id")).containsExactly(
+                    List.of("e1", "DELETE", true), List.of("e2", "DELETE", true), List.of("e3", "DELETE", false));
+        }
+    }
+
+    @Test
+    void rowsOlderThanTheAnalyticalTtlVanishFromTheViewsAtOnce() throws Exception {
+        store.createContainer(ContainerProperties.of("metrics", "/host").withAnalyticalTtl(3600));
+        store.createItem("metrics", "{\"id\":\"m1\",\"host\":\"a\"}");
+        clock.advanceSeconds(1800);
+        store.createItem("metrics", "{\"id\":\"m2\",\"host\":\"a\"}");
+        sync();
+
+        long now = clock.instant().getEpochSecond();
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "metrics", OptionalLong.of(now + 1900))) {
+            assertThat(sql.rows("SELECT id FROM metrics")).containsExactly(List.of("m2"));
+            assertThat(sql.rows("SELECT id FROM metrics_history")).containsExactly(List.of("m2"));
+        }
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "metrics", OptionalLong.of(now))) {
+            assertThat(sql.value("SELECT count(*) FROM metrics")).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void schemaEvolvesAcrossFilesAndOlderFilesReadNullForNewColumns() throws Exception {
+        store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"price\":3}");
+        sync();
+        store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c1\",\"price\":2.5,\"coupon\":\"X\"}");
+        store.createItem("orders", "{\"id\":\"o3\",\"customerId\":\"c1\",\"price\":\"free\"}");
+        sync();
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT id, price, price__varchar, coupon FROM orders ORDER BY id")).containsExactly(
+                    Arrays.asList("o1", 3.0, null, null),
+                    Arrays.asList("o2", 2.5, null, "X"),
+                    Arrays.asList("o3", null, "free", null));
+        }
+        Manifest manifest = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+        assertThat(manifest.root().columns()).filteredOn(column -> column.name().equals("price"))
+                .singleElement().satisfies(column -> assertThat(column.type()).isEqualTo("DOUBLE"));
+        assertThat(manifest.root().files()).hasSize(3);
+    }
+
+    @Test
+    void anyPropertyNameReadsBackUnderItsSqlName() throws Exception {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","address line 2":"flat 3","Straße":"Hauptstraße","a.b":1,"Name":"x",
+                 "name":"y","big":123456789012345678901234567890,"tags":["a","b"]}""");
+        sync();
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.columnNames("orders")).contains("address line 2", "Straße", "a.b", "Name", "name_1");
+            assertThat(sql.rows("SELECT \"address line 2\", \"Straße\", \"a.b\", \"Name\", name_1, big, tags "
+                    + "FROM orders")).containsExactly(List.of("flat 3", "Hauptstraße", 1L, "x", "y",
+                    new BigDecimal("123456789012345678901234567890"), List.of("a", "b")));
+        }
+    }
+
+    @Test
+    void filesOfACommitThatNeverHappenedAreRemovedOnOpen() throws Exception {
+        store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+        sync();
+        Path stray = mirrorDirectory.resolve("orders/orders/data-000000000002-0.parquet");
+        Files.writeString(stray, "half a file of a commit that a crash stopped");
+
+        store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c1\"}");
+        sync();
+
+        Manifest manifest = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+        assertThat(manifest.version()).isEqualTo(2);
+        assertThat(manifest.root().files()).hasSize(2);
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.value("SELECT count(*) FROM orders")).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void aSecondWriterOfTheSameContainerIsRefused() {
+        try (ContainerMirror first = ContainerMirror.open(mirrorDirectory, "orders", -1,
+                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock)) {
+            assertThatThrownBy(() -> ContainerMirror.open(mirrorDirectory, "orders", -1,
+                    FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock))
+                    .hasMessageContaining("another process is mirroring it");
+        }
+    }
+
+    @Test
+    void containersWithoutAnAnalyticalTtlAreNotMirrored() throws Exception {
+        store.createContainer(ContainerProperties.of("sessions", "/user"));
+        store.createItem("sessions", "{\"id\":\"s1\",\"user\":\"u\"}");
+        sync();
+
+        try (Stream<Path> directories = Files.list(mirrorDirectory)) {
+            assertThat(directories.map(path -> path.getFileName().toString())).containsExactly("orders");
+        }
+    }
+
+    private void sync() {
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
+                FlattenerConfig::defaults, clock)) {
+            mirror.sync();
+        }
+    }
+}
