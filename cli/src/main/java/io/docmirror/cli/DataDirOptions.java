@@ -1,5 +1,8 @@
 package io.docmirror.cli;
 
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import picocli.CommandLine.Option;
@@ -7,6 +10,7 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** The options every command that opens a data directory shares. */
 final class DataDirOptions {
@@ -23,6 +27,21 @@ final class DataDirOptions {
 
     StoreConfig storeConfig() {
         return StoreConfig.fromProperties(ConfigFile.section(properties(), "store."));
+    }
+
+    MirrorConfig mirrorConfig() {
+        return MirrorConfig.fromProperties(ConfigFile.section(properties(), "mirror."));
+    }
+
+    /** The flattener's configuration of each container: the config file's {@code flatten.*}, for every container. */
+    Function<String, FlattenerConfig> flattenerConfigs() {
+        Map<String, String> flatten = ConfigFile.section(properties(), "flatten.");
+        FlattenerConfig.fromProperties("validation", flatten);
+        return container -> FlattenerConfig.fromProperties(container, flatten);
+    }
+
+    Path mirrorDirectory() {
+        return MirrorLayout.mirrorDirectory(data);
     }
 
     Path storeDirectory() {

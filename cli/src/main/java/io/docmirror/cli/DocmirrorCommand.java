@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
                 StoreCommand.class,
                 ContainerCommand.class,
                 ImportCommand.class,
+                MirrorCommand.class,
         })
 final class DocmirrorCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -1,0 +1,84 @@
+package io.docmirror.cli;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.FeedMirror;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.store.EmbeddedStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+@Command(name = "mirror", mixinStandardHelpOptions = true,
+        description = "Keep Parquet tables of every mirrored container (analytical TTL set) in step with the store.",
+        subcommands = {MirrorCommand.Sync.class, MirrorCommand.Run.class})
+final class MirrorCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "sync", mixinStandardHelpOptions = true,
+            description = "Catch up with the store's change feed, commit, and exit (for batch jobs and scripts).")
+    static final class Sync implements Callable<Integer> {
+        @Mixin
+        DataDirOptions dataDir;
+
+        @Override
+        public Integer call() {
+            // Configuration errors come before anything is opened or created.
+            MirrorConfig config = dataDir.mirrorConfig();
+            Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
+            try (EmbeddedStore store = dataDir.openStore();
+                 FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), config, flattenerConfigs,
+                         Clock.systemUTC())) {
+                FeedMirror.SyncResult result = mirror.sync();
+                System.out.printf("Mirrored %,d changes in %,d commits to %s%n", result.events(), result.commits(),
+                        dataDir.mirrorDirectory());
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "The streaming daemon: mirror changes as they come until stopped (Ctrl-C commits what it "
+                    + "holds and exits).")
+    static final class Run implements Callable<Integer> {
+        @Mixin
+        DataDirOptions dataDir;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            MirrorConfig config = dataDir.mirrorConfig();
+            Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
+            EmbeddedStore store = dataDir.openStore();
+            FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), config, flattenerConfigs,
+                    Clock.systemUTC());
+            CountDownLatch finished = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                mirror.stop();
+                try {
+                    finished.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "docmirror-shutdown"));
+            System.out.println("Mirroring " + dataDir.data + " to " + dataDir.mirrorDirectory() + "; Ctrl-C stops");
+            System.out.flush();
+            try {
+                mirror.run();
+            } finally {
+                mirror.close();
+                store.close();
+                finished.countDown();
+            }
+            return ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.docmirror.cli;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MirrorCommandTest {
+    private static final Path SHARED_DATA = Path.of("..", "..", "shared", "data");
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "mongo_restaurant, /type_of_food, --id=/_id, 2548",
+            "osv_vulns, /schema_version, --generate-ids, 4324",
+            "usgs_earthquakes, /properties/type, --generate-ids, 1707",
+            "nobel_laureates, /gender, --generate-ids, 992",
+            "json_schema_test_suite, /none, --generate-ids, 2277",
+            "vega_budget, /Agency name, --generate-ids, 237",
+    })
+    void everySharedDatasetMirrorsWithOneRowPerDocument(String dataset, String partitionKey, String idOption,
+            long documents) throws SQLException {
+        Path file = SHARED_DATA.resolve(dataset + ".jsonl");
+        Assumptions.assumeTrue(Files.exists(file), "shared data present");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", dataset, "--pk", partitionKey,
+                idOption, file.toString())).isEqualTo(ExitCodes.OK);
+
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+
+        Path files = dir.resolve("mirror").resolve(dataset).resolve(dataset);
+        assertThat(count("SELECT count(*) FROM read_parquet('" + files + "/*.parquet', union_by_name = true)"))
+                .isEqualTo(documents);
+        assertThat(count("SELECT count(*) FROM read_parquet('" + files.resolveSibling("_history")
+                + "/*.parquet')")).isEqualTo(documents);
+    }
+
+    @Test
+    void aBadMirrorOptionIsRefusedWithItsName() throws Exception {
+        Path config = Files.writeString(dir.resolve("config.yaml"), "mirror:\n  batch:\n    max-events: 0\n");
+
+        int exit = Docmirror.run("mirror", "sync", "--data", dir.toString(), "--config", config.toString());
+
+        assertThat(exit).isEqualTo(ExitCodes.FAILURE);
+        assertThat(dir.resolve("store")).doesNotExist();
+        assertThat(dir.resolve("mirror")).doesNotExist();
+    }
+
+    private static long count(String query) throws SQLException {
+        try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+             Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery(query)) {
+            result.next();
+            return result.getLong(1);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.store.ChildProcesses;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.Item;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreTesting;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly once through crashes: a child process writes to the store while its mirror daemon commits small batches;
+ * it is SIGKILLed at a random moment. Then the mirror catches up, and its current state must equal the store's
+ * items exactly (every item at its newest LSN, with all its line items, no deleted item), and its history must hold
+ * every change of the change log exactly once.
+ */
+@Tag("slow")
+class MirrorCrashTest {
+    private static final int TRIALS = 10;
+
+    @TempDir
+    Path data;
+
+    @Test
+    void theMirrorEqualsTheStoreAfterEveryKill() throws Exception {
+        try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"), StoreConfig.defaults())) {
+            store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
+        }
+        Random random = new Random(20261122);
+        for (int trial = 0; trial < TRIALS; trial++) {
+            Process worker = ChildProcesses.startJava(MirrorCrashWorker.class.getName(), "running", data.toString(),
+                    Long.toString(random.nextLong()));
+            Thread.sleep(300 + random.nextInt(1500));
+            ChildProcesses.sigkill(worker);
+
+            try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"), StoreConfig.defaults());
+                 FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(data),
+                         MirrorConfig.defaults(), FlattenerConfig::defaults, Clock.systemUTC())) {
+                mirror.sync();
+                assertMirrorEqualsStore(store, "trial " + trial);
+            }
+        }
+    }
+
+    private void assertMirrorEqualsStore(EmbeddedStore store, String trial) throws Exception {
+        List<List<Object>> expectedRows = new ArrayList<>();
+        long expectedItemRows = 0;
+        for (Item item : StoreTesting.allItems(store, "orders")) {
+            expectedRows.add(List.of(item.id(), item.lsn()));
+            expectedItemRows += item.tree().path("items").size();
+        }
+        long changes = StoreTesting.changeLog(store, "orders").size();
+        try (MirrorSql sql = MirrorSql.open(MirrorLayout.mirrorDirectory(data), "orders")) {
+            assertThat(sql.rows("SELECT id, _lsn FROM orders")).as(trial)
+                    .containsExactlyInAnyOrderElementsOf(expectedRows);
+            assertThat(sql.value("SELECT count(*) FROM orders__items")).as(trial).isEqualTo(expectedItemRows);
+            assertThat(sql.value("SELECT count(*) FROM orders_history")).as(trial).isEqualTo(changes);
+            assertThat(sql.value("SELECT count(DISTINCT (_pk, _lsn)) FROM orders_history")).as(trial)
+                    .isEqualTo(changes);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreConfig;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Random;
+
+/**
+ * The child process of {@link MirrorCrashTest}: writes creates, updates and deletes into the store on one thread
+ * while the mirror daemon commits small batches on another, until it is killed.
+ * Arguments: data directory, random seed.
+ */
+public final class MirrorCrashWorker {
+    public static void main(String[] args) throws Exception {
+        Path data = Path.of(args[0]);
+        Random random = new Random(Long.parseLong(args[1]));
+        try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
+                StoreConfig.defaults().withSyncWrites(false));
+             FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(data),
+                     MirrorConfig.defaults().withBatch(40, Duration.ofMillis(20)), FlattenerConfig::defaults,
+                     Clock.systemUTC())) {
+            Thread writer = new Thread(() -> writeForever(store, random), "writer");
+            writer.setDaemon(true);
+            writer.start();
+            System.out.println("running");
+            System.out.flush();
+            mirror.run();
+        }
+    }
+
+    private static void writeForever(EmbeddedStore store, Random random) {
+        while (true) {
+            int order = random.nextInt(300);
+            String customer = "c" + order % 17;
+            if (random.nextInt(10) == 0) {
+                if (store.findItem("orders", PartitionKey.of(customer), "o" + order).isPresent()) {
+                    store.deleteItem("orders", PartitionKey.of(customer), "o" + order);
+                }
+                continue;
+            }
+            StringBuilder items = new StringBuilder();
+            for (int item = 0, count = random.nextInt(4); item < count; item++) {
+                items.append(item == 0 ? "" : ",").append("{\"sku\":\"s").append(random.nextInt(50))
+                        .append("\",\"qty\":").append(1 + random.nextInt(5)).append('}');
+            }
+            // A field that changes type now and then grows the schema mid-batch.
+            String amount = random.nextInt(20) == 0 ? "\"n/a\"" : Integer.toString(random.nextInt(1000));
+            store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":"
+                    + amount + ",\"f" + random.nextInt(30) + "\":true,\"items\":[" + items + "]}");
+        }
+    }
+}
