@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
                 ContainerCommand.class,
                 ImportCommand.class,
                 MirrorCommand.class,
+                StatusCommand.class,
         })
 final class DocmirrorCommand implements Runnable {
     @picocli.CommandLine.Spec

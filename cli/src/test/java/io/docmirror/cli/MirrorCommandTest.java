@@ -6,6 +6,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -45,6 +51,38 @@ class MirrorCommandTest {
                 .isEqualTo(documents);
         assertThat(count("SELECT count(*) FROM read_parquet('" + files.resolveSibling("_history")
                 + "/*.parquet')")).isEqualTo(documents);
+    }
+
+    @Test
+    void statusShowsTheLagBeforeAndNoneAfterASync() throws Exception {
+        Path orders = Files.writeString(dir.resolve("orders.jsonl"),
+                "{\"id\":\"o1\",\"c\":\"x\"}\n{\"id\":\"o2\",\"c\":\"y\"}\n{\"id\":\"o3\",\"c\":\"x\"}\n");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
+                orders.toString())).isEqualTo(ExitCodes.OK);
+
+        JsonNode before = status();
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+        JsonNode after = status();
+
+        assertThat(before.get(0).get("version").asLong()).isZero();
+        assertThat(before.get(0).get("lagEvents").asLong()).isEqualTo(3);
+        assertThat(after.get(0).get("container").asText()).isEqualTo("orders");
+        assertThat(after.get(0).get("version").asLong()).isEqualTo(1);
+        assertThat(after.get(0).get("lagEvents").asLong()).isZero();
+        assertThat(after.get(0).get("storedRows").asLong()).isEqualTo(3);
+    }
+
+    private JsonNode status() throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Docmirror.run("status", "--data", dir.toString(), "--json")).isEqualTo(ExitCodes.OK);
+        } finally {
+            System.setOut(original);
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        return new ObjectMapper().readTree(output.substring(output.indexOf('[')));
     }
 
     @Test

@@ -31,6 +31,8 @@ import static java.util.Objects.requireNonNull;
 public final class FeedMirror implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FeedMirror.class);
     private static final int PAGE_SIZE = 1000;
+    /** The daemon looks for newly created (or newly mirrored) containers every this many poll intervals. */
+    private static final int POLLS_BETWEEN_CONTAINER_LOOKUPS = 10;
 
     private final StoreClient store;
     private final Path mirrorDirectory;
@@ -95,7 +97,7 @@ public final class FeedMirror implements AutoCloseable {
     public void run() throws InterruptedException {
         long lastRefresh = 0;
         while (!stopped && !Thread.currentThread().isInterrupted()) {
-            if (clock.millis() - lastRefresh >= config.pollInterval().toMillis() * 10) {
+            if (clock.millis() - lastRefresh >= config.pollInterval().toMillis() * POLLS_BETWEEN_CONTAINER_LOOKUPS) {
                 refreshSources();
                 lastRefresh = clock.millis();
             }

@@ -11,7 +11,7 @@ import io.docmirror.flatten.TableSchema;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.parquet.DeadLetterFormat;
 import io.docmirror.mirror.parquet.HistoryFormat;
-import io.docmirror.mirror.parquet.ParquetFileWriter;
+import io.docmirror.mirror.parquet.ParquetDataFileWriter;
 import io.docmirror.mirror.parquet.ParquetOptions;
 import io.docmirror.mirror.parquet.TableFormat;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -44,13 +44,13 @@ final class MirrorBatch implements AutoCloseable {
     private final Flattener flattener;
     private final Map<String, TableWriter> openTables = new LinkedHashMap<>();
     private final Map<String, List<DataFile>> tableFiles = new LinkedHashMap<>();
-    private ParquetFileWriter history;
-    private ParquetFileWriter deadLetters;
+    private ParquetDataFileWriter history;
+    private ParquetDataFileWriter deadLetters;
     private int nextFile;
     private long events;
     private long lastEventTs;
 
-    private record TableWriter(TableFormat format, ParquetFileWriter file) {
+    private record TableWriter(TableFormat format, ParquetDataFileWriter file) {
     }
 
     /** What a finished batch wrote. */
@@ -180,7 +180,7 @@ final class MirrorBatch implements AutoCloseable {
         TableWriter writer = openTables.get(table.name());
         if (writer == null) {
             TableFormat format = TableFormat.of(table);
-            ParquetFileWriter file = new ParquetFileWriter(containerDirectory, newFilePath(directoryName(table.name())),
+            ParquetDataFileWriter file = new ParquetDataFileWriter(containerDirectory, newFilePath(MirrorLayout.tableDirectory(table.name())),
                     DataFile.Kind.DELTA, format.schema(), format.indexOf("_lsn"), options);
             writer = new TableWriter(format, file);
             openTables.put(table.name(), writer);
@@ -193,17 +193,17 @@ final class MirrorBatch implements AutoCloseable {
         tableFiles.computeIfAbsent(table, name -> new ArrayList<>()).add(writer.file().finish());
     }
 
-    private ParquetFileWriter history() {
+    private ParquetDataFileWriter history() {
         if (history == null) {
-            history = new ParquetFileWriter(containerDirectory, newFilePath(MirrorLayout.HISTORY_DIRECTORY),
+            history = new ParquetDataFileWriter(containerDirectory, newFilePath(MirrorLayout.HISTORY_DIRECTORY),
                     DataFile.Kind.DELTA, HistoryFormat.SCHEMA, HistoryFormat.LSN_FIELD, options);
         }
         return history;
     }
 
-    private ParquetFileWriter deadLetters() {
+    private ParquetDataFileWriter deadLetters() {
         if (deadLetters == null) {
-            deadLetters = new ParquetFileWriter(containerDirectory,
+            deadLetters = new ParquetDataFileWriter(containerDirectory,
                     newFilePath(MirrorLayout.DEAD_LETTER_DIRECTORY), DataFile.Kind.DELTA, DeadLetterFormat.SCHEMA,
                     DeadLetterFormat.LSN_FIELD, options);
         }
@@ -212,9 +212,5 @@ final class MirrorBatch implements AutoCloseable {
 
     private String newFilePath(String directory) {
         return directory + "/" + MirrorLayout.dataFileName(version, nextFile++);
-    }
-
-    private static String directoryName(String table) {
-        return MirrorLayout.tableDirectory(table);
     }
 }

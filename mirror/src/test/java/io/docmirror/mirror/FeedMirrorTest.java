@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -110,6 +111,45 @@ class FeedMirrorTest {
             sum += index % 5 == 0 ? index * 10L : index;
         }
         return sum;
+    }
+
+    @Test
+    void theDaemonMirrorsChangesAsTheyComeIncludingContainersCreatedWhileItRuns() throws Exception {
+        FeedMirror daemon = new FeedMirror(store, mirrorDirectory,
+                MirrorConfig.defaults().withBatch(50_000, Duration.ofMillis(50)), FlattenerConfig::defaults,
+                Clock.systemUTC());
+        Thread thread = new Thread(() -> {
+            try {
+                daemon.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "mirror-daemon");
+        thread.start();
+        try {
+            store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+            awaitRows("orders", 1);
+            store.createContainer(ContainerProperties.of("returns", "/orderId").withAnalyticalTtl(-1));
+            store.createItem("returns", "{\"id\":\"r1\",\"orderId\":\"o1\"}");
+            awaitRows("returns", 1);
+        } finally {
+            daemon.stop();
+            thread.join(30_000);
+            daemon.close();
+        }
+        assertThat(thread.isAlive()).isFalse();
+    }
+
+    /** Waits (bounded) until the newest manifest of the container lists {@code rows} root rows. */
+    private void awaitRows(String container, long rows) throws InterruptedException {
+        ManifestStore manifests = new ManifestStore(mirrorDirectory.resolve(container));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (manifests.latest().map(manifest -> manifest.root().rows()).orElse(0L) < rows) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("The daemon did not mirror " + rows + " rows of " + container + " in 30 s");
+            }
+            Thread.sleep(20);
+        }
     }
 
     @Test

@@ -25,7 +25,7 @@ import static java.util.Objects.requireNonNull;
  * Rows stream to disk as row groups fill, so memory stays bounded whatever the file's size. {@link #finish} closes
  * and fsyncs the file.
  */
-public final class ParquetFileWriter implements AutoCloseable {
+public final class ParquetDataFileWriter implements AutoCloseable {
     private static final GenericData MODEL = new GenericData();
 
     static {
@@ -47,7 +47,7 @@ public final class ParquetFileWriter implements AutoCloseable {
      * @param relativePath the new file's path below it
      * @param lsnField the record field holding {@code _lsn}
      */
-    public ParquetFileWriter(Path containerDirectory, String relativePath, DataFile.Kind kind, Schema schema,
+    public ParquetDataFileWriter(Path containerDirectory, String relativePath, DataFile.Kind kind, Schema schema,
             int lsnField, ParquetOptions options) {
         this.relativePath = requireNonNull(relativePath, "relativePath is null");
         this.kind = requireNonNull(kind, "kind is null");
