@@ -36,6 +36,7 @@ final class DataDirOptions {
     /** The flattener's configuration of each container: the config file's {@code flatten.*}, for every container. */
     Function<String, FlattenerConfig> flattenerConfigs() {
         Map<String, String> flatten = ConfigFile.section(properties(), "flatten.");
+        // Read once now, so that a bad flatten.* entry is reported before anything is opened.
         FlattenerConfig.fromProperties("validation", flatten);
         return container -> FlattenerConfig.fromProperties(container, flatten);
     }
