@@ -1,17 +1,20 @@
 package io.docmirror.mirror;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreConfig;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 
 /**
- * The child process of {@link MirrorCrashTest}: writes creates, updates and deletes into the store on one thread
+ * The child process of {@link MirrorCrashTest}: writes creates, replaces, patches and deletes into the store on one thread
  * while the mirror daemon commits small batches on another, until it is killed.
  * Arguments: data directory, random seed.
  */
@@ -37,10 +40,15 @@ public final class MirrorCrashWorker {
         while (true) {
             int order = random.nextInt(300);
             String customer = "c" + order % 17;
-            if (random.nextInt(10) == 0) {
-                if (store.findItem("orders", PartitionKey.of(customer), "o" + order).isPresent()) {
-                    store.deleteItem("orders", PartitionKey.of(customer), "o" + order);
-                }
+            boolean exists = store.findItem("orders", PartitionKey.of(customer), "o" + order).isPresent();
+            int choice = random.nextInt(10);
+            if (exists && choice == 0) {
+                store.deleteItem("orders", PartitionKey.of(customer), "o" + order);
+                continue;
+            }
+            if (exists && choice == 1) {
+                store.patchItem("orders", PartitionKey.of(customer), "o" + order,
+                        List.of(PatchOperation.set("/status", TextNode.valueOf("shipped " + random.nextInt(9)))));
                 continue;
             }
             StringBuilder items = new StringBuilder();
