@@ -1,13 +1,21 @@
 package io.docmirror.mirror;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.TypePolicy;
+import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingClock;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
@@ -239,6 +248,55 @@ class FeedMirrorTest {
         Manifest manifest = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
         assertThat(manifest.version()).isEqualTo(2);
         assertThat(manifest.root().files()).hasSize(2);
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.value("SELECT count(*) FROM orders")).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void aDocumentThatCannotBeMirroredGoesToTheDeadLettersAndTheRestOfItsBatchCommits() throws Exception {
+        ObjectMapper json = StoreJson.mapper();
+        // Only a source other than the store (a Kafka topic, say) can deliver such a document: its id is a number.
+        ChangeEvent numericId = new ChangeEvent("orders", TextNode.valueOf("c1"), "7", Operation.CREATE, 1, 1000,
+                false, Optional.of((ObjectNode) json.readTree("{\"id\":7,\"customerId\":\"c1\"}")),
+                Optional.empty());
+        ChangeEvent good = new ChangeEvent("orders", TextNode.valueOf("c1"), "o1", Operation.CREATE, 2, 2000,
+                false, Optional.of((ObjectNode) json.readTree("{\"id\":\"o1\",\"customerId\":\"c1\",\"_lsn\":2}")),
+                Optional.empty());
+        try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, "orders", -1,
+                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock)) {
+            ContainerMirror.Batch batch = mirror.begin();
+            batch.add(numericId);
+            batch.add(good);
+            batch.commit(Checkpoint.NONE);
+        }
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT id FROM orders")).containsExactly(List.of("o1"));
+            assertThat(sql.rows("SELECT id, _lsn, reason, raw_document FROM dead_letters")).containsExactly(
+                    Arrays.asList(null, 1L, "the document has no string id", "{\"id\":7,\"customerId\":\"c1\"}"));
+        }
+    }
+
+    @Test
+    void aChangedFlattenerPolicyIsRefusedAndTheMirrorIsLeftAsItWas() throws Exception {
+        store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+        sync();
+        store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c1\"}");
+
+        try (FeedMirror wellDefined = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
+                container -> FlattenerConfig.defaults(container).withTypePolicy(TypePolicy.WELL_DEFINED), clock)) {
+            assertThatThrownBy(wellDefined::sync)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Cannot load schema of orders")
+                    .hasMessageContaining("rebuild the tables from their history");
+        }
+
+        assertThat(new ManifestStore(mirrorDirectory.resolve("orders")).versions()).containsExactly(1L);
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT id FROM orders")).containsExactly(List.of("o1"));
+        }
+        sync();
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             assertThat(sql.value("SELECT count(*) FROM orders")).isEqualTo(2L);
         }
