@@ -21,7 +21,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,8 +72,7 @@ public final class KafkaPublishBenchmark {
             do {
                 page = reader.readNext(1000);
                 for (ChangeEvent event : page.events()) {
-                    keys.add((event.container() + "/" + event.partitionKey() + "/" + event.id())
-                            .getBytes(StandardCharsets.UTF_8));
+                    keys.add(KafkaChangePublisher.recordKey(event));
                     values.add(ChangeEventJson.toJson(event));
                 }
             } while (!page.caughtUp());

@@ -197,13 +197,12 @@ public final class ContainerMirror implements AutoCloseable {
     private List<TableEntry> tables(MirrorBatch.Files written) {
         List<TableEntry> tables = new ArrayList<>();
         for (TableSchema table : flattener.schema().tables()) {
-            TableEntry previous = committed == null ? null : committed.findTable(table.name()).orElse(null);
-            List<DataFile> files = written.tables().getOrDefault(table.name(), List.of());
-            TableEntry entry = previous == null
-                    ? new TableEntry(table.name(), table.parent().orElse(null), table.jsonPath().toString(),
-                            List.of(), files)
-                    : previous.withAddedFiles(files);
-            tables.add(entry.withColumns(columnEntries(table)));
+            List<DataFile> previousFiles = committed == null
+                    ? List.of()
+                    : committed.findTable(table.name()).map(TableEntry::files).orElse(List.of());
+            tables.add(new TableEntry(table.name(), table.parent().orElse(null), table.jsonPath().toString(),
+                    columnEntries(table), concat(previousFiles,
+                            written.tables().getOrDefault(table.name(), List.of()))));
         }
         return tables;
     }

@@ -48,7 +48,6 @@ public final class FeedMirror implements AutoCloseable {
         final ChangeFeedReader reader;
         ContainerMirror.Batch batch;
         long batchStartedAt;
-        String continuation;
 
         Source(ContainerMirror mirror, ChangeFeedReader reader) {
             this.mirror = mirror;
@@ -157,7 +156,6 @@ public final class FeedMirror implements AutoCloseable {
             for (ChangeEvent event : page.events()) {
                 source.batch.add(event);
             }
-            source.continuation = page.continuation();
         }
         return page;
     }
@@ -166,7 +164,8 @@ public final class FeedMirror implements AutoCloseable {
         ContainerMirror.Batch batch = source.batch;
         source.batch = null;
         long events = batch.events();
-        long version = batch.commit(Checkpoint.ofContinuation(source.continuation)).version();
+        // Every change the reader returned is in the batch, so the reader's position is where the batch ends.
+        long version = batch.commit(Checkpoint.ofContinuation(source.reader.continuation())).version();
         log.debug("Committed version {} of the mirror of {}: {} changes", version, source.mirror.container(), events);
     }
 

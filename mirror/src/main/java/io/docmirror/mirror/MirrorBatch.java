@@ -77,17 +77,18 @@ final class MirrorBatch implements AutoCloseable {
         long documentTs = event.document()
                 .map(document -> document.path("_ts").asLong(event.ts() / 1000))
                 .orElse(event.ts() / 1000);
-        history().write(HistoryFormat.record(event, documentTs, documentJson));
+        String partitionKey = event.partitionKey().toString();
+        history().write(HistoryFormat.record(event, partitionKey, documentTs, documentJson));
         if (event.operation() == Operation.DELETE) {
             // A TTL expiry in the store leaves the mirror's row alone: the analytical TTL decides how long it stays.
             if (!event.ttlExpired()) {
-                writeTombstone(event);
+                writeTombstone(event, partitionKey);
             }
             return;
         }
         FlattenResult result;
         try {
-            result = flattener.flatten(new SourceDocument(container, event.partitionKey().toString(), event.lsn(),
+            result = flattener.flatten(new SourceDocument(container, partitionKey, event.lsn(),
                     event.document().orElseThrow()));
         } catch (FlattenException e) {
             log.warn("Document {} of {} at LSN {} cannot be mirrored; it goes to the dead letters: {}",
@@ -147,13 +148,13 @@ final class MirrorBatch implements AutoCloseable {
         }
     }
 
-    private void writeTombstone(ChangeEvent event) {
+    private void writeTombstone(ChangeEvent event, String partitionKey) {
         TableSchema root = flattener.schema().root();
         TableWriter writer = tableWriter(root);
         TableFormat format = writer.format();
         GenericRecord tombstone = format.emptyRecord();
         tombstone.put(format.indexOf("id"), event.id());
-        tombstone.put(format.indexOf("_pk"), event.partitionKey().toString());
+        tombstone.put(format.indexOf("_pk"), partitionKey);
         tombstone.put(format.indexOf("_lsn"), event.lsn());
         tombstone.put(format.indexOf("_ts"), event.ts() / 1000);
         tombstone.put(format.indexOf("_deleted"), true);

@@ -100,7 +100,7 @@ public final class KafkaChangePublisher implements AutoCloseable {
                     if (!page.events().isEmpty()) {
                         producer.beginTransaction();
                         for (ChangeEvent event : page.events()) {
-                            producer.send(new ProducerRecord<>(topic, key(event), ChangeEventJson.toJson(event)));
+                            producer.send(new ProducerRecord<>(topic, recordKey(event), ChangeEventJson.toJson(event)));
                         }
                         producer.send(new ProducerRecord<>(config.offsetsTopic(), checkpointKey,
                                 page.continuation().getBytes(StandardCharsets.UTF_8)));
@@ -127,7 +127,8 @@ public final class KafkaChangePublisher implements AutoCloseable {
         return published;
     }
 
-    private static byte[] key(ChangeEvent event) {
+    /** A change's Kafka record key, {@code container/partitionKey/id}: an item's changes share a partition. */
+    public static byte[] recordKey(ChangeEvent event) {
         return (event.container() + "/" + event.partitionKey() + "/" + event.id()).getBytes(StandardCharsets.UTF_8);
     }
 

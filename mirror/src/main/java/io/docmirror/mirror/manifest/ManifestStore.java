@@ -78,13 +78,13 @@ public final class ManifestStore {
      * @throws IllegalStateException when its version is not the next one: another writer committed meanwhile
      */
     public void commit(Manifest manifest) {
-        long expected = versions().stream().reduce((first, second) -> second).orElse(0L) + 1;
-        if (manifest.version() != expected) {
+        Path target = directory.resolve(fileName(manifest.version()));
+        boolean follows = manifest.version() == 1 || Files.exists(directory.resolve(fileName(manifest.version() - 1)));
+        if (Files.exists(target) || !follows) {
             throw new IllegalStateException("Cannot commit manifest version " + manifest.version() + " of "
-                    + manifest.container() + ": the next version is " + expected
+                    + manifest.container() + ": it is not the next version after the newest committed one"
                     + " (is another mirror writing " + containerDirectory + "?)");
         }
-        Path target = directory.resolve(fileName(manifest.version()));
         Path temporary = directory.resolve("." + fileName(manifest.version()) + ".tmp");
         try {
             Files.createDirectories(directory);

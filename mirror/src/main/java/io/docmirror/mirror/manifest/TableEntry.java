@@ -2,7 +2,6 @@ package io.docmirror.mirror.manifest;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -29,16 +28,5 @@ public record TableEntry(String name, String parent, String jsonPath, List<Colum
 
     public long rows() {
         return files.stream().mapToLong(DataFile::rows).sum();
-    }
-
-    /** This table with more files. */
-    public TableEntry withAddedFiles(List<DataFile> added) {
-        List<DataFile> all = new ArrayList<>(files);
-        all.addAll(added);
-        return new TableEntry(name, parent, jsonPath, columns, all);
-    }
-
-    public TableEntry withColumns(List<ColumnEntry> current) {
-        return new TableEntry(name, parent, jsonPath, current, files);
     }
 }

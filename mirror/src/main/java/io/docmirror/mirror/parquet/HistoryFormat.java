@@ -33,11 +33,15 @@ public final class HistoryFormat {
     private HistoryFormat() {
     }
 
-    /** @param documentJson the document after the change as JSON text, {@code null} for a delete */
-    public static GenericRecord record(ChangeEvent event, long documentTs, String documentJson) {
+    /**
+     * @param partitionKey the partition key as JSON text, spelled as in the tables' {@code _pk}
+     * @param documentJson the document after the change as JSON text, {@code null} for a delete
+     */
+    public static GenericRecord record(ChangeEvent event, String partitionKey, long documentTs,
+            String documentJson) {
         GenericData.Record record = new GenericData.Record(SCHEMA);
         record.put(0, event.id());
-        record.put(1, event.partitionKey().toString());
+        record.put(1, partitionKey);
         record.put(2, event.lsn());
         record.put(3, documentTs);
         record.put(4, event.ts());
