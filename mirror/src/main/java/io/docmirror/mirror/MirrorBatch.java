@@ -20,6 +20,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,7 +74,7 @@ final class MirrorBatch implements AutoCloseable {
     void add(ChangeEvent event) {
         events++;
         lastEventTs = Math.max(lastEventTs, event.ts());
-        String documentJson = event.document().map(Object::toString).orElse(null);
+        String documentJson = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8)).orElse(null);
         long documentTs = event.document()
                 .map(document -> document.path("_ts").asLong(event.ts() / 1000))
                 .orElse(event.ts() / 1000);

@@ -1,7 +1,7 @@
 package io.docmirror.store;
 
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.changelog.ChangeEventJson;
+import io.docmirror.store.changelog.ChangeLogEntry;
 import io.docmirror.store.internal.ContainerState;
 import io.docmirror.store.internal.KeyLayout;
 import io.docmirror.store.internal.RocksStorage;
@@ -382,7 +382,7 @@ public final class EmbeddedStore implements StoreClient {
                 if (KeyLayout.changeLogLsn(iterator.key()) > logEnd) {
                     break;
                 }
-                events.add(ChangeEventJson.fromJson(iterator.value()));
+                events.add(ChangeLogEntry.decode(iterator.value()));
             }
         }
         // Retention may have removed events while we read; then what we read has a gap, and the reader must know.
@@ -450,7 +450,7 @@ public final class EmbeddedStore implements StoreClient {
         try (var iterator = storage.iterate(storage.changeLog(), first, until)) {
             // Events of a partition are committed in LSN order, so their times only rise: stop at the first young one.
             for (; iterator.valid(); iterator.next()) {
-                if (ChangeEventJson.fromJson(iterator.value()).ts() >= cutoff) {
+                if (ChangeLogEntry.decode(iterator.value()).ts() >= cutoff) {
                     break;
                 }
                 last = KeyLayout.changeLogLsn(iterator.key());

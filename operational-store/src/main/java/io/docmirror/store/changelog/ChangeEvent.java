@@ -3,6 +3,7 @@ package io.docmirror.store.changelog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.Objects;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -10,41 +11,130 @@ import static java.util.Objects.requireNonNull;
 /**
  * One change to one item: the contract every module shares (DESIGN.md, "The change event").
  *
- * @param container the container's id
- * @param partitionKey the item's partition key value as JSON ({@code {}} for an item without one)
- * @param id the item's id
- * @param lsn strictly increasing, without gaps, within the item's log partition
- * @param ts commit time, epoch milliseconds (the document's {@code _ts} is the same instant in seconds)
- * @param ttlExpired true when a DELETE came from TTL expiry rather than from a user
- * @param document the item after the change, system properties included; empty for DELETE
- * @param previous the item before the change, for REPLACE and DELETE; empty for CREATE
+ * <p>An event read from the log carries its documents as the JSON bytes the store wrote; {@link #document()} and
+ * {@link #previous()} parse them on first use, so a consumer that only forwards events never pays for parsing.
  */
-public record ChangeEvent(
-        String container,
-        JsonNode partitionKey,
-        String id,
-        Operation operation,
-        long lsn,
-        long ts,
-        boolean ttlExpired,
-        Optional<ObjectNode> document,
-        Optional<ObjectNode> previous) {
-    public ChangeEvent {
-        requireNonNull(container, "container is null");
-        requireNonNull(partitionKey, "partitionKey is null");
-        requireNonNull(id, "id is null");
-        requireNonNull(operation, "operation is null");
-        requireNonNull(document, "document is null");
-        requireNonNull(previous, "previous is null");
-        if (operation == Operation.DELETE && document.isPresent()) {
+public final class ChangeEvent {
+    private final String container;
+    private final JsonNode partitionKey;
+    private final String id;
+    private final Operation operation;
+    private final long lsn;
+    private final long ts;
+    private final boolean ttlExpired;
+    private final DocumentImage document;
+    private final DocumentImage previous;
+
+    /**
+     * @param container the container's id
+     * @param partitionKey the item's partition key value as JSON ({@code {}} for an item without one)
+     * @param id the item's id
+     * @param lsn strictly increasing, without gaps, within the item's log partition
+     * @param ts commit time, epoch milliseconds (the document's {@code _ts} is the same instant in seconds)
+     * @param ttlExpired true when a DELETE came from TTL expiry rather than from a user
+     * @param document the item after the change, system properties included; empty for DELETE
+     * @param previous the item before the change, for REPLACE and DELETE; empty for CREATE
+     */
+    public ChangeEvent(String container, JsonNode partitionKey, String id, Operation operation, long lsn, long ts,
+            boolean ttlExpired, Optional<ObjectNode> document, Optional<ObjectNode> previous) {
+        this(container, partitionKey, id, operation, lsn, ts, ttlExpired,
+                requireNonNull(document, "document is null").map(DocumentImage::ofTree).orElse(null),
+                requireNonNull(previous, "previous is null").map(DocumentImage::ofTree).orElse(null));
+    }
+
+    ChangeEvent(String container, JsonNode partitionKey, String id, Operation operation, long lsn, long ts,
+            boolean ttlExpired, DocumentImage document, DocumentImage previous) {
+        this.container = requireNonNull(container, "container is null");
+        this.partitionKey = requireNonNull(partitionKey, "partitionKey is null");
+        this.id = requireNonNull(id, "id is null");
+        this.operation = requireNonNull(operation, "operation is null");
+        this.lsn = lsn;
+        this.ts = ts;
+        this.ttlExpired = ttlExpired;
+        this.document = document;
+        this.previous = previous;
+        if (operation == Operation.DELETE && document != null) {
             throw new IllegalArgumentException("a DELETE event of " + container + "/" + id + " has no document");
         }
-        if (operation != Operation.DELETE && document.isEmpty()) {
+        if (operation != Operation.DELETE && document == null) {
             throw new IllegalArgumentException("a " + operation + " event of " + container + "/" + id
                     + " needs the document");
         }
         if (ttlExpired && operation != Operation.DELETE) {
             throw new IllegalArgumentException("only a DELETE event can be a TTL expiry: " + container + "/" + id);
         }
+    }
+
+    public String container() {
+        return container;
+    }
+
+    public JsonNode partitionKey() {
+        return partitionKey;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Operation operation() {
+        return operation;
+    }
+
+    public long lsn() {
+        return lsn;
+    }
+
+    public long ts() {
+        return ts;
+    }
+
+    public boolean ttlExpired() {
+        return ttlExpired;
+    }
+
+    /** The item after the change, parsed on first use; empty for DELETE. */
+    public Optional<ObjectNode> document() {
+        return document == null ? Optional.empty() : Optional.of(document.tree());
+    }
+
+    /** The item after the change as the store wrote it (numbers with their exact text); do not modify the array. */
+    public Optional<byte[]> documentJson() {
+        return document == null ? Optional.empty() : Optional.of(document.json());
+    }
+
+    /** The item before the change, parsed on first use; empty for CREATE and where the store kept none. */
+    public Optional<ObjectNode> previous() {
+        return previous == null ? Optional.empty() : Optional.of(previous.tree());
+    }
+
+    /** The item before the change as the store wrote it; do not modify the array. */
+    public Optional<byte[]> previousJson() {
+        return previous == null ? Optional.empty() : Optional.of(previous.json());
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ChangeEvent event
+                && container.equals(event.container)
+                && partitionKey.equals(event.partitionKey)
+                && id.equals(event.id)
+                && operation == event.operation
+                && lsn == event.lsn
+                && ts == event.ts
+                && ttlExpired == event.ttlExpired
+                && Objects.equals(document, event.document)
+                && Objects.equals(previous, event.previous);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(container, id, lsn);
+    }
+
+    @Override
+    public String toString() {
+        return "ChangeEvent[" + container + "/" + partitionKey + "/" + id + " " + operation + " lsn=" + lsn
+                + " ts=" + ts + (ttlExpired ? " ttlExpired" : "") + "]";
     }
 }

@@ -2,6 +2,8 @@ package io.docmirror.store.changelog;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.store.StoreJson;
@@ -10,7 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
+import java.util.Arrays;
 
 /**
  * The JSON form of a {@link ChangeEvent}, the same in the store's change log, over HTTP and on Kafka:
@@ -27,9 +29,7 @@ public final class ChangeEventJson {
 
     public static byte[] toJson(ChangeEvent event) {
         return encode(event.container(), event.partitionKey(), event.id(), event.operation(), event.lsn(), event.ts(),
-                event.ttlExpired(),
-                event.document().map(ChangeEventJson::bytes).orElse(null),
-                event.previous().map(ChangeEventJson::bytes).orElse(null));
+                event.ttlExpired(), event.documentJson().orElse(null), event.previousJson().orElse(null));
     }
 
     /**
@@ -73,17 +73,69 @@ public final class ChangeEventJson {
     }
 
     /**
+     * Decodes an event with a streaming parser: the metadata is read, the documents are kept as the byte ranges they
+     * occupy and parsed only when a consumer asks for them ({@link ChangeEvent#document()}).
+     *
      * @throws IllegalArgumentException when the bytes are not a change event
      */
     public static ChangeEvent fromJson(byte[] json) {
-        JsonNode node;
-        try {
-            node = StoreJson.mapper().readTree(json);
-        }
-        catch (IOException e) {
+        try (JsonParser parser = StoreJson.mapper().getFactory().createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("Cannot parse change event: not a JSON object");
+            }
+            String container = null;
+            JsonNode partitionKey = null;
+            String id = null;
+            Operation operation = null;
+            Long lsn = null;
+            Long ts = null;
+            boolean ttlExpired = false;
+            DocumentImage document = null;
+            DocumentImage previous = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (field) {
+                    case "container" -> container = parser.getValueAsString();
+                    case "partitionKey" -> partitionKey = parser.readValueAsTree();
+                    case "id" -> id = parser.getValueAsString();
+                    case "operation" -> operation = Operation.valueOf(parser.getValueAsString());
+                    case "lsn" -> lsn = parser.getValueAsLong();
+                    case "ts" -> ts = parser.getValueAsLong();
+                    case "ttlExpired" -> ttlExpired = parser.getValueAsBoolean();
+                    case "document" -> document = documentImage(parser, value, json, field);
+                    case "previous" -> previous = documentImage(parser, value, json, field);
+                    default -> parser.skipChildren();
+                }
+            }
+            return new ChangeEvent(required(container, "container"), required(partitionKey, "partitionKey"),
+                    required(id, "id"), required(operation, "operation"), required(lsn, "lsn"), required(ts, "ts"),
+                    ttlExpired, document, previous);
+        } catch (IOException e) {
             throw new IllegalArgumentException("Cannot parse change event: " + e.getMessage(), e);
         }
-        return fromTree(node);
+    }
+
+    /** The byte range of the object the parser stands on, skipped over without building anything. */
+    private static DocumentImage documentImage(JsonParser parser, JsonToken value, byte[] json, String field)
+            throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (value != JsonToken.START_OBJECT) {
+            throw new IllegalArgumentException("Cannot parse change event: field '" + field + "' is not an object");
+        }
+        int start = (int) parser.currentTokenLocation().getByteOffset();
+        parser.skipChildren();
+        int end = (int) parser.currentLocation().getByteOffset();
+        return DocumentImage.ofJson(Arrays.copyOfRange(json, start, end));
+    }
+
+    private static <T> T required(T value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException("Cannot parse change event: field '" + field + "' is missing");
+        }
+        return value;
     }
 
     public static ChangeEvent fromTree(JsonNode node) {
@@ -91,42 +143,30 @@ public final class ChangeEventJson {
             throw new IllegalArgumentException("Cannot parse change event: not a JSON object");
         }
         return new ChangeEvent(
-                required(node, "container").asText(),
-                required(node, "partitionKey"),
-                required(node, "id").asText(),
-                Operation.valueOf(required(node, "operation").asText()),
-                required(node, "lsn").asLong(),
-                required(node, "ts").asLong(),
+                field(node, "container").asText(),
+                field(node, "partitionKey"),
+                field(node, "id").asText(),
+                Operation.valueOf(field(node, "operation").asText()),
+                field(node, "lsn").asLong(),
+                field(node, "ts").asLong(),
                 node.path("ttlExpired").asBoolean(false),
-                optionalObject(node, "document"),
-                optionalObject(node, "previous"));
+                image(node, "document"),
+                image(node, "previous"));
     }
 
-    private static JsonNode required(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        if (value == null) {
-            throw new IllegalArgumentException("Cannot parse change event: field '" + field + "' is missing");
-        }
-        return value;
+    private static JsonNode field(JsonNode node, String field) {
+        return required(node.get(field), field);
     }
 
-    private static Optional<ObjectNode> optionalObject(JsonNode node, String field) {
+    /** The image in {@code field}, or null when the event has none. */
+    private static DocumentImage image(JsonNode node, String field) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
-            return Optional.empty();
+            return null;
         }
         if (!value.isObject()) {
             throw new IllegalArgumentException("Cannot parse change event: field '" + field + "' is not an object");
         }
-        return Optional.of((ObjectNode) value);
-    }
-
-    private static byte[] bytes(JsonNode node) {
-        try {
-            return StoreJson.mapper().writeValueAsBytes(node);
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return DocumentImage.ofTree((ObjectNode) value);
     }
 }

@@ -8,7 +8,7 @@ import io.docmirror.store.Precondition;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
-import io.docmirror.store.changelog.ChangeEventJson;
+import io.docmirror.store.changelog.ChangeLogEntry;
 import io.docmirror.store.changelog.Operation;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -235,7 +235,7 @@ public final class WriteTransaction implements AutoCloseable {
         }
         StoredItem stored = new StoredItem(lsn, nowSeconds, createdLsn, document.ttl(), json);
         Operation operation = previous == null ? Operation.CREATE : Operation.REPLACE;
-        byte[] event = ChangeEventJson.encode(container.name(), document.partitionKey().toJson(), document.id(),
+        byte[] event = ChangeLogEntry.encode(container.name(), document.partitionKey().toJson(), document.id(),
                 operation, lsn, nowMillis, false, json, previous == null ? null : previous.json());
         try {
             batch.put(storage.items(), key, stored.encode());
@@ -253,7 +253,7 @@ public final class WriteTransaction implements AutoCloseable {
     private void remove(byte[] key, PartitionKey partitionKey, String id, StoredItem previous, boolean ttlExpired) {
         int logPartition = KeyLayout.itemLogPartition(key);
         long lsn = lastLsn(logPartition) + 1;
-        byte[] event = ChangeEventJson.encode(container.name(), partitionKey.toJson(), id, Operation.DELETE, lsn,
+        byte[] event = ChangeLogEntry.encode(container.name(), partitionKey.toJson(), id, Operation.DELETE, lsn,
                 nowMillis, ttlExpired, null, previous.json());
         try {
             batch.delete(storage.items(), key);
