@@ -1,12 +1,16 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.Column;
+import io.docmirror.flatten.Conflict;
+import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.Overflow;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.ColumnEntry;
+import io.docmirror.mirror.manifest.ConflictEntry;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.DurableFiles;
 import io.docmirror.mirror.manifest.Manifest;
@@ -170,7 +174,7 @@ public final class ContainerMirror implements AutoCloseable {
                         schemaFile, tables(written), concat(committed == null ? List.of() : committed.history(),
                         written.history()), concat(committed == null ? List.of() : committed.deadLetters(),
                         written.deadLetters()), Math.max(written.lastEventTs(),
-                        committed == null ? 0 : committed.lastEventTs()));
+                        committed == null ? 0 : committed.lastEventTs()), conflicts(flattener.schema()));
                 manifests.commit(manifest);
                 committed = manifest;
                 committedSchema = schema;
@@ -215,6 +219,20 @@ public final class ContainerMirror implements AutoCloseable {
             Column column = columns.get(index);
             entries.add(new ColumnEntry(column.name(), physicalNames.get(index), column.type().sql(),
                     column.role().catalogName(), column.jsonPath().toString()));
+        }
+        return entries;
+    }
+
+    /** The flattener's conflicts and overflows, for the SQL catalog's {@code docmirror_conflicts}. */
+    private static List<ConflictEntry> conflicts(ContainerSchema schema) {
+        List<ConflictEntry> entries = new ArrayList<>();
+        for (Conflict conflict : schema.conflicts()) {
+            entries.add(new ConflictEntry(conflict.table(), conflict.path().toString(), conflict.keptType(),
+                    conflict.seenType(), conflict.resolution(), conflict.count(), conflict.sampleIds()));
+        }
+        for (Overflow overflow : schema.overflows()) {
+            entries.add(new ConflictEntry(overflow.table(), overflow.path().toString(), null, null,
+                    "_overflow (the table is at its column limit)", overflow.count(), overflow.sampleIds()));
         }
         return entries;
     }

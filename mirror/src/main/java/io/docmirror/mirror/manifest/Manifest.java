@@ -23,17 +23,19 @@ import static java.util.Objects.requireNonNull;
  * @param history every change as it came (raw documents), for history views and rebuilds
  * @param deadLetters documents that could not be mirrored, with the reason
  * @param lastEventTs the commit time (epoch milliseconds) of the newest change this version holds; 0 for none
+ * @param conflicts values that did not fit their path's type or their table's column limit, and where they went
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Manifest(long version, String container, long committedAt, long analyticalTtl, Checkpoint checkpoint,
         String schemaFile, List<TableEntry> tables, List<DataFile> history, List<DataFile> deadLetters,
-        long lastEventTs) {
+        long lastEventTs, List<ConflictEntry> conflicts) {
     public Manifest {
         requireNonNull(container, "container is null");
         requireNonNull(checkpoint, "checkpoint is null");
         tables = List.copyOf(tables);
         history = List.copyOf(history);
         deadLetters = List.copyOf(deadLetters);
+        conflicts = conflicts == null ? List.of() : List.copyOf(conflicts);
     }
 
     @JsonIgnore

@@ -108,7 +108,7 @@ public final class ViewDefinitions {
     }
 
     /** JSON text is served as VARCHAR: DuckDB's JSON type would need an extension in a sandbox that loads none. */
-    private static String sqlType(ColumnEntry column) {
+    public static String sqlType(ColumnEntry column) {
         return column.type().replace("JSON", "VARCHAR");
     }
 

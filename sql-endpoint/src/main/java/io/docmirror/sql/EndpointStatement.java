@@ -1,0 +1,233 @@
+package io.docmirror.sql;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A user's statement: a DuckDB statement on the connection's current {@link SqlSession}, with the endpoint's rules
+ * applied to every query: the {@link StatementGuard}, the column limit (checked on the prepared query, before it
+ * runs) and the query timeout (the query is cancelled; the connection stays usable).
+ *
+ * <p>A statement made before a newer catalog generation opened moves to it at its next execution: it is prepared
+ * again there and the settings and parameters set on it so far are applied again, in order.
+ */
+final class EndpointStatement implements InvocationHandler {
+    private final EndpointConnection connection;
+    /** The query of a prepared statement; null for a plain statement. */
+    private final String preparedSql;
+    /** The calls that configure the statement ({@code setFetchSize}, {@code setString(1, ...)}), latest per key. */
+    private final Map<String, Replay> settings = new LinkedHashMap<>();
+    private Statement proxy;
+    private SqlSession session;
+    private Statement target;
+    private int queryTimeoutSeconds;
+    private ResultSet currentResult;
+    private boolean closed;
+
+    private record Replay(Method method, Object[] args) {
+    }
+
+    private EndpointStatement(EndpointConnection connection, String preparedSql) {
+        this.connection = connection;
+        this.preparedSql = preparedSql;
+    }
+
+    static Statement plain(EndpointConnection connection) throws SQLException {
+        return open(new EndpointStatement(connection, null), Statement.class);
+    }
+
+    static PreparedStatement prepared(EndpointConnection connection, String sql) throws SQLException {
+        return open(new EndpointStatement(connection, sql), PreparedStatement.class);
+    }
+
+    private static <T extends Statement> T open(EndpointStatement handler, Class<T> type) throws SQLException {
+        handler.proxy = type.cast(Proxy.newProxyInstance(EndpointStatement.class.getClassLoader(),
+                new Class<?>[] {type}, handler));
+        handler.bind(handler.connection.session());
+        handler.connection.opened(handler);
+        return type.cast(handler.proxy);
+    }
+
+    /** Makes the DuckDB statement on {@code next} and applies the settings made so far. */
+    private void bind(SqlSession next) throws SQLException {
+        Statement made;
+        if (preparedSql != null) {
+            next.generation().guard().check(preparedSql);
+            made = next.connection().prepareStatement(preparedSql);
+        } else {
+            made = next.connection().createStatement();
+        }
+        next.statementOpened();
+        SqlSession previous = session;
+        Statement previousTarget = target;
+        session = next;
+        target = made;
+        if (previousTarget != null) {
+            previousTarget.close();
+            previous.statementClosed();
+        }
+        if (preparedSql != null) {
+            checkColumns(((PreparedStatement) made).getMetaData().getColumnCount());
+        }
+        for (Replay replay : settings.values()) {
+            JdbcProxies.invoke(target, replay.method(), replay.args());
+        }
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        String name = method.getName();
+        switch (name) {
+            case "executeQuery":
+            case "execute":
+                return execute(method, args);
+            case "executeUpdate":
+            case "executeLargeUpdate":
+            case "addBatch":
+            case "executeBatch":
+            case "executeLargeBatch":
+                throw new SQLException("The docmirror SQL endpoint is read-only: " + name + " is not allowed",
+                        "42501");
+            case "setQueryTimeout":
+                queryTimeoutSeconds = (Integer) args[0];
+                return null;
+            case "getQueryTimeout":
+                return queryTimeoutSeconds;
+            case "getResultSet":
+                return currentResult;
+            case "getConnection":
+                return connection.proxy();
+            case "unwrap":
+                return JdbcProxies.unwrap(proxy, (Class<?>) args[0]);
+            case "isWrapperFor":
+                return ((Class<?>) args[0]).isInstance(proxy);
+            case "isClosed":
+                return closed;
+            case "close":
+                close();
+                return null;
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            case "toString":
+                return preparedSql == null ? "docmirror statement" : "docmirror statement: " + preparedSql;
+            default:
+                break;
+        }
+        checkOpen();
+        if (name.startsWith("set") || name.equals("clearParameters")) {
+            remember(method, args);
+        }
+        return JdbcProxies.invoke(target, method, args);
+    }
+
+    /** Keeps a setting for a later re-preparation: one entry per setting, or per parameter index. */
+    private void remember(Method method, Object[] args) {
+        if (method.getName().equals("clearParameters")) {
+            settings.keySet().removeIf(key -> key.startsWith("parameter "));
+            return;
+        }
+        boolean parameter = method.getDeclaringClass() == PreparedStatement.class && args != null
+                && args.length > 0 && args[0] instanceof Integer;
+        String key = parameter ? "parameter " + args[0] : method.getName();
+        settings.put(key, new Replay(method, args));
+    }
+
+    private Object execute(Method method, Object[] args) throws SQLException {
+        checkOpen();
+        SqlSession current = connection.session();
+        if (current != session) {
+            bind(current);
+        }
+        boolean withSql = args != null && args.length > 0 && args[0] instanceof String;
+        if (withSql) {
+            if (preparedSql != null) {
+                throw new SQLException("A prepared statement runs its own query; use a Statement for another");
+            }
+            String sql = (String) args[0];
+            session.generation().guard().check(sql);
+            try (PreparedStatement probe = session.connection().prepareStatement(sql)) {
+                checkColumns(probe.getMetaData().getColumnCount());
+            }
+        }
+        currentResult = null;
+        Object result = withTimeout(method, args);
+        if (result instanceof ResultSet resultSet) {
+            currentResult = Shielded.resultSet(resultSet, connection.proxy(), proxy);
+            return currentResult;
+        }
+        if (Boolean.TRUE.equals(result)) {
+            currentResult = Shielded.resultSet(target.getResultSet(), connection.proxy(), proxy);
+        }
+        return result;
+    }
+
+    private Object withTimeout(Method method, Object[] args) throws SQLException {
+        Duration timeout = connection.endpoint().config().queryTimeout();
+        if (queryTimeoutSeconds > 0 && Duration.ofSeconds(queryTimeoutSeconds).compareTo(timeout) < 0) {
+            timeout = Duration.ofSeconds(queryTimeoutSeconds);
+        }
+        AtomicBoolean fired = new AtomicBoolean();
+        Statement running = target;
+        ScheduledFuture<?> timer = connection.endpoint().timeouts().schedule(() -> {
+            fired.set(true);
+            try {
+                running.cancel();
+            } catch (SQLException e) {
+                throw new IllegalStateException("Cannot cancel a query past its timeout", e);
+            }
+        }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            return JdbcProxies.invoke(target, method, args);
+        } catch (SQLException e) {
+            if (fired.get()) {
+                throw new SQLTimeoutException("The query was cancelled: it ran longer than the query timeout of "
+                        + timeout.toMillis() + " ms (sql.query-timeout-ms, or the statement's setQueryTimeout)",
+                        "57014", e);
+            }
+            throw e;
+        } finally {
+            timer.cancel(false);
+        }
+    }
+
+    private void checkColumns(int columns) throws SQLException {
+        int limit = connection.endpoint().config().columnLimit();
+        if (columns > limit) {
+            throw new SQLException("The query's result has " + columns + " columns, over the SQL endpoint's limit of "
+                    + limit + " columns (sql.column-limit); select fewer columns", "54011");
+        }
+    }
+
+    private void checkOpen() throws SQLException {
+        if (closed) {
+            throw new SQLException("The statement is closed");
+        }
+    }
+
+    void close() throws SQLException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        connection.closed(this);
+        try {
+            target.close();
+        } finally {
+            session.statementClosed();
+        }
+    }
+}

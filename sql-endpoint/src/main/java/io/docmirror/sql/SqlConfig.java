@@ -1,0 +1,116 @@
+package io.docmirror.sql;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The SQL endpoint's limits. Every option has a default that suits one machine; the reference is
+ * docs/configuration.md ({@code sql.*}).
+ *
+ * @param columnLimit {@code sql.column-limit}: a query whose result has more columns fails
+ * @param memoryLimit {@code sql.memory-limit}: DuckDB's memory limit for all queries together ({@code 4GB})
+ * @param threads {@code sql.threads}: DuckDB's worker threads
+ * @param queryTimeout {@code sql.query-timeout-ms}: a query running longer is cancelled
+ * @param refreshInterval {@code sql.refresh-interval-ms}: how often a query looks for newer manifest versions
+ */
+public record SqlConfig(int columnLimit, String memoryLimit, int threads, Duration queryTimeout,
+        Duration refreshInterval) {
+    public static final List<Option> OPTIONS = List.of(
+            new Option("sql.column-limit", "1000",
+                    "A query whose result has more columns than this fails with an error naming the limit (as the "
+                            + "Synapse and Fabric SQL endpoints do)."),
+            new Option("sql.memory-limit", "4GB",
+                    "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a "
+                            + "temporary directory."),
+            new Option("sql.threads", Integer.toString(Runtime.getRuntime().availableProcessors()),
+                    "DuckDB's worker threads (default: the machine's processors)."),
+            new Option("sql.query-timeout-ms", "300000",
+                    "A query running longer than this is cancelled with an error; the endpoint keeps serving."),
+            new Option("sql.refresh-interval-ms", "200",
+                    "A query first looks for newer manifest versions when the last look is older than this, so "
+                            + "results are at most this much older than the mirror's last commit."));
+
+    private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
+            Pattern.CASE_INSENSITIVE);
+
+    /** One configuration option: its key, default value (as text) and what it does. */
+    public record Option(String key, String defaultValue, String description) {
+    }
+
+    public SqlConfig {
+        requireNonNull(memoryLimit, "memoryLimit is null");
+        requireNonNull(queryTimeout, "queryTimeout is null");
+        requireNonNull(refreshInterval, "refreshInterval is null");
+        if (columnLimit < 1) {
+            throw invalid("sql.column-limit", columnLimit, "must be at least 1");
+        }
+        if (!MEMORY.matcher(memoryLimit).matches()) {
+            throw invalid("sql.memory-limit", memoryLimit, "must be a size such as 512MB or 4GB");
+        }
+        if (threads < 1) {
+            throw invalid("sql.threads", threads, "must be at least 1");
+        }
+        if (queryTimeout.isNegative() || queryTimeout.isZero()) {
+            throw invalid("sql.query-timeout-ms", queryTimeout.toMillis(), "must be positive");
+        }
+        if (refreshInterval.isNegative()) {
+            throw invalid("sql.refresh-interval-ms", refreshInterval.toMillis(), "must not be negative");
+        }
+    }
+
+    public static SqlConfig defaults() {
+        return fromProperties(Map.of());
+    }
+
+    /**
+     * Reads the {@code sql.*} entries of a config file or of JDBC connection properties; missing keys take their
+     * defaults.
+     *
+     * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
+     */
+    public static SqlConfig fromProperties(Map<String, String> properties) {
+        for (String key : properties.keySet()) {
+            if (key.startsWith("sql.") && OPTIONS.stream().noneMatch(option -> option.key().equals(key))) {
+                throw new IllegalArgumentException("Unknown configuration " + key + "; see docs/configuration.md");
+            }
+        }
+        Function<String, String> value = key -> properties.getOrDefault(key, OPTIONS.stream()
+                .filter(option -> option.key().equals(key)).findFirst().orElseThrow().defaultValue()).trim();
+        return new SqlConfig(
+                (int) parseLong("sql.column-limit", value),
+                value.apply("sql.memory-limit"),
+                (int) parseLong("sql.threads", value),
+                Duration.ofMillis(parseLong("sql.query-timeout-ms", value)),
+                Duration.ofMillis(parseLong("sql.refresh-interval-ms", value)));
+    }
+
+    public SqlConfig withQueryTimeout(Duration timeout) {
+        return new SqlConfig(columnLimit, memoryLimit, threads, timeout, refreshInterval);
+    }
+
+    public SqlConfig withRefreshInterval(Duration interval) {
+        return new SqlConfig(columnLimit, memoryLimit, threads, queryTimeout, interval);
+    }
+
+    public SqlConfig withColumnLimit(int limit) {
+        return new SqlConfig(limit, memoryLimit, threads, queryTimeout, refreshInterval);
+    }
+
+    private static long parseLong(String key, Function<String, String> value) {
+        String text = value.apply(key);
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw invalid(key, text, "must be an integer");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String key, Object value, String reason) {
+        return new IllegalArgumentException("Invalid value " + value + " for configuration " + key + ": " + reason);
+    }
+}
