@@ -3,6 +3,7 @@ package io.docmirror.cli;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.sql.SqlConfig;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import picocli.CommandLine.Option;
@@ -31,6 +32,10 @@ final class DataDirOptions {
 
     MirrorConfig mirrorConfig() {
         return MirrorConfig.fromProperties(ConfigFile.section(properties(), "mirror."));
+    }
+
+    SqlConfig sqlConfig() {
+        return SqlConfig.fromProperties(ConfigFile.section(properties(), "sql."));
     }
 
     /** The flattener's configuration of each container: the config file's {@code flatten.*}, for every container. */

@@ -3,6 +3,8 @@ package io.docmirror.cli;
 import io.docmirror.store.StoreException;
 import picocli.CommandLine;
 
+import java.sql.SQLException;
+
 /** The {@code docmirror} command's entry point: parse, run, exit non-zero on failure. */
 public final class Docmirror {
     private Docmirror() {
@@ -16,7 +18,8 @@ public final class Docmirror {
         CommandLine commandLine = new CommandLine(new DocmirrorCommand());
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
             // Errors a user can act on are one clear line; anything else keeps its stack trace.
-            if (exception instanceof StoreException || exception instanceof IllegalArgumentException) {
+            if (exception instanceof StoreException || exception instanceof IllegalArgumentException
+                    || exception instanceof SQLException) {
                 line.getErr().println("docmirror: " + exception.getMessage());
             }
             else {

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 ImportCommand.class,
                 MirrorCommand.class,
                 StatusCommand.class,
+                SqlCommand.class,
         })
 final class DocmirrorCommand implements Runnable {
     @picocli.CommandLine.Spec
