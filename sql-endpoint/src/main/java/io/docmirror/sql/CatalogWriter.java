@@ -115,8 +115,9 @@ final class CatalogWriter {
         // lag_seconds: how far behind the store the mirror was at its last commit (commit time minus the store
         // time of the newest change it holds); seconds_since_commit grows while the mirror is idle or stopped.
         statements.add("CREATE VIEW docmirror_freshness AS SELECT container, manifest_version, committed_at, "
-                + "last_change_at, epoch(committed_at) - epoch(last_change_at) AS lag_seconds, "
-                + "epoch(current_timestamp::TIMESTAMP) - epoch(committed_at) AS seconds_since_commit, positions FROM ("
+                + "last_change_at, round(epoch(committed_at) - epoch(last_change_at), 3) AS lag_seconds, "
+                + "round(epoch(current_timestamp) - epoch(committed_at), 3) AS seconds_since_commit, "
+                + "positions FROM ("
                 + (freshnessRows.isEmpty() ? "SELECT NULL::VARCHAR, NULL::BIGINT, NULL::TIMESTAMP, "
                         + "NULL::TIMESTAMP, NULL::MAP(VARCHAR, BIGINT) WHERE false"
                         : "VALUES " + String.join(", ", freshnessRows))

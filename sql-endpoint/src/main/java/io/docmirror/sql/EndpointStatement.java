@@ -65,7 +65,14 @@ final class EndpointStatement implements InvocationHandler {
         Statement made;
         if (preparedSql != null) {
             next.generation().guard().check(preparedSql);
-            made = next.connection().prepareStatement(preparedSql);
+            PreparedStatement prepared = next.connection().prepareStatement(preparedSql);
+            try {
+                checkColumns(prepared.getMetaData().getColumnCount());
+            } catch (SQLException e) {
+                prepared.close();
+                throw e;
+            }
+            made = prepared;
         } else {
             made = next.connection().createStatement();
         }
@@ -77,9 +84,6 @@ final class EndpointStatement implements InvocationHandler {
         if (previousTarget != null) {
             previousTarget.close();
             previous.statementClosed();
-        }
-        if (preparedSql != null) {
-            checkColumns(((PreparedStatement) made).getMetaData().getColumnCount());
         }
         for (Replay replay : settings.values()) {
             JdbcProxies.invoke(target, replay.method(), replay.args());

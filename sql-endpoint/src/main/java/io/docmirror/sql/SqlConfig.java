@@ -14,7 +14,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param columnLimit {@code sql.column-limit}: a query whose result has more columns fails
  * @param memoryLimit {@code sql.memory-limit}: DuckDB's memory limit for all queries together ({@code 4GB})
- * @param threads {@code sql.threads}: DuckDB's worker threads
+ * @param threads {@code sql.threads}: DuckDB's worker threads; 0 for one per processor
  * @param queryTimeout {@code sql.query-timeout-ms}: a query running longer is cancelled
  * @param refreshInterval {@code sql.refresh-interval-ms}: how often a query looks for newer manifest versions
  */
@@ -27,8 +27,7 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
             new Option("sql.memory-limit", "4GB",
                     "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a "
                             + "temporary directory."),
-            new Option("sql.threads", Integer.toString(Runtime.getRuntime().availableProcessors()),
-                    "DuckDB's worker threads (default: the machine's processors)."),
+            new Option("sql.threads", "0", "DuckDB's worker threads; 0: one per processor."),
             new Option("sql.query-timeout-ms", "300000",
                     "A query running longer than this is cancelled with an error; the endpoint keeps serving."),
             new Option("sql.refresh-interval-ms", "200",
@@ -52,8 +51,8 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
         if (!MEMORY.matcher(memoryLimit).matches()) {
             throw invalid("sql.memory-limit", memoryLimit, "must be a size such as 512MB or 4GB");
         }
-        if (threads < 1) {
-            throw invalid("sql.threads", threads, "must be at least 1");
+        if (threads < 0) {
+            throw invalid("sql.threads", threads, "must not be negative");
         }
         if (queryTimeout.isNegative() || queryTimeout.isZero()) {
             throw invalid("sql.query-timeout-ms", queryTimeout.toMillis(), "must be positive");

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -80,16 +81,18 @@ final class SqlGeneration {
     private static void sandbox(Connection root, Path mirrorDirectory, Path directory, SqlConfig config)
             throws SQLException {
         // Order matters: the allowed directories before external access is switched off, the lock last.
-        List<String> settings = List.of(
+        List<String> settings = new ArrayList<>(List.of(
                 "SET allowed_directories = [" + literal(mirrorDirectory.toAbsolutePath() + "/") + "]",
                 "SET temp_directory = " + literal(directory.resolve("spill").toAbsolutePath().toString()),
                 "SET enable_external_access = false",
                 "SET autoinstall_known_extensions = false",
                 "SET autoload_known_extensions = false",
                 "SET allow_community_extensions = false",
-                "SET memory_limit = " + literal(config.memoryLimit()),
-                "SET threads = " + config.threads(),
-                "SET lock_configuration = true");
+                "SET memory_limit = " + literal(config.memoryLimit())));
+        if (config.threads() > 0) {
+            settings.add("SET threads = " + config.threads());
+        }
+        settings.add("SET lock_configuration = true");
         try (Statement statement = root.createStatement()) {
             for (String setting : settings) {
                 statement.execute(setting);

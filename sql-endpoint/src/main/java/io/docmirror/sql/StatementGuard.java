@@ -24,10 +24,12 @@ final class StatementGuard implements AutoCloseable {
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final Connection connection;
     private final PreparedStatement serialize;
 
-    /** @param connection a connection of the endpoint's own, never a user's */
+    /** @param connection a connection of the endpoint's own, never a user's; the guard closes it */
     StatementGuard(Connection connection) throws SQLException {
+        this.connection = connection;
         this.serialize = connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)");
     }
 
@@ -71,6 +73,10 @@ final class StatementGuard implements AutoCloseable {
 
     @Override
     public synchronized void close() throws SQLException {
-        serialize.close();
+        try {
+            serialize.close();
+        } finally {
+            connection.close();
+        }
     }
 }

@@ -1,0 +1,45 @@
+package io.docmirror.sql;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SqlConfigTest {
+    @Test
+    void defaultsSuitOneMachine() {
+        SqlConfig config = SqlConfig.defaults();
+
+        assertThat(config.columnLimit()).isEqualTo(1000);
+        assertThat(config.memoryLimit()).isEqualTo("4GB");
+        assertThat(config.queryTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(config.refreshInterval()).isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void badValuesAreRefusedWithTheirKey() {
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.column-limit", "0")))
+                .hasMessage("Invalid value 0 for configuration sql.column-limit: must be at least 1");
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.memory-limit", "lots")))
+                .hasMessage("Invalid value lots for configuration sql.memory-limit: must be a size such as 512MB "
+                        + "or 4GB");
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.query-timeout-ms", "0")))
+                .hasMessage("Invalid value 0 for configuration sql.query-timeout-ms: must be positive");
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.timeout", "5")))
+                .hasMessage("Unknown configuration sql.timeout; see docs/configuration.md");
+    }
+
+    @Test
+    void everyOptionIsDocumentedWithItsDefault() throws IOException {
+        String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
+        for (SqlConfig.Option option : SqlConfig.OPTIONS) {
+            assertThat(documentation).contains("| `" + option.key() + "` | `" + option.defaultValue() + "` |");
+        }
+    }
+}
