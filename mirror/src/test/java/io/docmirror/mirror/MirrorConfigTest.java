@@ -1,6 +1,7 @@
 package io.docmirror.mirror;
 
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import io.docmirror.config.ConfigOption;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -46,7 +47,7 @@ class MirrorConfigTest {
     @Test
     void everyOptionIsDocumentedWithItsDefault() throws IOException {
         String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (MirrorConfig.Option option : MirrorConfig.OPTIONS) {
+        for (ConfigOption option : MirrorConfig.OPTIONS) {
             assertThat(documentation).contains("| `" + option.key() + "` | `" + option.defaultValue() + "` |");
         }
     }

@@ -450,7 +450,7 @@ public final class EmbeddedStore implements StoreClient {
         try (var iterator = storage.iterate(storage.changeLog(), first, until)) {
             // Events of a partition are committed in LSN order, so their times only rise: stop at the first young one.
             for (; iterator.valid(); iterator.next()) {
-                if (ChangeLogEntry.decode(iterator.value()).ts() >= cutoff) {
+                if (ChangeLogEntry.ts(iterator.value()) >= cutoff) {
                     break;
                 }
                 last = KeyLayout.changeLogLsn(iterator.key());

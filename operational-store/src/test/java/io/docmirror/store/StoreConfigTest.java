@@ -1,5 +1,6 @@
 package io.docmirror.store;
 
+import io.docmirror.config.ConfigOption;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ class StoreConfigTest {
     @Test
     void everyOptionIsDocumentedWithItsDefault() throws Exception {
         String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (StoreConfig.Option option : StoreConfig.OPTIONS) {
+        for (ConfigOption option : StoreConfig.OPTIONS) {
             String defaultText = option.defaultValue().isEmpty() ? "(empty)" : "`" + option.defaultValue() + "`";
             assertThat(documentation).contains("| `" + option.key() + "` | " + defaultText + " |");
         }

@@ -76,6 +76,9 @@ final class EndpointConnection implements InvocationHandler {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (JdbcProxies.answersItself(method)) {
+            return JdbcProxies.answer(proxy, method, args);
+        }
         switch (method.getName()) {
             case "createStatement":
                 return EndpointStatement.plain(this);
@@ -98,10 +101,6 @@ final class EndpointConnection implements InvocationHandler {
             case "commit":
             case "rollback":
                 return null;
-            case "unwrap":
-                return JdbcProxies.unwrap(proxy, (Class<?>) args[0]);
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             case "isClosed":
                 return isClosed();
             case "isValid":
@@ -109,10 +108,6 @@ final class EndpointConnection implements InvocationHandler {
             case "close":
                 close();
                 return null;
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "docmirror SQL connection";
             default:

@@ -55,17 +55,20 @@ final class EndpointStatement implements InvocationHandler {
     private static <T extends Statement> T open(EndpointStatement handler, Class<T> type) throws SQLException {
         handler.proxy = type.cast(Proxy.newProxyInstance(EndpointStatement.class.getClassLoader(),
                 new Class<?>[] {type}, handler));
-        handler.bind(handler.connection.session());
+        handler.bind(handler.connection.session(), handler.preparedSql);
         handler.connection.opened(handler);
         return type.cast(handler.proxy);
     }
 
-    /** Makes the DuckDB statement on {@code next} and applies the settings made so far. */
-    private void bind(SqlSession next) throws SQLException {
+    /**
+     * Makes the DuckDB statement on {@code next}, a prepared query when {@code sql} is given (checked by the guard
+     * and against the column limit before it can run), and applies the settings made so far.
+     */
+    private void bind(SqlSession next, String sql) throws SQLException {
         Statement made;
-        if (preparedSql != null) {
-            next.generation().guard().check(preparedSql);
-            PreparedStatement prepared = next.connection().prepareStatement(preparedSql);
+        if (sql != null) {
+            next.generation().guard().check(sql);
+            PreparedStatement prepared = next.connection().prepareStatement(sql);
             try {
                 checkColumns(prepared.getMetaData().getColumnCount());
             } catch (SQLException e) {
@@ -92,6 +95,9 @@ final class EndpointStatement implements InvocationHandler {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (JdbcProxies.answersItself(method)) {
+            return JdbcProxies.answer(proxy, method, args);
+        }
         String name = method.getName();
         switch (name) {
             case "executeQuery":
@@ -113,19 +119,11 @@ final class EndpointStatement implements InvocationHandler {
                 return currentResult;
             case "getConnection":
                 return connection.proxy();
-            case "unwrap":
-                return JdbcProxies.unwrap(proxy, (Class<?>) args[0]);
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             case "isClosed":
                 return closed;
             case "close":
                 close();
                 return null;
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return preparedSql == null ? "docmirror statement" : "docmirror statement: " + preparedSql;
             default:
@@ -150,42 +148,48 @@ final class EndpointStatement implements InvocationHandler {
         settings.put(key, new Replay(method, args));
     }
 
+    /**
+     * Runs the query: a plain statement's {@code execute(sql)} and {@code executeQuery(sql)} prepare {@code sql} as the
+     * statement's new DuckDB statement and run that, so a query is parsed and bound once.
+     */
     private Object execute(Method method, Object[] args) throws SQLException {
         checkOpen();
-        SqlSession current = connection.session();
-        if (current != session) {
-            bind(current);
-        }
         boolean withSql = args != null && args.length > 0 && args[0] instanceof String;
+        if (withSql && preparedSql != null) {
+            throw new SQLException("A prepared statement runs its own query; use a Statement for another");
+        }
+        SqlSession current = connection.session();
         if (withSql) {
-            if (preparedSql != null) {
-                throw new SQLException("A prepared statement runs its own query; use a Statement for another");
-            }
-            String sql = (String) args[0];
-            session.generation().guard().check(sql);
-            try (PreparedStatement probe = session.connection().prepareStatement(sql)) {
-                checkColumns(probe.getMetaData().getColumnCount());
-            }
+            bind(current, (String) args[0]);
+        } else if (current != session) {
+            bind(current, preparedSql);
+        }
+        if (!(target instanceof PreparedStatement query)) {
+            throw new SQLException(method.getName() + " needs a query");
         }
         currentResult = null;
-        Object result = withTimeout(method, args);
-        if (result instanceof ResultSet resultSet) {
-            currentResult = Shielded.resultSet(resultSet, connection.proxy(), proxy);
+        if (method.getName().equals("executeQuery")) {
+            currentResult = Shielded.resultSet(withTimeout(query, query::executeQuery), connection.proxy(), proxy);
             return currentResult;
         }
-        if (Boolean.TRUE.equals(result)) {
-            currentResult = Shielded.resultSet(target.getResultSet(), connection.proxy(), proxy);
+        boolean hasResult = withTimeout(query, query::execute);
+        if (hasResult) {
+            currentResult = Shielded.resultSet(query.getResultSet(), connection.proxy(), proxy);
         }
-        return result;
+        return hasResult;
     }
 
-    private Object withTimeout(Method method, Object[] args) throws SQLException {
+    /** A call on a DuckDB statement, which may fail with SQLException. */
+    private interface Query<T> {
+        T run() throws SQLException;
+    }
+
+    private <T> T withTimeout(Statement running, Query<T> query) throws SQLException {
         Duration timeout = connection.endpoint().config().queryTimeout();
         if (queryTimeoutSeconds > 0 && Duration.ofSeconds(queryTimeoutSeconds).compareTo(timeout) < 0) {
             timeout = Duration.ofSeconds(queryTimeoutSeconds);
         }
         AtomicBoolean fired = new AtomicBoolean();
-        Statement running = target;
         ScheduledFuture<?> timer = connection.endpoint().timeouts().schedule(() -> {
             fired.set(true);
             try {
@@ -195,7 +199,7 @@ final class EndpointStatement implements InvocationHandler {
             }
         }, timeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
-            return JdbcProxies.invoke(target, method, args);
+            return query.run();
         } catch (SQLException e) {
             if (fired.get()) {
                 throw new SQLTimeoutException("The query was cancelled: it ran longer than the query timeout of "

@@ -33,7 +33,26 @@ final class JdbcProxies {
         }
     }
 
-    static Object unwrap(Object proxy, Class<?> type) throws SQLException {
+    /** Whether {@code method} is one that every endpoint proxy answers itself, the same way ({@link #answer}). */
+    static boolean answersItself(Method method) {
+        return switch (method.getName()) {
+            case "unwrap", "isWrapperFor", "equals", "hashCode" -> true;
+            default -> false;
+        };
+    }
+
+    /** Unwrapping goes no further than the proxy; equality is the proxy's identity. */
+    static Object answer(Object proxy, Method method, Object[] args) throws SQLException {
+        return switch (method.getName()) {
+            case "unwrap" -> unwrap(proxy, (Class<?>) args[0]);
+            case "isWrapperFor" -> ((Class<?>) args[0]).isInstance(proxy);
+            case "equals" -> proxy == args[0];
+            case "hashCode" -> System.identityHashCode(proxy);
+            default -> throw new IllegalArgumentException("Not a method every proxy answers: " + method);
+        };
+    }
+
+    private static Object unwrap(Object proxy, Class<?> type) throws SQLException {
         if (type.isInstance(proxy)) {
             return proxy;
         }

@@ -40,15 +40,14 @@ final class Shielded implements InvocationHandler {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (JdbcProxies.answersItself(method)) {
+            return JdbcProxies.answer(proxy, method, args);
+        }
         switch (method.getName()) {
             case "getConnection":
                 return connection;
             case "getStatement":
                 return statement;
-            case "unwrap":
-                return JdbcProxies.unwrap(proxy, (Class<?>) args[0]);
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             default:
                 break;
         }

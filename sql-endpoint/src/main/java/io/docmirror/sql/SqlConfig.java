@@ -1,9 +1,11 @@
 package io.docmirror.sql;
 
+import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigSection;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -20,45 +22,41 @@ import static java.util.Objects.requireNonNull;
  */
 public record SqlConfig(int columnLimit, String memoryLimit, int threads, Duration queryTimeout,
         Duration refreshInterval) {
-    public static final List<Option> OPTIONS = List.of(
-            new Option("sql.column-limit", "1000",
+    public static final List<ConfigOption> OPTIONS = List.of(
+            new ConfigOption("sql.column-limit", "1000",
                     "A query whose result has more columns than this fails with an error naming the limit (as the "
                             + "Synapse and Fabric SQL endpoints do)."),
-            new Option("sql.memory-limit", "4GB",
+            new ConfigOption("sql.memory-limit", "4GB",
                     "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a "
                             + "temporary directory."),
-            new Option("sql.threads", "0", "DuckDB's worker threads; 0: one per processor."),
-            new Option("sql.query-timeout-ms", "300000",
+            new ConfigOption("sql.threads", "0", "DuckDB's worker threads; 0: one per processor."),
+            new ConfigOption("sql.query-timeout-ms", "300000",
                     "A query running longer than this is cancelled with an error; the endpoint keeps serving."),
-            new Option("sql.refresh-interval-ms", "200",
+            new ConfigOption("sql.refresh-interval-ms", "200",
                     "A query first looks for newer manifest versions when the last look is older than this, so "
                             + "results are at most this much older than the mirror's last commit."));
 
     private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
             Pattern.CASE_INSENSITIVE);
 
-    /** One configuration option: its key, default value (as text) and what it does. */
-    public record Option(String key, String defaultValue, String description) {
-    }
-
     public SqlConfig {
         requireNonNull(memoryLimit, "memoryLimit is null");
         requireNonNull(queryTimeout, "queryTimeout is null");
         requireNonNull(refreshInterval, "refreshInterval is null");
         if (columnLimit < 1) {
-            throw invalid("sql.column-limit", columnLimit, "must be at least 1");
+            throw ConfigSection.invalid("sql.column-limit", columnLimit, "must be at least 1");
         }
         if (!MEMORY.matcher(memoryLimit).matches()) {
-            throw invalid("sql.memory-limit", memoryLimit, "must be a size such as 512MB or 4GB");
+            throw ConfigSection.invalid("sql.memory-limit", memoryLimit, "must be a size such as 512MB or 4GB");
         }
         if (threads < 0) {
-            throw invalid("sql.threads", threads, "must not be negative");
+            throw ConfigSection.invalid("sql.threads", threads, "must not be negative");
         }
         if (queryTimeout.isNegative() || queryTimeout.isZero()) {
-            throw invalid("sql.query-timeout-ms", queryTimeout.toMillis(), "must be positive");
+            throw ConfigSection.invalid("sql.query-timeout-ms", queryTimeout.toMillis(), "must be positive");
         }
         if (refreshInterval.isNegative()) {
-            throw invalid("sql.refresh-interval-ms", refreshInterval.toMillis(), "must not be negative");
+            throw ConfigSection.invalid("sql.refresh-interval-ms", refreshInterval.toMillis(), "must not be negative");
         }
     }
 
@@ -73,19 +71,13 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
      * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
      */
     public static SqlConfig fromProperties(Map<String, String> properties) {
-        for (String key : properties.keySet()) {
-            if (key.startsWith("sql.") && OPTIONS.stream().noneMatch(option -> option.key().equals(key))) {
-                throw new IllegalArgumentException("Unknown configuration " + key + "; see docs/configuration.md");
-            }
-        }
-        Function<String, String> value = key -> properties.getOrDefault(key, OPTIONS.stream()
-                .filter(option -> option.key().equals(key)).findFirst().orElseThrow().defaultValue()).trim();
+        ConfigSection section = ConfigSection.of("sql.", OPTIONS, properties);
         return new SqlConfig(
-                (int) parseLong("sql.column-limit", value),
-                value.apply("sql.memory-limit"),
-                (int) parseLong("sql.threads", value),
-                Duration.ofMillis(parseLong("sql.query-timeout-ms", value)),
-                Duration.ofMillis(parseLong("sql.refresh-interval-ms", value)));
+                section.intValue("sql.column-limit"),
+                section.text("sql.memory-limit").trim(),
+                section.intValue("sql.threads"),
+                Duration.ofMillis(section.longValue("sql.query-timeout-ms")),
+                Duration.ofMillis(section.longValue("sql.refresh-interval-ms")));
     }
 
     public SqlConfig withQueryTimeout(Duration timeout) {
@@ -98,18 +90,5 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
 
     public SqlConfig withColumnLimit(int limit) {
         return new SqlConfig(limit, memoryLimit, threads, queryTimeout, refreshInterval);
-    }
-
-    private static long parseLong(String key, Function<String, String> value) {
-        String text = value.apply(key);
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw invalid(key, text, "must be an integer");
-        }
-    }
-
-    private static IllegalArgumentException invalid(String key, Object value, String reason) {
-        return new IllegalArgumentException("Invalid value " + value + " for configuration " + key + ": " + reason);
     }
 }

@@ -1,5 +1,6 @@
 package io.docmirror.sql;
 
+import io.docmirror.config.ConfigOption;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -38,7 +39,7 @@ class SqlConfigTest {
     @Test
     void everyOptionIsDocumentedWithItsDefault() throws IOException {
         String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (SqlConfig.Option option : SqlConfig.OPTIONS) {
+        for (ConfigOption option : SqlConfig.OPTIONS) {
             assertThat(documentation).contains("| `" + option.key() + "` | `" + option.defaultValue() + "` |");
         }
     }

@@ -32,6 +32,7 @@ class ChangeEventCodingTest {
             assertThat(event.operation()).isEqualTo(Operation.REPLACE);
             assertThat(event.lsn()).isEqualTo(42);
             assertThat(event.ts()).isEqualTo(1767225600123L);
+            assertThat(ChangeLogEntry.ts(entry)).isEqualTo(1767225600123L);
             assertThat(event.ttlExpired()).isFalse();
             assertThat(new String(event.documentJson().orElseThrow(), StandardCharsets.UTF_8)).isEqualTo(DOCUMENT);
             assertThat(new String(event.previousJson().orElseThrow(), StandardCharsets.UTF_8)).isEqualTo(PREVIOUS);
