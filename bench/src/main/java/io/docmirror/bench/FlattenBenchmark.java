@@ -1,5 +1,6 @@
 package io.docmirror.bench;
 
+import io.docmirror.demo.OrderGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

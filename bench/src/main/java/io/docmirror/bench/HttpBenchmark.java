@@ -1,5 +1,6 @@
 package io.docmirror.bench;
 
+import io.docmirror.demo.OrderGenerator;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;

@@ -1,5 +1,6 @@
 package io.docmirror.bench;
 
+import io.docmirror.demo.OrderGenerator;
 import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;

@@ -1,5 +1,6 @@
 package io.docmirror.bench;
 
+import io.docmirror.demo.OrderGenerator;
 import io.docmirror.feed.kafka.KafkaBroker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -22,6 +22,14 @@ final class DataDirOptions {
             description = "A YAML or JSON config file; every option is in docs/configuration.md.")
     Optional<Path> config = Optional.empty();
 
+    /** The options of a command that takes {@code --data} with a default of its own (picocli sets the others'). */
+    static DataDirOptions of(Path data, Optional<Path> config) {
+        DataDirOptions options = new DataDirOptions();
+        options.data = data;
+        options.config = config;
+        return options;
+    }
+
     Map<String, String> properties() {
         return ConfigFile.load(config);
     }

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
                 MirrorCommand.class,
                 StatusCommand.class,
                 SqlCommand.class,
+                RunCommand.class,
         })
 final class DocmirrorCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -65,7 +65,22 @@ final class ResultPrinter {
         if (value instanceof Timestamp timestamp) {
             return timestamp.toLocalDateTime().toString();
         }
+        if (value instanceof Double number) {
+            return plainText(number);
+        }
         return value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString();
+    }
+
+    /**
+     * A double in plain digits where that reads better (23858810.52, not 2.385881052E7), in Java's shortest
+     * scientific form where plain digits would run long.
+     */
+    private static String plainText(double number) {
+        double magnitude = Math.abs(number);
+        if (Double.isFinite(number) && (magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e16))) {
+            return BigDecimal.valueOf(number).stripTrailingZeros().toPlainString();
+        }
+        return Double.toString(number);
     }
 
     private static long table(ResultSet result, PrintStream out) throws SQLException, IOException {

@@ -62,6 +62,14 @@ class SqlCommandTest {
     }
 
     @Test
+    void doublesReadAsPlainDigitsUnlessTheyRunLong() {
+        String output = sql("--format", "csv", "SELECT 23858810.52::DOUBLE AS a, 0.1::DOUBLE AS b, 3::DOUBLE AS c, "
+                + "1e300::DOUBLE AS d, 1.5e-7::DOUBLE AS e, -0.0::DOUBLE AS f");
+
+        assertThat(output.lines()).containsExactly("a,b,c,d,e,f", "23858810.52,0.1,3,1.0E300,1.5E-7,0");
+    }
+
+    @Test
     void refusedQueryFailsWithTheRule() {
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         PrintStream original = System.err;

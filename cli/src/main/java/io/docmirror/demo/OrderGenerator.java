@@ -1,4 +1,4 @@
-package io.docmirror.bench;
+package io.docmirror.demo;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
