@@ -4,6 +4,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.sql.SqlConfig;
+import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import picocli.CommandLine.Option;
@@ -44,6 +45,10 @@ final class DataDirOptions {
 
     SqlConfig sqlConfig() {
         return SqlConfig.fromProperties(ConfigFile.section(properties(), "sql."));
+    }
+
+    FlightConfig flightConfig() {
+        return FlightConfig.fromProperties(ConfigFile.section(properties(), "flight."));
     }
 
     /** The flattener's configuration of each container: the config file's {@code flatten.*}, for every container. */

@@ -8,6 +8,8 @@ import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.sql.SqlConfig;
 import io.docmirror.sql.SqlEndpoint;
+import io.docmirror.sql.flight.FlightConfig;
+import io.docmirror.sql.flight.FlightSqlServer;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.StoreHttpServer;
@@ -39,7 +41,7 @@ import java.util.function.Function;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run docmirror in one process until Ctrl-C: the store's HTTP API, the mirror daemon and the "
-                + "SQL endpoint over one data directory.",
+                + "SQL endpoint (in-process and Arrow Flight SQL) over one data directory.",
                 "With --demo it first loads a year of generated online orders into container "
                         + DemoDataset.CONTAINER + " (resumable; skipped when already there), mirrors them, prints "
                         + "example queries with their results and how to connect, and keeps writing a light stream "
@@ -56,6 +58,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "N",
             description = "The store's HTTP port (default: store.http.port, 8081; 0 picks one).")
     Integer port;
+
+    @Option(names = "--sql-port", paramLabel = "N",
+            description = "The Arrow Flight SQL port (default: flight.port, 32010; 0 picks one).")
+    Integer sqlPort;
 
     @Option(names = "--demo", description = "Load the demo dataset, show example queries, keep writing orders.")
     boolean demo;
@@ -86,6 +92,8 @@ final class RunCommand implements Callable<Integer> {
         MirrorConfig mirrorConfig = dataDir.mirrorConfig();
         Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
         SqlConfig sqlConfig = dataDir.sqlConfig();
+        FlightConfig flightConfig = dataDir.flightConfig();
+        flightConfig = flightConfig.withListener(flightConfig.bind(), sqlPort != null ? sqlPort : flightConfig.port());
         DemoDataset dataset = new DemoDataset(orders);
 
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -133,11 +141,14 @@ final class RunCommand implements Callable<Integer> {
             started.push(http);
             SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), sqlConfig);
             started.push(endpoint);
+            FlightSqlServer flight = FlightSqlServer.start(endpoint, flightConfig);
+            started.push(flight);
 
             out.println();
-            out.println("Store HTTP API:  " + http.baseUri() + "/containers");
-            out.println("SQL, in-process: jdbc:docmirror:" + data.toAbsolutePath()
+            out.println("Store HTTP API: " + http.baseUri() + "/containers");
+            out.println("SQL in-process: jdbc:docmirror:" + data.toAbsolutePath()
                     + "   (or: ./docmirror sql --data " + data + " \"SELECT ...\")");
+            FlightConnectionHelp.print(out, flight);
             if (demo) {
                 showExamples(endpoint);
                 if (ordersPerSecond > 0) {

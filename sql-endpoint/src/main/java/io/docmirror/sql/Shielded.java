@@ -6,6 +6,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
@@ -27,6 +28,20 @@ final class Shielded implements InvocationHandler {
     /** @param statement what {@code getStatement()} answers; null for metadata result sets */
     static ResultSet resultSet(ResultSet target, Connection connection, Statement statement) {
         return target == null ? null : shield(ResultSet.class, target, connection, statement);
+    }
+
+    /**
+     * The DuckDB result set behind one the endpoint returned; for the endpoint's own use (it never reaches a user).
+     *
+     * @throws SQLException when {@code shielded} did not come from the endpoint
+     */
+    static ResultSet target(ResultSet shielded) throws SQLException {
+        if (Proxy.isProxyClass(shielded.getClass())
+                && Proxy.getInvocationHandler(shielded) instanceof Shielded handler
+                && handler.target instanceof ResultSet target) {
+            return target;
+        }
+        throw new SQLException("Not a result set of the docmirror SQL endpoint: " + shielded.getClass().getName());
     }
 
     static DatabaseMetaData metaData(DatabaseMetaData target, Connection connection) {

@@ -1,0 +1,99 @@
+package io.docmirror.sql.flight;
+
+import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigSection;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The network SQL endpoint's options ({@code flight.*}; the reference is docs/configuration.md). The query limits
+ * are the SQL endpoint's own ({@code sql.*}).
+ *
+ * @param bind {@code flight.bind}: the address to listen on
+ * @param port {@code flight.port}: the port (0 picks a free one)
+ * @param username {@code flight.username}: the one user name clients log in with
+ * @param password {@code flight.password}: its password; empty means a random one is made at each start
+ * @param tlsCertificate {@code flight.tls-certificate}: a PEM certificate chain; with it the endpoint speaks TLS only
+ * @param tlsPrivateKey {@code flight.tls-private-key}: the PEM (PKCS#8) private key of that certificate
+ * @param batchRows {@code flight.batch-rows}: rows per Arrow record batch sent
+ */
+public record FlightConfig(String bind, int port, String username, Optional<String> password,
+        Optional<Path> tlsCertificate, Optional<Path> tlsPrivateKey, int batchRows) {
+    public static final List<ConfigOption> OPTIONS = List.of(
+            new ConfigOption("flight.bind", "127.0.0.1",
+                    "The address the Arrow Flight SQL endpoint listens on; 0.0.0.0 for every interface (then give "
+                            + "it TLS)."),
+            new ConfigOption("flight.port", "32010", "Its port; 0 picks a free one."),
+            new ConfigOption("flight.username", "docmirror", "The user name clients log in with."),
+            new ConfigOption("flight.password", "",
+                    "The password; empty makes a random one at each start, printed with the JDBC URL."),
+            new ConfigOption("flight.tls-certificate", "",
+                    "A PEM certificate chain file; when given, the endpoint speaks TLS only."),
+            new ConfigOption("flight.tls-private-key", "",
+                    "The certificate's private key, a PEM PKCS#8 file (required with a certificate)."),
+            new ConfigOption("flight.batch-rows", "65536", "Rows per Arrow record batch sent to a client."));
+
+    public FlightConfig {
+        requireNonNull(bind, "bind is null");
+        requireNonNull(username, "username is null");
+        requireNonNull(password, "password is null");
+        requireNonNull(tlsCertificate, "tlsCertificate is null");
+        requireNonNull(tlsPrivateKey, "tlsPrivateKey is null");
+        if (port < 0 || port > 65_535) {
+            throw ConfigSection.invalid("flight.port", port, "must be a port number, 0 to 65535");
+        }
+        if (username.isBlank()) {
+            throw ConfigSection.invalid("flight.username", username, "must not be empty");
+        }
+        if (tlsCertificate.isPresent() != tlsPrivateKey.isPresent()) {
+            throw ConfigSection.invalid(tlsCertificate.isPresent() ? "flight.tls-private-key" : "flight.tls-certificate",
+                    "", "TLS needs both flight.tls-certificate and flight.tls-private-key");
+        }
+        if (batchRows < 1) {
+            throw ConfigSection.invalid("flight.batch-rows", batchRows, "must be at least 1");
+        }
+    }
+
+    public static FlightConfig defaults() {
+        return fromProperties(Map.of());
+    }
+
+    /**
+     * Reads the {@code flight.*} entries of a config file; missing keys take their defaults.
+     *
+     * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
+     */
+    public static FlightConfig fromProperties(Map<String, String> properties) {
+        ConfigSection section = ConfigSection.of("flight.", OPTIONS, properties);
+        return new FlightConfig(
+                section.text("flight.bind").trim(),
+                section.intValue("flight.port"),
+                section.text("flight.username"),
+                Optional.of(section.text("flight.password")).filter(password -> !password.isEmpty()),
+                Optional.of(section.text("flight.tls-certificate").trim()).filter(path -> !path.isEmpty()).map(Path::of),
+                Optional.of(section.text("flight.tls-private-key").trim()).filter(path -> !path.isEmpty()).map(Path::of),
+                section.intValue("flight.batch-rows"));
+    }
+
+    public FlightConfig withListener(String bind, int port) {
+        return new FlightConfig(bind, port, username, password, tlsCertificate, tlsPrivateKey, batchRows);
+    }
+
+    public FlightConfig withPassword(String password) {
+        return new FlightConfig(bind, port, username, Optional.of(password), tlsCertificate, tlsPrivateKey, batchRows);
+    }
+
+    public FlightConfig withTls(Path certificate, Path privateKey) {
+        return new FlightConfig(bind, port, username, password, Optional.of(certificate), Optional.of(privateKey),
+                batchRows);
+    }
+
+    public boolean tls() {
+        return tlsCertificate.isPresent();
+    }
+}

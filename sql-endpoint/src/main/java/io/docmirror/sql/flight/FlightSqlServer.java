@@ -1,0 +1,137 @@
+package io.docmirror.sql.flight;
+
+import io.docmirror.sql.SqlEndpoint;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
+import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The SQL endpoint on the network, speaking Arrow Flight SQL: any Flight SQL client (the Arrow project's JDBC
+ * driver, ADBC, pyarrow) connects with the one user name and password of {@link FlightConfig}, over TLS when the
+ * configuration has a certificate. A client logs in once with basic authentication and gets a bearer token for its
+ * later calls.
+ */
+public final class FlightSqlServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(FlightSqlServer.class);
+
+    private final FlightServer server;
+    private final DocmirrorFlightProducer producer;
+    private final BufferAllocator allocator;
+    private final ScheduledExecutorService housekeeping;
+    private final FlightConfig config;
+    private final String password;
+
+    private FlightSqlServer(FlightServer server, DocmirrorFlightProducer producer, BufferAllocator allocator,
+            ScheduledExecutorService housekeeping, FlightConfig config, String password) {
+        this.server = server;
+        this.producer = producer;
+        this.allocator = allocator;
+        this.housekeeping = housekeeping;
+        this.config = config;
+        this.password = password;
+    }
+
+    /** Serves {@code endpoint} until {@link #close}; the endpoint stays the caller's to close, after this. */
+    public static FlightSqlServer start(SqlEndpoint endpoint, FlightConfig config) throws IOException {
+        requireNonNull(endpoint, "endpoint is null");
+        String password = config.password().orElseGet(FlightSqlServer::randomPassword);
+        BufferAllocator allocator = new RootAllocator();
+        DocmirrorFlightProducer producer = new DocmirrorFlightProducer(endpoint, allocator, config.batchRows(),
+                Optional.ofNullable(FlightSqlServer.class.getPackage().getImplementationVersion()).orElse("dev"));
+        Location location = config.tls() ? Location.forGrpcTls(config.bind(), config.port())
+                : Location.forGrpcInsecure(config.bind(), config.port());
+        FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)
+                .headerAuthenticator(new GeneratedBearerTokenAuthenticator(
+                        new BasicCallHeaderAuthenticator(credentials(config.username(), password))));
+        if (config.tls()) {
+            builder.useTls(config.tlsCertificate().orElseThrow().toFile(), config.tlsPrivateKey().orElseThrow().toFile());
+        }
+        FlightServer server = builder.build();
+        try {
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            producer.close();
+            allocator.close();
+            throw new IOException("Cannot serve Flight SQL on " + config.bind() + ":" + config.port() + ": "
+                    + e.getMessage(), e);
+        }
+        ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "docmirror-flight-housekeeping");
+            thread.setDaemon(true);
+            return thread;
+        });
+        housekeeping.scheduleWithFixedDelay(producer::expireUnclaimedResults, 1, 1, TimeUnit.MINUTES);
+        log.info("Flight SQL endpoint listening on {}:{}{}", config.bind(), server.getPort(),
+                config.tls() ? " (TLS)" : "");
+        return new FlightSqlServer(server, producer, allocator, housekeeping, config, password);
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    public String username() {
+        return config.username();
+    }
+
+    /** The password clients log in with: the configured one, or the one made at start. */
+    public String password() {
+        return password;
+    }
+
+    /** The URL for the Arrow Flight SQL JDBC driver, without the credentials (give them as user and password). */
+    public String jdbcUrl() {
+        String host = config.bind().equals("0.0.0.0") ? "localhost" : config.bind();
+        return "jdbc:arrow-flight-sql://" + host + ":" + port() + "/?useEncryption=" + config.tls();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        housekeeping.shutdownNow();
+        server.shutdown();
+        if (!server.awaitTermination(10, TimeUnit.SECONDS)) {
+            log.warn("Flight SQL calls still running after 10 s; closing anyway");
+        }
+        server.close();
+        producer.close();
+        allocator.close();
+    }
+
+    private static BasicCallHeaderAuthenticator.CredentialValidator credentials(String username, String password) {
+        byte[] expectedUser = username.getBytes(StandardCharsets.UTF_8);
+        byte[] expectedPassword = password.getBytes(StandardCharsets.UTF_8);
+        return (givenUser, givenPassword) -> {
+            // Both compared in constant time, and both always, so timing tells nothing about either.
+            boolean user = MessageDigest.isEqual(expectedUser, givenUser.getBytes(StandardCharsets.UTF_8));
+            boolean pass = MessageDigest.isEqual(expectedPassword, givenPassword.getBytes(StandardCharsets.UTF_8));
+            if (!(user & pass)) {
+                throw CallStatus.UNAUTHENTICATED.withDescription("Wrong user name or password").toRuntimeException();
+            }
+            return () -> givenUser;
+        };
+    }
+
+    private static String randomPassword() {
+        byte[] bytes = new byte[18];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

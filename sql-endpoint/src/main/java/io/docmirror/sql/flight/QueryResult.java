@@ -1,0 +1,110 @@
+package io.docmirror.sql.flight;
+
+import io.docmirror.sql.ArrowExport;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A query's result waiting to be fetched: the endpoint runs a query when a client asks for its FlightInfo (so the
+ * schema it answers is the result's own), and streams the rows when the client comes back with the ticket.
+ */
+final class QueryResult implements AutoCloseable {
+    /** How long a stream waits for a slow client to take the next batch before it gives up. */
+    private static final long CLIENT_WAIT_MILLIS = 300_000;
+
+    private final List<AutoCloseable> owned;
+    private final ArrowReader reader;
+    private final Schema schema;
+    private final long createdNanos = System.nanoTime();
+
+    private QueryResult(List<AutoCloseable> owned, ArrowReader reader, Schema schema) {
+        this.owned = owned;
+        this.reader = reader;
+        this.schema = schema;
+    }
+
+    /**
+     * @param owned what closes with the result, after the result set (its statement, its connection), in order
+     */
+    static QueryResult of(ResultSet resultSet, BufferAllocator allocator, long batchRows, AutoCloseable... owned)
+            throws SQLException {
+        List<AutoCloseable> closing = new ArrayList<>();
+        closing.add(resultSet);
+        closing.addAll(List.of(owned));
+        try {
+            ArrowReader reader = ArrowExport.of(resultSet, allocator, batchRows);
+            closing.add(0, reader);
+            return new QueryResult(closing, reader, reader.getVectorSchemaRoot().getSchema());
+        } catch (SQLException | IOException | RuntimeException e) {
+            SQLException failure = e instanceof SQLException sqlException ? sqlException
+                    : new SQLException("Cannot read the query's result as Arrow: " + e.getMessage(), e);
+            Resources.closeAll(closing, failure);
+            throw failure;
+        }
+    }
+
+    Schema schema() {
+        return schema;
+    }
+
+    long ageNanos() {
+        return System.nanoTime() - createdNanos;
+    }
+
+    /** Sends every batch to {@code listener}, waiting for the client when it reads slower than we send. */
+    void streamTo(ServerStreamListener listener) throws IOException {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        listener.start(root);
+        while (reader.loadNextBatch()) {
+            if (!awaitClient(listener)) {
+                return;
+            }
+            listener.putNext();
+        }
+        listener.completed();
+    }
+
+    /**
+     * Waits while the client's receive window is full, so a slow client holds back the reading of the result
+     * instead of the whole result piling up in send buffers.
+     *
+     * @return false when the client cancelled
+     */
+    private static boolean awaitClient(ServerStreamListener listener) throws InterruptedIOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLIENT_WAIT_MILLIS);
+        while (!listener.isReady()) {
+            if (listener.isCancelled()) {
+                return false;
+            }
+            if (System.nanoTime() > deadline) {
+                throw CallStatus.TIMED_OUT.withDescription("The client took no rows for "
+                        + CLIENT_WAIT_MILLIS / 1000 + " s; the result is dropped").toRuntimeException();
+            }
+            try {
+                // Polled: gRPC's on-ready callback was seen to go missing, which stalled a stream for good.
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while waiting for a Flight SQL client");
+            }
+        }
+        return !listener.isCancelled();
+    }
+
+    @Override
+    public void close() {
+        Resources.closeAll(owned, null);
+    }
+}

@@ -1,0 +1,194 @@
+package io.docmirror.sql;
+
+import io.docmirror.sql.flight.FlightConfig;
+import io.docmirror.sql.flight.FlightSqlServer;
+import io.docmirror.store.ContainerProperties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The network endpoint, end to end through the Arrow project's own Flight SQL JDBC driver. */
+class FlightSqlServerTest {
+    @TempDir
+    Path work;
+
+    private MirroredData data;
+    private SqlEndpoint endpoint;
+    private FlightSqlServer server;
+
+    @BeforeEach
+    void serveSomeOrders() throws Exception {
+        data = new MirroredData(work);
+        data.store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
+        data.store.createItem("orders", """
+                {"id":"o1","customerId":"c1","status":"new","total":12.5,
+                 "customer":{"billingAddress":{"city":"Lyon"}},
+                 "items":[{"sku":"A","qty":1},{"sku":"B","qty":2}]}""");
+        data.store.createItem("orders", """
+                {"id":"o2","customerId":"c2","status":"paid","total":4,
+                 "customer":{"billingAddress":{"city":"Oslo"}},"items":[{"sku":"C","qty":3}]}""");
+        data.sync();
+        endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults());
+        server = FlightSqlServer.start(endpoint, FlightConfig.defaults().withListener("127.0.0.1", 0)
+                .withPassword("s3cret"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+        endpoint.close();
+        data.close();
+    }
+
+    @Test
+    void queriesAnswerOverTheNetwork() throws SQLException {
+        try (Connection connection = connect("docmirror", "s3cret"); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT o.id, o.customer__billingAddress__city AS city, "
+                        + "sum(i.qty) AS units FROM orders o JOIN orders__items i ON i._id = o.id "
+                        + "GROUP BY ALL ORDER BY o.id")) {
+            assertThat(result.getMetaData().getColumnCount()).isEqualTo(3);
+            assertThat(result.getMetaData().getColumnName(2)).isEqualTo("city");
+            List<String> rows = new ArrayList<>();
+            while (result.next()) {
+                rows.add(result.getString(1) + " " + result.getString(2) + " " + result.getLong(3));
+            }
+            assertThat(rows).containsExactly("o1 Lyon 3", "o2 Oslo 3");
+        }
+    }
+
+    @Test
+    void aResultOfManyBatchesArrivesWhole() throws SQLException {
+        // 300,000 rows are five batches of 65,536 and more than gRPC's window: the server waits on the client.
+        try (Connection connection = connect("docmirror", "s3cret"); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT i FROM range(300000) AS t(i)")) {
+            long rows = 0;
+            long sum = 0;
+            while (result.next()) {
+                rows++;
+                sum += result.getLong(1);
+            }
+            assertThat(rows).isEqualTo(300_000);
+            assertThat(sum).isEqualTo(300_000L * 299_999 / 2);
+        }
+    }
+
+    @Test
+    void preparedStatementsTakeParameters() throws SQLException {
+        try (Connection connection = connect("docmirror", "s3cret");
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT id, total FROM orders WHERE status = ? AND total > ? ORDER BY id")) {
+            statement.setString(1, "new");
+            statement.setDouble(2, 10.0);
+            assertThat(ids(statement.executeQuery())).containsExactly("o1");
+
+            statement.setString(1, "paid");
+            statement.setDouble(2, 1.0);
+            assertThat(ids(statement.executeQuery())).containsExactly("o2");
+        }
+    }
+
+    @Test
+    void metadataListsTheMirrorsTablesAndTheirColumns() throws SQLException {
+        try (Connection connection = connect("docmirror", "s3cret")) {
+            DatabaseMetaData metadata = connection.getMetaData();
+            List<String> tables = new ArrayList<>();
+            try (ResultSet result = metadata.getTables(null, null, "%", null)) {
+                while (result.next()) {
+                    tables.add(result.getString("TABLE_NAME") + ":" + result.getString("TABLE_TYPE"));
+                }
+            }
+            assertThat(tables).contains("orders:VIEW", "orders__items:VIEW", "orders_history:VIEW",
+                    "docmirror_columns:TABLE", "docmirror_freshness:VIEW");
+
+            List<String> columns = new ArrayList<>();
+            try (ResultSet result = metadata.getColumns(null, null, "orders", "%")) {
+                while (result.next()) {
+                    columns.add(result.getString("COLUMN_NAME") + ":" + result.getString("TYPE_NAME"));
+                }
+            }
+            assertThat(columns).contains("id:VARCHAR", "total:DOUBLE", "customer__billingAddress__city:VARCHAR");
+        }
+    }
+
+    @Test
+    void theSandboxHoldsOverTheNetworkAndTheEndpointServesOn() throws SQLException {
+        try (Connection connection = connect("docmirror", "s3cret"); Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM read_csv('/etc/passwd')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("/etc/passwd");
+            assertThatThrownBy(() -> statement.executeUpdate("DELETE FROM docmirror_columns"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("read-only");
+
+            try (ResultSet result = statement.executeQuery("SELECT count(*) FROM orders")) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getLong(1)).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsRefused() {
+        assertThatThrownBy(() -> connect("docmirror", "guess").close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("UNAUTHENTICATED");
+        assertThatThrownBy(() -> connect("admin", "s3cret").close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("UNAUTHENTICATED");
+    }
+
+    @Test
+    void withACertificateItSpeaksTlsOnly() throws Exception {
+        SelfSignedCertificate certificate = SelfSignedCertificate.create(work.resolve("tls"), "localhost");
+        try (FlightSqlServer tls = FlightSqlServer.start(endpoint, FlightConfig.defaults()
+                .withListener("localhost", 0).withPassword("s3cret")
+                .withTls(certificate.certificatePem(), certificate.privateKeyPem()))) {
+            assertThat(tls.jdbcUrl()).endsWith("?useEncryption=true");
+            Properties properties = new Properties();
+            properties.setProperty("user", "docmirror");
+            properties.setProperty("password", "s3cret");
+            properties.setProperty("tlsRootCerts", certificate.certificatePem().toString());
+            try (Connection connection = DriverManager.getConnection(tls.jdbcUrl(), properties);
+                    Statement statement = connection.createStatement();
+                    ResultSet result = statement.executeQuery("SELECT count(*) FROM orders")) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getLong(1)).isEqualTo(2);
+            }
+
+            String plainUrl = tls.jdbcUrl().replace("useEncryption=true", "useEncryption=false");
+            assertThatThrownBy(() -> DriverManager.getConnection(plainUrl, properties).close())
+                    .as("a client without TLS is not served").isInstanceOf(SQLException.class);
+        }
+    }
+
+    private Connection connect(String user, String password) throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        return DriverManager.getConnection(server.jdbcUrl(), properties);
+    }
+
+    private static List<String> ids(ResultSet result) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (result) {
+            while (result.next()) {
+                ids.add(result.getString("id"));
+            }
+        }
+        return ids;
+    }
+}
