@@ -1,10 +1,8 @@
 package io.docmirror.store;
 
-import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -48,11 +46,7 @@ class StoreConfigTest {
     }
 
     @Test
-    void everyOptionIsDocumentedWithItsDefault() throws Exception {
-        String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (ConfigOption option : StoreConfig.OPTIONS) {
-            String defaultText = option.defaultValue().isEmpty() ? "(empty)" : "`" + option.defaultValue() + "`";
-            assertThat(documentation).contains("| `" + option.key() + "` | " + defaultText + " |");
-        }
+    void everyOptionIsDocumentedWithItsDefault() {
+        ConfigDocumentation.assertDocumented(StoreConfig.OPTIONS);
     }
 }

@@ -1,11 +1,8 @@
 package io.docmirror.sql;
 
-import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -37,10 +34,7 @@ class SqlConfigTest {
     }
 
     @Test
-    void everyOptionIsDocumentedWithItsDefault() throws IOException {
-        String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (ConfigOption option : SqlConfig.OPTIONS) {
-            assertThat(documentation).contains("| `" + option.key() + "` | `" + option.defaultValue() + "` |");
-        }
+    void everyOptionIsDocumentedWithItsDefault() {
+        ConfigDocumentation.assertDocumented(SqlConfig.OPTIONS);
     }
 }

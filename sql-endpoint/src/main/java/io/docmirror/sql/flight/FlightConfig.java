@@ -50,9 +50,13 @@ public record FlightConfig(String bind, int port, String username, Optional<Stri
         if (username.isBlank()) {
             throw ConfigSection.invalid("flight.username", username, "must not be empty");
         }
-        if (tlsCertificate.isPresent() != tlsPrivateKey.isPresent()) {
-            throw ConfigSection.invalid(tlsCertificate.isPresent() ? "flight.tls-private-key" : "flight.tls-certificate",
-                    "", "TLS needs both flight.tls-certificate and flight.tls-private-key");
+        if (tlsCertificate.isPresent() && tlsPrivateKey.isEmpty()) {
+            throw ConfigSection.invalid("flight.tls-certificate", tlsCertificate.get(),
+                    "TLS needs flight.tls-private-key as well");
+        }
+        if (tlsPrivateKey.isPresent() && tlsCertificate.isEmpty()) {
+            throw ConfigSection.invalid("flight.tls-private-key", tlsPrivateKey.get(),
+                    "TLS needs flight.tls-certificate as well");
         }
         if (batchRows < 1) {
             throw ConfigSection.invalid("flight.batch-rows", batchRows, "must be at least 1");

@@ -1,0 +1,39 @@
+package io.docmirror.sql;
+
+import io.docmirror.config.ConfigDocumentation;
+import io.docmirror.sql.flight.FlightConfig;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FlightConfigTest {
+    @Test
+    void defaultsListenOnLoopbackWithAPasswordMadeAtStart() {
+        FlightConfig config = FlightConfig.defaults();
+
+        assertThat(config.bind()).isEqualTo("127.0.0.1");
+        assertThat(config.port()).isEqualTo(32010);
+        assertThat(config.username()).isEqualTo("docmirror");
+        assertThat(config.password()).isEmpty();
+        assertThat(config.tls()).isFalse();
+    }
+
+    @Test
+    void badValuesAreRefusedWithTheirKey() {
+        assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.port", "70000")))
+                .hasMessage("Invalid value 70000 for configuration flight.port: must be a port number, 0 to 65535");
+        assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.tls-certificate", "server.crt")))
+                .hasMessage("Invalid value server.crt for configuration flight.tls-certificate: TLS needs "
+                        + "flight.tls-private-key as well");
+        assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.user", "me")))
+                .hasMessage("Unknown configuration flight.user; see docs/configuration.md");
+    }
+
+    @Test
+    void everyOptionIsDocumentedWithItsDefault() {
+        ConfigDocumentation.assertDocumented(FlightConfig.OPTIONS);
+    }
+}
