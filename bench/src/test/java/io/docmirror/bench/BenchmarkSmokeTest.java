@@ -37,6 +37,23 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void sqlQueryBenchmarkRuns() throws Exception {
+        var timings = SqlQueryBenchmark.run(300, work, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+
+        assertThat(timings).hasSize(4).allSatisfy(timing -> assertThat(timing.ratio()).isPositive());
+    }
+
+    @Test
+    void flightTransferBenchmarkRuns() throws Exception {
+        FlightTransferBenchmark.Result result = FlightTransferBenchmark.run(200, work, new PrintStream(
+                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        assertThat(result.rows()).isGreaterThan(200);
+        assertThat(result.flightRowsPerSecond()).isPositive();
+    }
+
+    @Test
     void feedBenchmarkRuns() throws Exception {
         FeedBenchmark.Result result = FeedBenchmark.run(3000, work, new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8));
