@@ -72,7 +72,8 @@ public final class SqlQueryBenchmark {
                         "SELECT id, total, customer__billingAddress__city FROM {orders} WHERE id = '" + lookupId + "'",
                         "SELECT id, total, customer.billingAddress.city FROM {raw} WHERE id = '" + lookupId + "'"),
                 new Query("filter on a flattened nested field",
-                        "SELECT count(*), round(sum(total), 2) FROM {orders} WHERE customer__billingAddress__state = 'WA' "
+                        "SELECT count(*), round(sum(total), 2) FROM {orders} "
+                                + "WHERE customer__billingAddress__state = 'WA' "
                                 + "AND customer__shippingAddress__city = 'Seattle'",
                         "SELECT count(*), round(sum(total), 2) FROM {raw} WHERE customer.billingAddress.state = 'WA' "
                                 + "AND customer.shippingAddress.city = 'Seattle'"));

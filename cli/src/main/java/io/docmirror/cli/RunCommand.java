@@ -13,6 +13,7 @@ import io.docmirror.sql.flight.FlightSqlServer;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.StoreHttpServer;
+import me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -151,16 +152,17 @@ final class RunCommand implements Callable<Integer> {
             FlightConnectionHelp.print(out, flight);
             if (demo) {
                 showExamples(endpoint);
-                if (ordersPerSecond > 0) {
-                    OrderStream stream = new OrderStream(store, dataset, Clock.systemUTC());
-                    stream.start(Duration.ofNanos(1_000_000_000L / ordersPerSecond));
-                    started.push(stream);
-                    out.printf(Locale.ROOT, "%nWriting %d new orders a second; every 10 s a line shows the "
-                            + "mirror keeping up. Ctrl-C stops.%n", ordersPerSecond);
-                    reportFreshness(endpoint, stream, stopRequested);
-                }
+            }
+            if (demo && ordersPerSecond > 0) {
+                OrderStream stream = new OrderStream(store, dataset, Clock.systemUTC());
+                stream.start(Duration.ofNanos(1_000_000_000L / ordersPerSecond));
+                started.push(stream);
+                out.printf(Locale.ROOT, "%nWriting %d new orders a second; every 10 s a line shows the mirror "
+                        + "keeping up. Ctrl-C stops.%n", ordersPerSecond);
+                reportFreshness(endpoint, stream, stopRequested);
             }
             else {
+                out.println();
                 out.println("Mirroring until Ctrl-C.");
             }
             stopRequested.await();
@@ -183,7 +185,7 @@ final class RunCommand implements Callable<Integer> {
                 .setTaskName("Loading demo orders")
                 .setInitialMax(dataset.orders())
                 .setStyle(ProgressBarStyle.ASCII)
-                .setConsumer(new me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer(System.err))
+                .setConsumer(new InteractiveConsoleProgressBarConsumer(System.err))
                 .build()) {
             loaded = dataset.load(store, bar::stepTo);
         }

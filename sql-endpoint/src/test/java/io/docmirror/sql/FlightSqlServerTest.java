@@ -3,6 +3,18 @@ package io.docmirror.sql;
 import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.sql.flight.FlightSqlServer;
 import io.docmirror.store.ContainerProperties;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -138,6 +150,36 @@ class FlightSqlServerTest {
                 assertThat(result.next()).isTrue();
                 assertThat(result.getLong(1)).isEqualTo(2);
             }
+        }
+    }
+
+    @Test
+    void aPlainFlightSqlClientGetsEachResultOnce() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient flight = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", server.port())).build();
+                FlightSqlClient client = new FlightSqlClient(flight)) {
+            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            FlightInfo info = client.execute("SELECT id FROM orders ORDER BY id", token);
+            assertThat(info.getSchemaOptional().orElseThrow().getFields()).extracting(Field::getName)
+                    .containsExactly("id");
+            Ticket ticket = info.getEndpoints().get(0).getTicket();
+            List<String> ids = new ArrayList<>();
+            try (FlightStream stream = client.getStream(ticket, token)) {
+                while (stream.next()) {
+                    VarCharVector id = (VarCharVector) stream.getRoot().getVector("id");
+                    for (int row = 0; row < stream.getRoot().getRowCount(); row++) {
+                        ids.add(id.getObject(row).toString());
+                    }
+                }
+            }
+            assertThat(ids).containsExactly("o1", "o2");
+
+            assertThatThrownBy(() -> {
+                try (FlightStream again = client.getStream(ticket, token)) {
+                    again.next();
+                }
+            }).isInstanceOf(FlightRuntimeException.class).hasMessageContaining("fetched already");
         }
     }
 

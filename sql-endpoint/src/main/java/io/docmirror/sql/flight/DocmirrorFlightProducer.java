@@ -44,6 +44,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +77,8 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
         this.sqlInfo = new SqlInfoBuilder()
                 .withFlightSqlServerName("docmirror")
                 .withFlightSqlServerVersion(version)
-                .withFlightSqlServerArrowVersion(Schema.class.getPackage().getImplementationVersion())
+                .withFlightSqlServerArrowVersion(Optional.ofNullable(Schema.class.getPackage()
+                        .getImplementationVersion()).orElse("unknown"))
                 .withFlightSqlServerReadOnly(true)
                 .withFlightSqlServerSql(true)
                 .withFlightSqlServerSubstrait(false)
