@@ -7,11 +7,11 @@ import io.docmirror.sql.SqlConfig;
 import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /** The options every command that opens a data directory shares. */
@@ -19,12 +19,14 @@ final class DataDirOptions {
     @Option(names = "--data", required = true, paramLabel = "DIR", description = "The data directory.")
     Path data;
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "A YAML or JSON config file; every option is in docs/configuration.md.")
-    Optional<Path> config = Optional.empty();
+    @Mixin
+    ConfigFileOption config = new ConfigFileOption();
+
+    /** Read once: every section below comes from the same file. */
+    private Map<String, String> properties;
 
     /** The options of a command that takes {@code --data} with a default of its own (picocli sets the others'). */
-    static DataDirOptions of(Path data, Optional<Path> config) {
+    static DataDirOptions of(Path data, ConfigFileOption config) {
         DataDirOptions options = new DataDirOptions();
         options.data = data;
         options.config = config;
@@ -32,7 +34,10 @@ final class DataDirOptions {
     }
 
     Map<String, String> properties() {
-        return ConfigFile.load(config);
+        if (properties == null) {
+            properties = ConfigFile.load(config.file);
+        }
+        return properties;
     }
 
     StoreConfig storeConfig() {

@@ -18,6 +18,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -52,9 +53,8 @@ final class RunCommand implements Callable<Integer> {
             description = "The data directory (default: ${DEFAULT-VALUE}).")
     Path data;
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "A YAML or JSON config file; every option is in docs/configuration.md.")
-    Optional<Path> config = Optional.empty();
+    @Mixin
+    ConfigFileOption config;
 
     @Option(names = "--port", paramLabel = "N",
             description = "The store's HTTP port (default: store.http.port, 8081; 0 picks one).")

@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "sql", mixinStandardHelpOptions = true,
@@ -29,9 +29,8 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = "--data", paramLabel = "DIR", description = "The data directory (required).")
     Path data;
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "A YAML or JSON config file; every option is in docs/configuration.md.")
-    Optional<Path> config = Optional.empty();
+    @Mixin
+    ConfigFileOption config;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
             description = "table, csv or jsonl (one JSON object per row: LIST as arrays, STRUCT as objects, DECIMAL "

@@ -71,18 +71,19 @@ final class CatalogMetadata {
             return rows(Schemas.GET_TABLES_SCHEMA_NO_SCHEMA, tables);
         }
         List<Object[]> withSchemas = new ArrayList<>();
-        for (Object[] table : tables) {
-            Object[] row = Arrays.copyOf(table, 5);
-            row[4] = arrowSchema((String) table[1], (String) table[2]).serializeAsMessage();
-            withSchemas.add(row);
+        try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement()) {
+            for (Object[] table : tables) {
+                Object[] row = Arrays.copyOf(table, 5);
+                row[4] = arrowSchema(statement, (String) table[1], (String) table[2]).serializeAsMessage();
+                withSchemas.add(row);
+            }
         }
         return rows(Schemas.GET_TABLES_SCHEMA, withSchemas);
     }
 
-    private Schema arrowSchema(String schema, String table) throws SQLException {
-        try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement();
-                ResultSet empty = statement.executeQuery("SELECT * FROM " + identifier(schema) + "."
-                        + identifier(table) + " LIMIT 0");
+    private Schema arrowSchema(Statement statement, String schema, String table) throws SQLException {
+        try (ResultSet empty = statement.executeQuery("SELECT * FROM " + identifier(schema) + "."
+                + identifier(table) + " LIMIT 0");
                 ArrowReader reader = ArrowExport.of(empty, allocator, 1)) {
             return reader.getVectorSchemaRoot().getSchema();
         } catch (IOException e) {

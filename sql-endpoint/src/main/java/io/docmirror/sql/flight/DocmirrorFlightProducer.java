@@ -232,25 +232,25 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     @Override
     public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context,
             ServerStreamListener listener) {
-        send(listener, () -> VectorSchemaRoot.create(Schemas.GET_PRIMARY_KEYS_SCHEMA, allocator));
+        sendEmpty(listener, Schemas.GET_PRIMARY_KEYS_SCHEMA);
     }
 
     @Override
     public void getStreamExportedKeys(CommandGetExportedKeys command, CallContext context,
             ServerStreamListener listener) {
-        send(listener, () -> VectorSchemaRoot.create(Schemas.GET_EXPORTED_KEYS_SCHEMA, allocator));
+        sendEmpty(listener, Schemas.GET_EXPORTED_KEYS_SCHEMA);
     }
 
     @Override
     public void getStreamImportedKeys(CommandGetImportedKeys command, CallContext context,
             ServerStreamListener listener) {
-        send(listener, () -> VectorSchemaRoot.create(Schemas.GET_IMPORTED_KEYS_SCHEMA, allocator));
+        sendEmpty(listener, Schemas.GET_IMPORTED_KEYS_SCHEMA);
     }
 
     @Override
     public void getStreamCrossReference(CommandGetCrossReference command, CallContext context,
             ServerStreamListener listener) {
-        send(listener, () -> VectorSchemaRoot.create(Schemas.GET_CROSS_REFERENCE_SCHEMA, allocator));
+        sendEmpty(listener, Schemas.GET_CROSS_REFERENCE_SCHEMA);
     }
 
     // Plumbing
@@ -303,6 +303,10 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
         } catch (Exception e) {
             listener.error(failure(e));
         }
+    }
+
+    private void sendEmpty(ServerStreamListener listener, Schema schema) {
+        send(listener, () -> VectorSchemaRoot.create(schema, allocator));
     }
 
     private PreparedQuery preparedQuery(ByteString handle) {
