@@ -125,13 +125,16 @@ public final class SqlQueryBenchmark {
      */
     private static long copyToOneFile(Statement mirror, String table, Connection reference, Path file)
             throws Exception {
+        // A connection of its own, closed before the allocator: DuckDB holds on to the last Arrow batch it
+        // imported until then, and the allocator refuses to close while any of its memory is held.
         try (BufferAllocator allocator = new RootAllocator();
                 ResultSet rows = mirror.executeQuery("SELECT * FROM " + table);
                 ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-                Statement statement = reference.createStatement()) {
+                Connection copier = DriverManager.getConnection("jdbc:duckdb:");
+                Statement statement = copier.createStatement()) {
             // The stream owns the reader from here: it is closed when DuckDB releases the stream.
             Data.exportArrayStream(allocator, ArrowExport.of(rows, allocator, 65_536), stream);
-            reference.unwrap(DuckDBConnection.class).registerArrowStream("mirror_rows", stream);
+            copier.unwrap(DuckDBConnection.class).registerArrowStream("mirror_rows", stream);
             statement.execute("COPY (SELECT * FROM mirror_rows) TO '" + file + "' (FORMAT parquet)");
         }
         try (Statement statement = reference.createStatement()) {
