@@ -1,14 +1,19 @@
 package io.docmirror.feed.processor;
 
+import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.feed.FeedRange;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How far a change feed processor is behind, per feed range: from its leases' checkpoints and the log's end.
@@ -26,24 +31,39 @@ public final class ChangeFeedEstimator {
             Duration timeBehind) {
     }
 
+    /**
+     * The lag of each of the container's feed ranges. A feed range without a lease (the processor has not started)
+     * is behind by its whole log.
+     */
     public static List<Lag> estimate(StoreClient store, String container, String processorName, String leaseContainer,
             Clock clock) {
+        Map<Integer, Lease> leasesByRange = new HashMap<>();
+        try {
+            for (Lease lease : new LeaseStore(store, leaseContainer, container, processorName).list()) {
+                leasesByRange.put(lease.logPartition(), lease);
+            }
+        } catch (StoreException e) {
+            if (e.code() != StoreErrorCode.NOT_FOUND) {
+                throw e;
+            }
+        }
         List<Lag> lags = new ArrayList<>();
         long now = clock.millis();
-        for (Lease lease : new LeaseStore(store, leaseContainer, container, processorName).list()) {
-            FeedRange range = new FeedRange(container, lease.logPartition());
-            ChangeLogPage bounds = store.readChangeLog(container, lease.logPartition(), Long.MAX_VALUE, 1);
-            long checkpoint = lease.continuation() == null
+        for (FeedRange range : ChangeFeedReader.feedRanges(store, container)) {
+            Lease lease = leasesByRange.get(range.logPartition());
+            String continuation = lease == null ? null : lease.continuation();
+            ChangeLogPage bounds = store.readChangeLog(container, range.logPartition(), Long.MAX_VALUE, 1);
+            long checkpoint = continuation == null
                     ? bounds.logStartLsn()
-                    : ContinuationToken.decode(lease.continuation()).positions().getOrDefault(lease.logPartition(), 0L);
+                    : ContinuationToken.decode(continuation).positions().getOrDefault(range.logPartition(), 0L);
             Duration timeBehind = Duration.ZERO;
             if (checkpoint < bounds.logEndLsn() && checkpoint >= bounds.logStartLsn()) {
-                ChangeLogPage next = store.readChangeLog(container, lease.logPartition(), checkpoint, 1);
+                ChangeLogPage next = store.readChangeLog(container, range.logPartition(), checkpoint, 1);
                 if (!next.events().isEmpty()) {
                     timeBehind = Duration.ofMillis(Math.max(0, now - next.events().get(0).ts()));
                 }
             }
-            String owner = lease.isFree(now) ? null : lease.owner();
+            String owner = lease == null || lease.isFree(now) ? null : lease.owner();
             lags.add(new Lag(range, owner, checkpoint, bounds.logEndLsn(), Math.max(0, bounds.logEndLsn() - checkpoint),
                     timeBehind));
         }

@@ -1,10 +1,12 @@
 package io.docmirror.feed.processor;
 
+import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.FeedRange;
 import io.docmirror.feed.StartFrom;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,6 +128,66 @@ public final class ChangeFeedProcessor implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /**
+     * Hands every change up to the log's current end to the handler, on the caller's thread, one feed range after
+     * the other, checkpointing after each batch: the batch-job form of the processor ({@code derive sync}), which
+     * shares its checkpoints with the workers of {@link #start()}. Each lease is held while its range is read and
+     * released after.
+     *
+     * @return how many changes were handled
+     * @throws ChangeFeedException with {@code CONFLICT} when a worker holds one of the leases
+     * @throws Exception what the handler threw; the checkpoint stays before the failed batch
+     */
+    public long catchUp() throws Exception {
+        synchronized (this) {
+            if (running) {
+                throw new IllegalStateException("Change feed processor " + options.processorName() + " is running");
+            }
+        }
+        leases.ensureLeases(ChangeFeedReader.feedRanges(store, container).size());
+        long handled = 0;
+        for (Lease free : leases.list()) {
+            long now = clock.millis();
+            if (!free.isFree(now) && !options.workerId().equals(free.owner())) {
+                throw heldByWorker(free);
+            }
+            Lease lease = leases.replace(free.withOwner(options.workerId(), now + options.leaseDuration().toMillis()))
+                    .orElseThrow(() -> heldByWorker(free));
+            FeedRange feedRange = new FeedRange(container, lease.logPartition());
+            try {
+                ChangeFeedReader reader = ChangeFeedReader.open(store, feedRange, options.mode(),
+                        lease.continuation() == null ? options.startFrom() : StartFrom.continuation(lease.continuation()));
+                while (true) {
+                    ChangeFeedPage page = reader.readNext(options.maxEventsPerBatch());
+                    if (!page.events().isEmpty()) {
+                        handler.handle(new ChangeFeedContext(feedRange, options.workerId(), page.continuation()),
+                                page.events());
+                        handled += page.events().size();
+                        eventsHandled.addAndGet(page.events().size());
+                    }
+                    if (!page.continuation().equals(lease.continuation())) {
+                        Lease renewed = lease.withOwner(options.workerId(),
+                                clock.millis() + options.leaseDuration().toMillis());
+                        lease = leases.replace(renewed.withContinuation(page.continuation()))
+                                .orElseThrow(() -> heldByWorker(free));
+                    }
+                    if (page.caughtUp()) {
+                        break;
+                    }
+                }
+            } finally {
+                leases.replace(lease.withOwner(null, 0));
+            }
+        }
+        return handled;
+    }
+
+    private ChangeFeedException heldByWorker(Lease lease) {
+        return new ChangeFeedException(StoreErrorCode.CONFLICT, "Cannot catch up change feed processor "
+                + options.processorName() + " on feed range " + container + "[" + lease.logPartition()
+                + "]: worker " + lease.owner() + " holds its lease; stop the running workers first");
     }
 
     /** The feed ranges this worker holds now. */
