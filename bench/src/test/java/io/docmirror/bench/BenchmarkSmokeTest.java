@@ -63,6 +63,17 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void derivationBenchmarkRuns() throws Exception {
+        DerivationBenchmark.Result result = DerivationBenchmark.run(400, work,
+                Path.of("..", "docs", "examples", "customers-orders-items.yaml"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        assertThat(result.events()).isEqualTo(400);
+        assertThat(result.derivedEventsPerSecond()).isPositive();
+        assertThat(result.sourceAfter().itemBytes()).isLessThan(result.sourceBefore().itemBytes());
+    }
+
+    @Test
     void kafkaPublishBenchmarkRuns() throws Exception {
         try (KafkaBroker broker = KafkaBroker.start(work.resolve("kafka"))) {
             KafkaPublishBenchmark.Result result = KafkaPublishBenchmark.run(2000, broker.bootstrapServers(), work,

@@ -2,6 +2,7 @@ package io.docmirror.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
@@ -9,23 +10,31 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Reads the config file (YAML, of which JSON is a subset) into flat dotted keys: {@code store: {sync-writes: false}}
- * and {@code store.sync-writes: false} both give {@code store.sync-writes=false}. Each module's config class
- * validates its own section.
+ * The config file (YAML, of which JSON is a subset). Options are read as flat dotted keys: {@code store:
+ * {sync-writes: false}} and {@code store.sync-writes: false} both give {@code store.sync-writes=false}, and each
+ * module's config class validates its own section. Structured sections (lists and mappings of user-chosen names,
+ * such as {@code derivations}) are kept as trees for their own readers.
  */
 final class ConfigFile {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> STRUCTURED_SECTIONS = Set.of("derivations");
 
-    private ConfigFile() {
+    private final Map<String, String> properties;
+    private final JsonNode root;
+
+    private ConfigFile(Map<String, String> properties, JsonNode root) {
+        this.properties = properties;
+        this.root = root;
     }
 
-    static Map<String, String> load(Optional<Path> file) {
+    static ConfigFile load(Optional<Path> file) {
         Map<String, String> properties = new TreeMap<>();
         if (file.isEmpty()) {
-            return properties;
+            return new ConfigFile(properties, MissingNode.getInstance());
         }
         JsonNode root;
         try {
@@ -34,16 +43,23 @@ final class ConfigFile {
         catch (IOException e) {
             throw new IllegalArgumentException("Cannot read config file " + file.get() + ": " + e.getMessage(), e);
         }
-        if (root != null && !root.isMissingNode()) {
-            if (!root.isObject()) {
-                throw new IllegalArgumentException("Cannot read config file " + file.get() + ": it is not a mapping of keys");
-            }
-            flatten("", root, properties);
+        if (root == null || root.isMissingNode()) {
+            return new ConfigFile(properties, MissingNode.getInstance());
         }
-        return properties;
+        if (!root.isObject()) {
+            throw new IllegalArgumentException("Cannot read config file " + file.get() + ": it is not a mapping of keys");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!STRUCTURED_SECTIONS.contains(field.getKey())) {
+                flatten(field.getKey(), field.getValue(), properties);
+            }
+        }
+        return new ConfigFile(properties, root);
     }
 
-    static Map<String, String> section(Map<String, String> properties, String prefix) {
+    /** The options whose keys start with {@code prefix} ({@code "mirror."}). */
+    Map<String, String> section(String prefix) {
         Map<String, String> section = new TreeMap<>();
         properties.forEach((key, value) -> {
             if (key.startsWith(prefix)) {
@@ -53,16 +69,17 @@ final class ConfigFile {
         return section;
     }
 
-    private static void flatten(String prefix, JsonNode node, Map<String, String> properties) {
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            String key = prefix + field.getKey();
-            if (field.getValue().isObject()) {
-                flatten(key + ".", field.getValue(), properties);
-            }
-            else {
-                properties.put(key, field.getValue().isNull() ? "" : field.getValue().asText());
-            }
+    /** A structured section as written, or a missing node. */
+    JsonNode structuredSection(String name) {
+        return root.path(name);
+    }
+
+    private static void flatten(String key, JsonNode node, Map<String, String> properties) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(field -> flatten(key + "." + field.getKey(), field.getValue(), properties));
+        }
+        else {
+            properties.put(key, node.isNull() ? "" : node.asText());
         }
     }
 }

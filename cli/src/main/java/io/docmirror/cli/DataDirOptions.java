@@ -1,5 +1,7 @@
 package io.docmirror.cli;
 
+import io.docmirror.feed.derive.Derivation;
+import io.docmirror.feed.derive.DerivationConfig;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
@@ -11,6 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -23,7 +26,7 @@ final class DataDirOptions {
     ConfigFileOption config = new ConfigFileOption();
 
     /** Read once: every section below comes from the same file. */
-    private Map<String, String> properties;
+    private ConfigFile configFile;
 
     /** The options of a command that takes {@code --data} with a default of its own (picocli sets the others'). */
     static DataDirOptions of(Path data, ConfigFileOption config) {
@@ -33,35 +36,40 @@ final class DataDirOptions {
         return options;
     }
 
-    Map<String, String> properties() {
-        if (properties == null) {
-            properties = ConfigFile.load(config.file);
+    private ConfigFile configFile() {
+        if (configFile == null) {
+            configFile = ConfigFile.load(config.file);
         }
-        return properties;
+        return configFile;
     }
 
     StoreConfig storeConfig() {
-        return StoreConfig.fromProperties(ConfigFile.section(properties(), "store."));
+        return StoreConfig.fromProperties(configFile().section("store."));
     }
 
     MirrorConfig mirrorConfig() {
-        return MirrorConfig.fromProperties(ConfigFile.section(properties(), "mirror."));
+        return MirrorConfig.fromProperties(configFile().section("mirror."));
     }
 
     SqlConfig sqlConfig() {
-        return SqlConfig.fromProperties(ConfigFile.section(properties(), "sql."));
+        return SqlConfig.fromProperties(configFile().section("sql."));
     }
 
     FlightConfig flightConfig() {
-        return FlightConfig.fromProperties(ConfigFile.section(properties(), "flight."));
+        return FlightConfig.fromProperties(configFile().section("flight."));
     }
 
     /** The flattener's configuration of each container: the config file's {@code flatten.*}, for every container. */
     Function<String, FlattenerConfig> flattenerConfigs() {
-        Map<String, String> flatten = ConfigFile.section(properties(), "flatten.");
+        Map<String, String> flatten = configFile().section("flatten.");
         // Read once now, so that a bad flatten.* entry is reported before anything is opened.
         FlattenerConfig.fromProperties("validation", flatten);
         return container -> FlattenerConfig.fromProperties(container, flatten);
+    }
+
+    /** The derivations the config file declares (none without one). */
+    List<Derivation> derivations() {
+        return DerivationConfig.fromConfig(configFile().structuredSection("derivations"));
     }
 
     Path mirrorDirectory() {

@@ -3,6 +3,8 @@ package io.docmirror.cli;
 import io.docmirror.demo.DemoDataset;
 import io.docmirror.demo.OrderStream;
 import io.docmirror.feed.ChangeFeedHttpRoute;
+import io.docmirror.feed.derive.Derivation;
+import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
@@ -32,6 +34,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -95,6 +98,7 @@ final class RunCommand implements Callable<Integer> {
         SqlConfig sqlConfig = dataDir.sqlConfig();
         FlightConfig flightConfig = dataDir.flightConfig();
         flightConfig = flightConfig.withListener(flightConfig.bind(), sqlPort != null ? sqlPort : flightConfig.port());
+        List<Derivation> derivations = dataDir.derivations();
         DemoDataset dataset = new DemoDataset(orders);
 
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -113,6 +117,9 @@ final class RunCommand implements Callable<Integer> {
             started.push(store);
             if (demo) {
                 loadDemoData(store, dataset);
+            }
+            if (!derivations.isEmpty()) {
+                started.push(startDerivations(store, derivations));
             }
             FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), mirrorConfig, flattenerConfigs,
                     Clock.systemUTC());
@@ -197,6 +204,18 @@ final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "Loaded %,d generated orders into container %s in %.1f s%n", loaded,
                     DemoDataset.CONTAINER, (System.nanoTime() - startedAt) / 1e9);
         }
+    }
+
+    /** Brings the derived containers up to date (so the first mirror sync has them), then keeps them so. */
+    private DerivationRunner startDerivations(EmbeddedStore store, List<Derivation> derivations) throws Exception {
+        DerivationRunner runner = DerivationRunner.withDefaults(store, derivations);
+        long startedAt = System.nanoTime();
+        long changes = runner.catchUp();
+        out.printf(Locale.ROOT, "Derived %,d source changes in %.1f s%n", changes,
+                (System.nanoTime() - startedAt) / 1e9);
+        DeriveCommand.printStatus(runner.status());
+        runner.start();
+        return runner;
     }
 
     private void showExamples(SqlEndpoint endpoint) throws Exception {

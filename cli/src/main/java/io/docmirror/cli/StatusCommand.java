@@ -2,6 +2,13 @@ package io.docmirror.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.feed.derive.Derivation;
+import io.docmirror.feed.derive.DerivationRunner;
+import io.docmirror.feed.derive.DerivationStatus;
+import io.docmirror.feed.processor.ChangeFeedEstimator;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -16,7 +23,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Per mirrored container: the mirrored LSNs, lag, tables, rows, files and last commit.")
+        description = {"Per mirrored container: the mirrored LSNs, lag, tables, rows, files and last commit.",
+                "Per derivation the config file declares: its lag behind the source and the errors recorded."})
 final class StatusCommand implements Callable<Integer> {
     @Mixin
     DataDirOptions dataDir;
@@ -26,17 +34,24 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        List<Derivation> derivations = dataDir.derivations();
         List<ContainerStatus> statuses = new ArrayList<>();
+        List<DerivationStatus> derivationStatuses;
         try (EmbeddedStore store = dataDir.openStore()) {
             for (ContainerProperties container : store.listContainers()) {
                 if (container.isMirrored()) {
                     statuses.add(ContainerStatus.of(dataDir.mirrorDirectory(), store, container, Clock.systemUTC()));
                 }
             }
+            derivationStatuses = DerivationRunner.withDefaults(store, derivations).status();
         }
         if (json) {
-            System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                    .writeValueAsString(statuses));
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode output = mapper.createObjectNode();
+            output.set("containers", mapper.valueToTree(statuses));
+            ArrayNode derived = output.putArray("derivations");
+            derivationStatuses.forEach(status -> derived.add(toJson(status)));
+            System.out.println(mapper.writeValueAsString(output));
             return ExitCodes.OK;
         }
         System.out.printf("%-24s %8s %-24s %12s %10s %7s %12s %6s %6s  %s%n", "container", "version", "last commit",
@@ -47,6 +62,30 @@ final class StatusCommand implements Callable<Integer> {
                     status.lagEvents(), status.lagSeconds(), status.tables(), status.storedRows(), status.files(),
                     status.deadLetters(), status.mirroredLsn());
         }
+        if (!derivationStatuses.isEmpty()) {
+            System.out.println();
+            DeriveCommand.printStatus(derivationStatuses);
+        }
         return ExitCodes.OK;
+    }
+
+    private static ObjectNode toJson(DerivationStatus status) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("name", status.name());
+        json.put("source", status.source());
+        status.targets().forEach(json.putArray("targets")::add);
+        json.put("lagEvents", status.eventsBehind());
+        json.put("lagSeconds", status.timeBehind().toMillis() / 1000.0);
+        json.put("errors", status.errors());
+        ArrayNode ranges = json.putArray("feedRanges");
+        for (ChangeFeedEstimator.Lag lag : status.lag()) {
+            ranges.addObject()
+                    .put("feedRange", lag.feedRange().logPartition())
+                    .put("owner", lag.owner())
+                    .put("checkpointLsn", lag.checkpointLsn())
+                    .put("logEndLsn", lag.logEndLsn())
+                    .put("lagEvents", lag.eventsBehind());
+        }
+        return json;
     }
 }

@@ -82,7 +82,7 @@ class MirrorCommandTest {
             System.setOut(original);
         }
         String output = captured.toString(StandardCharsets.UTF_8);
-        return new ObjectMapper().readTree(output.substring(output.indexOf('[')));
+        return new ObjectMapper().readTree(output.substring(output.indexOf('{'))).get("containers");
     }
 
     @Test

@@ -128,6 +128,17 @@ public final class EmbeddedStore implements StoreClient {
         return state(container).properties();
     }
 
+    /**
+     * What a container's items and change log take on disk, in bytes, after compacting them so that deleted items
+     * and trimmed events no longer count (an administrative call: the compaction costs I/O).
+     */
+    public ContainerUsage containerUsage(String container) {
+        byte[] prefix = KeyLayout.containerPrefix(state(container).containerId());
+        byte[] end = KeyLayout.prefixEnd(prefix);
+        return new ContainerUsage(storage.compactedSize(storage.items(), prefix, end),
+                storage.compactedSize(storage.changeLog(), prefix, end));
+    }
+
     @Override
     public List<ContainerProperties> listContainers() {
         return containers.values().stream()

@@ -63,6 +63,30 @@ class TtlTest {
     }
 
     @Test
+    void reapedItemsNoLongerTakeSpaceOnDisk() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createContainer(ContainerProperties.of("kept", "/pk"));
+        String padding = "x".repeat(1000);
+        for (int index = 0; index < 2000; index++) {
+            store.createItem("c", "{\"id\":\"" + index + "\",\"pk\":\"p" + index % 10 + "\",\"pad\":\"" + padding + "\"}");
+        }
+        store.createItem("kept", "{\"id\":\"k\",\"pk\":\"p\",\"pad\":\"" + padding + "\"}");
+        ContainerUsage before = store.containerUsage("c");
+
+        clock.advanceSeconds(11);
+        while (store.reapExpired(1000) > 0) {
+            // two rounds
+        }
+        ContainerUsage after = store.containerUsage("c");
+
+        assertThat(before.itemBytes()).isGreaterThan(500_000);
+        assertThat(after.itemBytes()).isLessThan(before.itemBytes() / 10);
+        // The change log still holds the creates and the expiries, within retention.
+        assertThat(after.changeLogBytes()).isGreaterThan(before.changeLogBytes());
+        assertThat(store.containerUsage("kept").itemBytes()).isPositive();
+    }
+
+    @Test
     void reaperRemovesExpiredItemsWithATtlExpiredDelete() {
         store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
         store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\",\"v\":1}");

@@ -122,8 +122,10 @@ public final class DerivationRunner implements AutoCloseable {
         List<DerivationStatus> statuses = new ArrayList<>();
         for (Derivation derivation : derivations) {
             ProcessorOptions options = processorOptions.apply(derivation.processorName());
-            List<ChangeFeedEstimator.Lag> lag = ChangeFeedEstimator.estimate(store, derivation.source(),
-                    derivation.processorName(), options.leaseContainer(), clock);
+            List<ChangeFeedEstimator.Lag> lag = sourceExists(derivation)
+                    ? ChangeFeedEstimator.estimate(store, derivation.source(), derivation.processorName(),
+                            options.leaseContainer(), clock)
+                    : List.of();
             DerivationHandler handler = handlers.get(derivation.name());
             ChangeFeedProcessor processor = processors.get(derivation.name());
             statuses.add(new DerivationStatus(derivation.name(), derivation.source(),
@@ -135,6 +137,10 @@ public final class DerivationRunner implements AutoCloseable {
                     processor == null ? 0 : processor.failures()));
         }
         return statuses;
+    }
+
+    private boolean sourceExists(Derivation derivation) {
+        return store.listContainers().stream().anyMatch(container -> container.id().equals(derivation.source()));
     }
 
     public DerivationErrors errors() {
