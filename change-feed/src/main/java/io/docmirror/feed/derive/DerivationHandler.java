@@ -59,7 +59,6 @@ public final class DerivationHandler implements ChangeFeedHandler {
     private final AtomicLong eventsDerived = new AtomicLong();
     private final AtomicLong documentsWritten = new AtomicLong();
     private final AtomicLong documentsDeleted = new AtomicLong();
-    private final AtomicLong expiriesIgnored = new AtomicLong();
 
     /** What one target document should become: {@code document} written, or deleted when it is null. */
     private record Intent(String container, PartitionKey partitionKey, String id, ObjectNode document, String sourceId,
@@ -82,7 +81,6 @@ public final class DerivationHandler implements ChangeFeedHandler {
         Map<String, Intent> intents = new LinkedHashMap<>();
         for (ChangeEvent event : events) {
             if (event.operation() == Operation.DELETE && event.ttlExpired()) {
-                expiriesIgnored.incrementAndGet();
                 continue;
             }
             plan(event, range, intents);
@@ -112,31 +110,25 @@ public final class DerivationHandler implements ChangeFeedHandler {
         return documentsDeleted.get();
     }
 
-    /** TTL expiries of source documents, which leave the targets alone. */
-    public long expiriesIgnored() {
-        return expiriesIgnored.get();
-    }
-
     private void plan(ChangeEvent event, int range, Map<String, Intent> intents) {
         Map<String, Intent> produced = new LinkedHashMap<>();
         Set<String> failedTargets = new HashSet<>();
         Optional<ObjectNode> document = event.document();
-        for (TargetMapping target : derivation.targets()) {
-            if (document.isEmpty()) {
-                break;
-            }
-            try {
-                for (TargetDocument derived : target.derive(document.get())) {
-                    derived.document().set(TargetMapping.LINEAGE_FIELD, lineage(event, range));
-                    if (fitsInStore(event, range, derived)) {
-                        produced.put(key(derived), new Intent(derived.container(), derived.partitionKey(),
-                                derived.id(), derived.document(), event.id(), event.lsn(), event));
+        if (document.isPresent()) {
+            for (TargetMapping target : derivation.targets()) {
+                try {
+                    for (TargetDocument derived : target.derive(document.get())) {
+                        derived.document().set(TargetMapping.LINEAGE_FIELD, lineage(event, range));
+                        if (fitsInStore(event, range, derived)) {
+                            produced.put(key(derived), new Intent(derived.container(), derived.partitionKey(),
+                                    derived.id(), derived.document(), event.id(), event.lsn(), event));
+                        }
                     }
+                } catch (DerivationException e) {
+                    // The target keeps what the last good version produced; the error says why it is not newer.
+                    failedTargets.add(target.container());
+                    errors.record(derivation, range, event, e.target(), e.getMessage());
                 }
-            } catch (DerivationException e) {
-                // The target keeps what the last good version produced; the error says why it is not newer.
-                failedTargets.add(target.container());
-                errors.record(derivation, range, event, e.target(), e.getMessage());
             }
         }
         intents.putAll(produced);
