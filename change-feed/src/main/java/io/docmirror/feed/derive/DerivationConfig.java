@@ -77,8 +77,7 @@ public final class DerivationConfig {
 
     private static TargetMapping target(String key, String container, JsonNode node) {
         checkKeys(key, node, TARGET_KEYS);
-        String partitionKey = requiredText(key, node, "partition-key");
-        pointer(key + ".partition-key", partitionKey);
+        JsonPointer partitionKey = pointer(key + ".partition-key", requiredText(key, node, "partition-key"));
         IdTemplate id;
         try {
             id = IdTemplate.parse(requiredText(key, node, "id"));

@@ -60,11 +60,11 @@ public final class DerivationHandler implements ChangeFeedHandler {
     private final AtomicLong documentsWritten = new AtomicLong();
     private final AtomicLong documentsDeleted = new AtomicLong();
 
-    /** What one target document should become: {@code document} written, or deleted when it is null. */
-    private record Intent(String container, PartitionKey partitionKey, String id, ObjectNode document, String sourceId,
+    /** What one target document should become: {@code json} written, or deleted when it is null. */
+    private record Intent(String container, PartitionKey partitionKey, String id, String json, String sourceId,
             long lsn, ChangeEvent cause) {
         boolean isDelete() {
-            return document == null;
+            return json == null;
         }
     }
 
@@ -119,9 +119,10 @@ public final class DerivationHandler implements ChangeFeedHandler {
                 try {
                     for (TargetDocument derived : target.derive(document.get())) {
                         derived.document().set(TargetMapping.LINEAGE_FIELD, lineage(event, range));
-                        if (fitsInStore(event, range, derived)) {
+                        String json = derived.document().toString();
+                        if (fitsInStore(event, range, derived, json)) {
                             produced.put(key(derived), new Intent(derived.container(), derived.partitionKey(),
-                                    derived.id(), derived.document(), event.id(), event.lsn(), event));
+                                    derived.id(), json, event.id(), event.lsn(), event));
                         }
                     }
                 } catch (DerivationException e) {
@@ -170,8 +171,8 @@ public final class DerivationHandler implements ChangeFeedHandler {
         return lineage;
     }
 
-    private boolean fitsInStore(ChangeEvent event, int range, TargetDocument derived) {
-        int bytes = derived.document().toString().getBytes(StandardCharsets.UTF_8).length;
+    private boolean fitsInStore(ChangeEvent event, int range, TargetDocument derived, String json) {
+        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
         if (bytes <= MAX_GROUP_BYTES) {
             return true;
         }
@@ -191,7 +192,7 @@ public final class DerivationHandler implements ChangeFeedHandler {
         List<Intent> chunk = new ArrayList<>();
         long bytes = 0;
         for (Intent intent : group) {
-            long size = intent.isDelete() ? 0 : intent.document.toString().length();
+            long size = intent.isDelete() ? 0 : intent.json.length();
             if (!chunk.isEmpty() && (chunk.size() == EmbeddedStore.MAX_BATCH_OPERATIONS
                     || bytes + size > MAX_GROUP_BYTES)) {
                 chunks.add(chunk);
@@ -259,7 +260,7 @@ public final class DerivationHandler implements ChangeFeedHandler {
     /** The guarded write for {@code intent}, or empty when the stored version already covers it. */
     private static Optional<BatchOperation> operation(Intent intent, Optional<Item> stored, int range) {
         if (stored.isEmpty()) {
-            return intent.isDelete() ? Optional.empty() : Optional.of(BatchOperation.create(intent.document.toString()));
+            return intent.isDelete() ? Optional.empty() : Optional.of(BatchOperation.create(intent.json));
         }
         JsonNode lineage = stored.get().tree().path(TargetMapping.LINEAGE_FIELD);
         boolean sameRange = lineage.path("range").isInt() && lineage.path("range").intValue() == range;
@@ -273,7 +274,7 @@ public final class DerivationHandler implements ChangeFeedHandler {
             }
             return Optional.of(BatchOperation.delete(intent.id).withIfMatch(etag));
         }
-        return Optional.of(BatchOperation.replace(intent.id, intent.document.toString()).withIfMatch(etag));
+        return Optional.of(BatchOperation.replace(intent.id, intent.json).withIfMatch(etag));
     }
 
     private static int failedOperation(BatchResult result) {

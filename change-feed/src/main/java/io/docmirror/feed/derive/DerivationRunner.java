@@ -68,14 +68,9 @@ public final class DerivationRunner implements AutoCloseable {
         }
         errors.ensureContainer();
         for (Derivation derivation : derivations) {
-            try {
-                store.readContainer(derivation.source());
-            } catch (StoreException e) {
-                if (e.code() == StoreErrorCode.NOT_FOUND) {
-                    throw new IllegalArgumentException("Derivation " + derivation.name() + " reads container "
-                            + derivation.source() + ", which does not exist; create it or fix the configuration", e);
-                }
-                throw e;
+            if (!sourceExists(derivation)) {
+                throw new IllegalArgumentException("Derivation " + derivation.name() + " reads container "
+                        + derivation.source() + ", which does not exist; create it or fix the configuration");
             }
             for (TargetMapping target : derivation.targets()) {
                 ensureTarget(derivation, target);

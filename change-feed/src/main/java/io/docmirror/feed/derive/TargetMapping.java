@@ -33,7 +33,7 @@ import static java.util.Objects.requireNonNull;
  * </ol>
  *
  * @param container the target container
- * @param partitionKeyPath the target's partition key path, a pointer into the produced document
+ * @param partitionKey the target's partition key path, a pointer into the produced document
  * @param id the target id template
  * @param fields target field name to pointer into the unit, in order; empty to keep the whole unit
  * @param drop pointers removed from the produced document
@@ -47,12 +47,12 @@ import static java.util.Objects.requireNonNull;
  * @param defaultTtl the target container's TTL (absent, -1 or seconds)
  * @param analyticalTtl the target container's analytical TTL (-1 mirrors it and keeps every version)
  */
-public record TargetMapping(String container, String partitionKeyPath, IdTemplate id, Map<String, JsonPointer> fields,
+public record TargetMapping(String container, JsonPointer partitionKey, IdTemplate id, Map<String, JsonPointer> fields,
         List<JsonPointer> drop, boolean flatten, Optional<JsonPointer> split, Map<String, JsonPointer> parentFields,
         Optional<String> indexField, boolean deleteWithSource, Integer defaultTtl, Integer analyticalTtl) {
     /** The field each derived document carries with its lineage; the LSN guard reads it back. */
     public static final String LINEAGE_FIELD = "_derivedFrom";
-    public static final String FLATTEN_SEPARATOR = "_";
+    private static final String FLATTEN_SEPARATOR = "_";
 
     /** Fields of a source document that a target never copies: the store sets its own, and the target has its TTL. */
     private static final Set<String> NOT_COPIED = Set.of("_rid", "_etag", "_ts", "_lsn", "_self", "_attachments",
@@ -60,7 +60,7 @@ public record TargetMapping(String container, String partitionKeyPath, IdTemplat
 
     public TargetMapping {
         requireNonNull(container, "container is null");
-        requireNonNull(partitionKeyPath, "partitionKeyPath is null");
+        requireNonNull(partitionKey, "partitionKey is null");
         requireNonNull(id, "id is null");
         fields = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(fields, "fields is null")));
         drop = List.copyOf(drop);
@@ -71,7 +71,7 @@ public record TargetMapping(String container, String partitionKeyPath, IdTemplat
 
     /** The target container as the runner creates it when missing. */
     public ContainerProperties containerProperties() {
-        return ContainerProperties.of(container, partitionKeyPath).withDefaultTtl(defaultTtl)
+        return ContainerProperties.of(container, partitionKey.toString()).withDefaultTtl(defaultTtl)
                 .withAnalyticalTtl(analyticalTtl);
     }
 
@@ -106,7 +106,7 @@ public record TargetMapping(String container, String partitionKeyPath, IdTemplat
             }
             ObjectNode shaped = flatten ? flattened(document) : document;
             shaped.put("id", id.render(shaped, container));
-            documents.add(new TargetDocument(container, partitionKey(shaped), shaped));
+            documents.add(new TargetDocument(container, partitionKeyOf(shaped), shaped));
         }
         return documents;
     }
@@ -161,11 +161,11 @@ public record TargetMapping(String container, String partitionKeyPath, IdTemplat
         }
     }
 
-    private PartitionKey partitionKey(ObjectNode document) {
+    private PartitionKey partitionKeyOf(ObjectNode document) {
         try {
-            return PartitionKey.fromJson(document.at(partitionKeyPath));
+            return PartitionKey.fromJson(document.at(partitionKey));
         } catch (IllegalArgumentException e) {
-            throw new DerivationException(container, partitionKeyPath, e.getMessage());
+            throw new DerivationException(container, partitionKey.toString(), e.getMessage());
         }
     }
 }
