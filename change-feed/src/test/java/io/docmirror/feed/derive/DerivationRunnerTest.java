@@ -190,6 +190,26 @@ class DerivationRunnerTest {
     }
 
     @Test
+    void anUpdateThatCannotBeDerivedLeavesWhatTheLastGoodVersionProduced() throws Exception {
+        store.createItem(SOURCE, order("order-1", "customer-7", "WA", "2025-03-01", "SKU-1", "SKU-2"));
+        runner.catchUp();
+        Map<String, JsonNode> itemsBefore = contents(store, "Items");
+        ObjectNode broken = (ObjectNode) DerivationTesting.json(order("order-1", "customer-7", "OR", "2025-03-01"));
+        broken.put("items", "none");
+
+        store.upsertItem(SOURCE, broken.toString());
+        runner.catchUp();
+
+        // Items keeps the earlier line items (the error says why they are not newer); Orders takes the update.
+        assertThat(contents(store, "Items")).isEqualTo(itemsBefore);
+        long updated = store.readItem(SOURCE, PartitionKey.of("customer-7"), "order-1").lsn();
+        assertThat(contents(store, "Orders").get("order-1").get(TargetMapping.LINEAGE_FIELD).get("lsn").longValue())
+                .isEqualTo(updated);
+        assertThat(runner.errors().list("orders")).singleElement()
+                .satisfies(error -> assertThat(error.get("target").textValue()).isEqualTo("Items"));
+    }
+
+    @Test
     void statusShowsTheLagUntilCaughtUp() throws Exception {
         runner.prepare();
         store.createItem(SOURCE, order("order-1", "customer-7", "WA", "2025-03-01", "SKU-1"));
