@@ -53,7 +53,7 @@ public final class HttpBenchmark {
             StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0));
             try {
                 Supplier<StoreClient> http = () -> new HttpStoreClient(server.baseUri(), Optional.empty());
-                Supplier<StoreClient> embedded = () -> new UnclosedClient(store);
+                Supplier<StoreClient> embedded = () -> store;
                 int keys = 100_000;
                 phases.add(measure("upsert, in-process (reference)", clients, duration.dividedBy(3), embedded,
                         (client, random) -> client.upsertItem(CONTAINER, generator.order(random.nextInt(keys)), Precondition.NONE)));
@@ -99,12 +99,12 @@ public final class HttpBenchmark {
             futures.add(pool.submit(() -> {
                 Histogram histogram = new Histogram(60_000_000_000L, 3);
                 SplittableRandom random = new SplittableRandom(seed);
-                try (StoreClient storeClient = clientFactory.get()) {
-                    while (System.nanoTime() < deadline) {
-                        long begin = System.nanoTime();
-                        operation.run(storeClient, random);
-                        histogram.recordValue(System.nanoTime() - begin);
-                    }
+                // Not closed here: the embedded store is shared and closed by the caller, an HTTP client holds nothing.
+                StoreClient storeClient = clientFactory.get();
+                while (System.nanoTime() < deadline) {
+                    long begin = System.nanoTime();
+                    operation.run(storeClient, random);
+                    histogram.recordValue(System.nanoTime() - begin);
                 }
                 return histogram;
             }));
@@ -117,93 +117,5 @@ public final class HttpBenchmark {
         pool.shutdown();
         return new Phase(name, total.getTotalCount(), total.getTotalCount() / seconds,
                 total.getValueAtPercentile(50) / 1e6, total.getValueAtPercentile(99) / 1e6);
-    }
-
-    /** The shared in-process store, which each benchmark client must not close. */
-    private record UnclosedClient(EmbeddedStore store) implements StoreClient {
-        @Override
-        public ContainerProperties createContainer(ContainerProperties properties) {
-            return store.createContainer(properties);
-        }
-
-        @Override
-        public ContainerProperties readContainer(String container) {
-            return store.readContainer(container);
-        }
-
-        @Override
-        public List<ContainerProperties> listContainers() {
-            return store.listContainers();
-        }
-
-        @Override
-        public void deleteContainer(String container) {
-            store.deleteContainer(container);
-        }
-
-        @Override
-        public io.docmirror.store.Item createItem(String container, byte[] json) {
-            return store.createItem(container, json);
-        }
-
-        @Override
-        public io.docmirror.store.Item upsertItem(String container, byte[] json, Precondition precondition) {
-            return store.upsertItem(container, json, precondition);
-        }
-
-        @Override
-        public io.docmirror.store.Item replaceItem(String container, PartitionKey partitionKey, String id, byte[] json,
-                Precondition precondition) {
-            return store.replaceItem(container, partitionKey, id, json, precondition);
-        }
-
-        @Override
-        public io.docmirror.store.Item patchItem(String container, PartitionKey partitionKey, String id,
-                List<io.docmirror.store.PatchOperation> operations, Precondition precondition) {
-            return store.patchItem(container, partitionKey, id, operations, precondition);
-        }
-
-        @Override
-        public void deleteItem(String container, PartitionKey partitionKey, String id, Precondition precondition) {
-            store.deleteItem(container, partitionKey, id, precondition);
-        }
-
-        @Override
-        public Optional<io.docmirror.store.Item> findItem(String container, PartitionKey partitionKey, String id) {
-            return store.findItem(container, partitionKey, id);
-        }
-
-        @Override
-        public List<io.docmirror.store.Item> readPartition(String container, PartitionKey partitionKey) {
-            return store.readPartition(container, partitionKey);
-        }
-
-        @Override
-        public io.docmirror.store.ItemPage scanItems(String container, int logPartition, Optional<String> continuation,
-                int maxItems) {
-            return store.scanItems(container, logPartition, continuation, maxItems);
-        }
-
-        @Override
-        public io.docmirror.store.BatchResult executeBatch(String container, PartitionKey partitionKey,
-                List<io.docmirror.store.BatchOperation> operations) {
-            return store.executeBatch(container, partitionKey, operations);
-        }
-
-        @Override
-        public io.docmirror.store.BulkResult bulkWrite(String container, List<byte[]> documents,
-                io.docmirror.store.BulkOptions options) {
-            return store.bulkWrite(container, documents, options);
-        }
-
-        @Override
-        public io.docmirror.store.ChangeLogPage readChangeLog(String container, int logPartition, long afterLsn,
-                int maxEvents) {
-            return store.readChangeLog(container, logPartition, afterLsn, maxEvents);
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -70,6 +70,8 @@ class BenchmarkSmokeTest {
 
         assertThat(result.events()).isEqualTo(400);
         assertThat(result.derivedEventsPerSecond()).isPositive();
+        assertThat(result.targetWritesPerSecond()).isGreaterThan(result.derivedEventsPerSecond());
+        assertThat(result.storeWritesPerSecond()).isPositive();
         assertThat(result.sourceAfter().itemBytes()).isLessThan(result.sourceBefore().itemBytes());
     }
 

@@ -341,15 +341,8 @@ public final class EmbeddedStore implements StoreClient {
                 }
             }
         }
-        TreeMap<Integer, ReentrantLock> locks = new TreeMap<>();
-        for (ValidatedDocument document : valid) {
-            int partition = state.logPartitionOf(document.partitionKey());
-            locks.putIfAbsent(partition, state.lock(partition));
-        }
-        int written = 0;
-        locks.values().forEach(ReentrantLock::lock);
-        try (WriteTransaction transaction = new WriteTransaction(storage, state, clock.millis())) {
-            checkNotDeleted(state);
+        int written = inPartitions(state, valid.stream().map(ValidatedDocument::partitionKey).toList(), transaction -> {
+            int stored = 0;
             for (int index = 0; index < valid.size(); index++) {
                 try {
                     if (options.upsert()) {
@@ -358,7 +351,7 @@ public final class EmbeddedStore implements StoreClient {
                     else {
                         transaction.create(valid.get(index));
                     }
-                    written++;
+                    stored++;
                 }
                 catch (StoreException e) {
                     failures.add(new BulkResult.Failure(positions.get(index), e.httpStatus(), e.getMessage()));
@@ -367,13 +360,50 @@ public final class EmbeddedStore implements StoreClient {
                     }
                 }
             }
-            transaction.commit();
-        }
-        finally {
-            locks.descendingMap().values().forEach(ReentrantLock::unlock);
-        }
+            return stored;
+        });
         failures.sort(Comparator.comparingInt(BulkResult.Failure::index));
         return new BulkResult(written, failures);
+    }
+
+    @Override
+    public List<BatchResult.OperationResult> executeBulk(String container, List<BulkOperation> operations) {
+        ContainerState state = state(container);
+        if (operations.isEmpty()) {
+            return List.of();
+        }
+        // Validate every document before taking the locks; a bad one fails alone.
+        BatchResult.OperationResult[] results = new BatchResult.OperationResult[operations.size()];
+        List<ValidatedDocument> documents = new ArrayList<>(operations.size());
+        for (int index = 0; index < operations.size(); index++) {
+            BulkOperation bulk = operations.get(index);
+            ValidatedDocument document = null;
+            if (bulk.operation().document() != null) {
+                try {
+                    document = validateForBatch(state, bulk.partitionKey(), bulk.operation());
+                }
+                catch (StoreException e) {
+                    results[index] = failed(index, e);
+                }
+            }
+            documents.add(document);
+        }
+        inPartitions(state, operations.stream().map(BulkOperation::partitionKey).toList(), transaction -> {
+            for (int index = 0; index < operations.size(); index++) {
+                if (results[index] != null) {
+                    continue;
+                }
+                BulkOperation bulk = operations.get(index);
+                try {
+                    results[index] = apply(transaction, bulk.partitionKey(), bulk.operation(), documents.get(index));
+                }
+                catch (StoreException e) {
+                    results[index] = failed(index, e);
+                }
+            }
+            return null;
+        });
+        return List.of(results);
     }
 
     // The change log
@@ -594,6 +624,28 @@ public final class EmbeddedStore implements StoreClient {
         }
     }
 
+    /**
+     * Runs {@code work} in one transaction over the log partitions of {@code partitionKeys} and commits it. The locks
+     * are taken in log partition order, so that two writers over overlapping partitions cannot deadlock.
+     */
+    private <T> T inPartitions(ContainerState state, List<PartitionKey> partitionKeys, Function<WriteTransaction, T> work) {
+        TreeMap<Integer, ReentrantLock> locks = new TreeMap<>();
+        for (PartitionKey partitionKey : partitionKeys) {
+            int partition = state.logPartitionOf(partitionKey);
+            locks.putIfAbsent(partition, state.lock(partition));
+        }
+        locks.values().forEach(ReentrantLock::lock);
+        try (WriteTransaction transaction = new WriteTransaction(storage, state, clock.millis())) {
+            checkNotDeleted(state);
+            T result = work.apply(transaction);
+            transaction.commit();
+            return result;
+        }
+        finally {
+            locks.descendingMap().values().forEach(ReentrantLock::unlock);
+        }
+    }
+
     private BatchResult.OperationResult apply(WriteTransaction transaction, PartitionKey partitionKey,
             BatchOperation operation, ValidatedDocument document) {
         Precondition precondition = Precondition.ofNullable(operation.ifMatch());
@@ -631,9 +683,9 @@ public final class EmbeddedStore implements StoreClient {
             BatchOperation operation) {
         ValidatedDocument document = state.validator().validate(operation.document().getBytes(StandardCharsets.UTF_8));
         if (!document.partitionKey().equals(partitionKey)) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot run batch on container " + state.name()
-                    + ": item '" + document.id() + "' has partition key " + document.partitionKey().toWire()
-                    + " but the batch is for " + partitionKey.toWire() + "; a batch holds one partition key value");
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot write item '" + document.id()
+                    + "' to container " + state.name() + ": it has partition key " + document.partitionKey().toWire()
+                    + " but the operation is for " + partitionKey.toWire());
         }
         return document;
     }
@@ -642,12 +694,16 @@ public final class EmbeddedStore implements StoreClient {
         List<BatchResult.OperationResult> results = new ArrayList<>();
         for (int index = 0; index < size; index++) {
             results.add(index == failedIndex
-                    ? new BatchResult.OperationResult(failure.httpStatus(), null, null,
-                            "Operation " + (index + 1) + ": " + failure.getMessage())
+                    ? failed(index, failure)
                     : new BatchResult.OperationResult(StoreErrorCode.FAILED_DEPENDENCY.httpStatus(), null, null,
                             "Operation " + (index + 1) + " was not applied: operation " + (failedIndex + 1) + " failed"));
         }
         return new BatchResult(results);
+    }
+
+    private static BatchResult.OperationResult failed(int index, StoreException failure) {
+        return new BatchResult.OperationResult(failure.httpStatus(), null, null,
+                "Operation " + (index + 1) + ": " + failure.getMessage());
     }
 
     private static long operationBytes(BatchOperation operation) {

@@ -61,6 +61,13 @@ public interface StoreClient extends AutoCloseable {
     /** Writes many documents in one durable commit; each document succeeds or fails alone. */
     BulkResult bulkWrite(String container, List<byte[]> documents, BulkOptions options);
 
+    /**
+     * Runs operations on any logical partitions of one container in one durable commit. Unlike a batch, each operation
+     * succeeds or fails alone (with its own precondition) and carries its own result, in request order; operations on
+     * the same item see the effects of the ones before them.
+     */
+    List<BatchResult.OperationResult> executeBulk(String container, List<BulkOperation> operations);
+
     // The change log
 
     /**

@@ -360,7 +360,7 @@ abstract class StoreContractTest {
 
         assertThat(result.results()).extracting(BatchResult.OperationResult::status).containsExactly(424, 400);
         assertThat(result.results().get(1).message()).contains(
-                "item 'o2' has partition key [\"c2\"] but the batch is for [\"c1\"]; a batch holds one partition key value");
+                "Cannot write item 'o2' to container orders: it has partition key [\"c2\"] but the operation is for [\"c1\"]");
         assertThat(snapshot()).isEqualTo(before);
     }
 
@@ -390,6 +390,42 @@ abstract class StoreContractTest {
         assertThat(result.written()).isEqualTo(1);
         assertThat(result.failures()).extracting(BulkResult.Failure::index).containsExactly(1);
         assertThat(StoreTesting.allItems(store, ORDERS)).extracting(Item::id).containsExactly("o1");
+    }
+
+    @Test
+    void bulkOperationsSpanPartitionsEachWithItsOwnPreconditionAndResult() {
+        Item first = store.createItem(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":1}");
+        store.createItem(ORDERS, "{\"id\":\"o2\",\"customerId\":\"c2\",\"v\":1}");
+        Item third = store.createItem(ORDERS, "{\"id\":\"o3\",\"customerId\":\"c3\",\"v\":1}");
+        store.upsertItem(ORDERS, "{\"id\":\"o3\",\"customerId\":\"c3\",\"v\":2}");
+
+        List<BatchResult.OperationResult> results = store.executeBulk(ORDERS, List.of(
+                new BulkOperation(PartitionKey.of("c1"), BatchOperation
+                        .replace("o1", "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}").withIfMatch(first.etag())),
+                new BulkOperation(PartitionKey.of("c3"), BatchOperation
+                        .replace("o3", "{\"id\":\"o3\",\"customerId\":\"c3\",\"v\":3}").withIfMatch(third.etag())),
+                new BulkOperation(PartitionKey.of("c4"), BatchOperation.create("{\"id\":\"o4\",\"customerId\":\"c4\"}")),
+                new BulkOperation(PartitionKey.of("c5"), BatchOperation.create("{\"id\":\"o5\",\"customerId\":\"c6\"}")),
+                new BulkOperation(PartitionKey.of("c2"), BatchOperation.delete("o2")),
+                new BulkOperation(PartitionKey.of("c1"), BatchOperation.read("o1"))));
+
+        assertThat(results).extracting(BatchResult.OperationResult::status).containsExactly(200, 412, 201, 400, 204, 200);
+        assertThat(results.get(1).message()).startsWith("Operation 2: ").contains("o3");
+        assertThat(results.get(3).message()).startsWith("Operation 4: ")
+                .contains("item 'o5' to container orders: it has partition key [\"c6\"] but the operation is for [\"c5\"]");
+        // A later operation on an item sees the earlier ones: the read returns the replaced version.
+        assertThat(results.get(5).item().tree().get("v").intValue()).isEqualTo(2);
+        assertThat(StoreTesting.allItems(store, ORDERS)).extracting(item -> item.id() + "=" + item.tree().path("v").asText())
+                .containsExactlyInAnyOrder("o1=2", "o3=2", "o4=");
+        assertThat(StoreTesting.changeLog(store, ORDERS)).extracting(event -> event.operation() + " " + event.id())
+                .contains("REPLACE o1", "CREATE o4", "DELETE o2").hasSize(7);
+    }
+
+    @Test
+    void bulkOperationsOnAMissingContainerFail() {
+        assertUnchanged(() -> store.executeBulk("missing", List.of(
+                new BulkOperation(PartitionKey.of("c1"), BatchOperation.delete("o1")))), 404,
+                "Container missing does not exist");
     }
 
     // The change log

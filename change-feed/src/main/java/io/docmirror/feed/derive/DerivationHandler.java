@@ -7,7 +7,7 @@ import io.docmirror.feed.processor.ChangeFeedContext;
 import io.docmirror.feed.processor.ChangeFeedHandler;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
-import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.BulkOperation;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
@@ -15,7 +15,6 @@ import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  * container, id, feed range and LSN). A write is skipped when the stored document came from the same feed range at
  * the same or a later LSN, so a redelivered or replayed change never moves a target back to an older version, and
  * replaying the feed from the beginning gives the same target state. Every write is guarded by the ETag read just
- * before it, so a concurrent writer makes the group retry instead of being overwritten. LSNs are only comparable
+ * before it, so a concurrent writer makes that write retry instead of being overwritten. LSNs are only comparable
  * within one feed range: a target document derived from sources in different partitions (a customer keyed by
  * something other than the source's partition key, say) takes the last write.
  *
@@ -44,13 +43,17 @@ import static java.util.Objects.requireNonNull;
  * delete leaves a target alone when another source document wrote it since. A TTL expiry ({@code ttlExpired}) is
  * not a user's decision and changes nothing: the derived copies outlive the source's retention on purpose.
  *
+ * <p><b>Writes.</b> The writes of a batch go to each target container as bulk requests: one durable commit for many
+ * target partitions (a batch of orders touches as many customers), each write with its own precondition and result.
+ *
  * <p><b>Bad documents.</b> A change a mapping cannot handle ({@link DerivationException}), or a target document the
  * store refuses (bad id, too large), is recorded in {@link DerivationErrors} with the reason; the batch goes on.
  * Other failures propagate, so the processor retries the batch from its checkpoint.
  */
 public final class DerivationHandler implements ChangeFeedHandler {
-    /** Room under the store's 2 MB batch limit for the operations' framing. */
-    private static final long MAX_GROUP_BYTES = EmbeddedStore.MAX_BATCH_BYTES * 3L / 4;
+    /** Bounds on one bulk request, so that one commit (and one HTTP body) stays small next to the store's limits. */
+    private static final int MAX_BULK_OPERATIONS = 2000;
+    private static final long MAX_BULK_BYTES = 8L * 1024 * 1024;
     private static final int MAX_CONFLICT_RETRIES = 20;
 
     private final StoreClient store;
@@ -86,14 +89,13 @@ public final class DerivationHandler implements ChangeFeedHandler {
             plan(event, range, intents);
             eventsDerived.incrementAndGet();
         }
-        Map<String, List<Intent>> groups = new LinkedHashMap<>();
+        Map<String, List<Intent>> byContainer = new LinkedHashMap<>();
         for (Intent intent : intents.values()) {
-            groups.computeIfAbsent(intent.container + "\n" + intent.partitionKey.toWire(), key -> new ArrayList<>())
-                    .add(intent);
+            byContainer.computeIfAbsent(intent.container, container -> new ArrayList<>()).add(intent);
         }
-        for (List<Intent> group : groups.values()) {
-            for (List<Intent> chunk : chunks(group)) {
-                apply(chunk, range);
+        for (Map.Entry<String, List<Intent>> target : byContainer.entrySet()) {
+            for (List<Intent> chunk : chunks(target.getValue())) {
+                apply(target.getKey(), chunk, range);
             }
         }
     }
@@ -119,11 +121,8 @@ public final class DerivationHandler implements ChangeFeedHandler {
                 try {
                     for (TargetDocument derived : target.derive(document.get())) {
                         derived.document().set(TargetMapping.LINEAGE_FIELD, lineage(event, range));
-                        String json = derived.document().toString();
-                        if (fitsInStore(event, range, derived, json)) {
-                            produced.put(key(derived), new Intent(derived.container(), derived.partitionKey(),
-                                    derived.id(), json, event.id(), event.lsn(), event));
-                        }
+                        produced.put(key(derived), new Intent(derived.container(), derived.partitionKey(),
+                                derived.id(), derived.document().toString(), event.id(), event.lsn(), event));
                     }
                 } catch (DerivationException e) {
                     // The target keeps what the last good version produced; the error says why it is not newer.
@@ -171,30 +170,18 @@ public final class DerivationHandler implements ChangeFeedHandler {
         return lineage;
     }
 
-    private boolean fitsInStore(ChangeEvent event, int range, TargetDocument derived, String json) {
-        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes <= MAX_GROUP_BYTES) {
-            return true;
-        }
-        errors.record(derivation, range, event, derived.container(), "Cannot derive a " + derived.container()
-                + " document: document " + derived.id() + " would be " + bytes + " bytes, over the "
-                + MAX_GROUP_BYTES + " bytes a derived document may have");
-        return false;
-    }
-
     private static String key(TargetDocument document) {
         return document.container() + "\n" + document.partitionKey().toWire() + "\n" + document.id();
     }
 
-    /** Splits a group of one target partition into transactional batches within the store's limits. */
-    private static List<List<Intent>> chunks(List<Intent> group) {
+    /** Splits the intents for one target container into bulk requests of bounded size. */
+    private static List<List<Intent>> chunks(List<Intent> intents) {
         List<List<Intent>> chunks = new ArrayList<>();
         List<Intent> chunk = new ArrayList<>();
         long bytes = 0;
-        for (Intent intent : group) {
+        for (Intent intent : intents) {
             long size = intent.isDelete() ? 0 : intent.json.length();
-            if (!chunk.isEmpty() && (chunk.size() == EmbeddedStore.MAX_BATCH_OPERATIONS
-                    || bytes + size > MAX_GROUP_BYTES)) {
+            if (!chunk.isEmpty() && (chunk.size() == MAX_BULK_OPERATIONS || bytes + size > MAX_BULK_BYTES)) {
                 chunks.add(chunk);
                 chunk = new ArrayList<>();
                 bytes = 0;
@@ -209,52 +196,56 @@ public final class DerivationHandler implements ChangeFeedHandler {
     }
 
     /**
-     * Writes one chunk as one transactional batch: reads each target's stored version, drops the writes the LSN
-     * guard refuses, and runs the rest guarded by the ETags just read. A lost race (412, 409) re-reads and retries;
-     * a document the store refuses is recorded and left out.
+     * Writes one chunk of a target container's intents as one bulk request (one durable commit across partitions):
+     * reads each target's stored version, drops the writes the LSN guard refuses, and sends the rest guarded by the
+     * ETags just read. The writes that lost a race (412, 409, 404) re-read and go again; a document the store refuses
+     * is recorded and left out.
      */
-    private void apply(List<Intent> chunk, int range) {
-        List<Intent> pending = new ArrayList<>(chunk);
-        String container = chunk.get(0).container;
-        PartitionKey partitionKey = chunk.get(0).partitionKey;
+    private void apply(String container, List<Intent> chunk, int range) {
+        List<Intent> pending = chunk;
         for (int attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
             List<Intent> writes = new ArrayList<>();
-            List<BatchOperation> operations = new ArrayList<>();
+            List<BulkOperation> operations = new ArrayList<>();
             for (Intent intent : pending) {
-                Optional<Item> stored = store.findItem(container, partitionKey, intent.id);
+                Optional<Item> stored = store.findItem(container, intent.partitionKey, intent.id);
                 Optional<BatchOperation> operation = operation(intent, stored, range);
                 if (operation.isPresent()) {
                     writes.add(intent);
-                    operations.add(operation.get());
+                    operations.add(new BulkOperation(intent.partitionKey, operation.get()));
                 }
             }
             if (operations.isEmpty()) {
                 return;
             }
-            BatchResult result = store.executeBatch(container, partitionKey, operations);
-            if (result.isSuccess()) {
-                for (Intent write : writes) {
+            List<BatchResult.OperationResult> results = store.executeBulk(container, operations);
+            List<Intent> raced = new ArrayList<>();
+            for (int index = 0; index < results.size(); index++) {
+                Intent write = writes.get(index);
+                BatchResult.OperationResult result = results.get(index);
+                int status = result.status();
+                if (status < 300) {
                     (write.isDelete() ? documentsDeleted : documentsWritten).incrementAndGet();
+                } else if (status == StoreErrorCode.BAD_REQUEST.httpStatus()
+                        || status == StoreErrorCode.TOO_LARGE.httpStatus()) {
+                    errors.record(derivation, range, write.cause, container, "Cannot write derived document "
+                            + write.id + " to " + container + ": " + result.message());
+                } else if (status == StoreErrorCode.PRECONDITION_FAILED.httpStatus()
+                        || status == StoreErrorCode.CONFLICT.httpStatus()
+                        || status == StoreErrorCode.NOT_FOUND.httpStatus()) {
+                    raced.add(write);
+                } else {
+                    throw new IllegalStateException("Cannot write derived document " + write.id + " to " + container
+                            + ": status " + status + ", " + result.message());
                 }
+            }
+            if (raced.isEmpty()) {
                 return;
             }
-            int failed = failedOperation(result);
-            BatchResult.OperationResult failure = result.results().get(failed);
-            int status = failure.status();
-            if (status == StoreErrorCode.BAD_REQUEST.httpStatus() || status == StoreErrorCode.TOO_LARGE.httpStatus()) {
-                Intent refused = writes.get(failed);
-                errors.record(derivation, range, refused.cause, container, "Cannot write derived document "
-                        + refused.id + " to " + container + ": " + failure.message());
-                pending.remove(refused);
-            } else if (status != StoreErrorCode.PRECONDITION_FAILED.httpStatus()
-                    && status != StoreErrorCode.CONFLICT.httpStatus()
-                    && status != StoreErrorCode.NOT_FOUND.httpStatus()) {
-                throw new IllegalStateException("Cannot write derived documents to " + container + ": status "
-                        + status + ", " + failure.message());
-            }
+            pending = raced;
         }
-        throw new IllegalStateException("Cannot write derived documents to " + container + " partition "
-                + partitionKey + ": other writers changed them " + MAX_CONFLICT_RETRIES + " times in a row");
+        throw new IllegalStateException("Cannot write derived documents to " + container + ": other writers changed "
+                + pending.size() + " of them " + MAX_CONFLICT_RETRIES + " times in a row (first: " + pending.get(0).id
+                + ")");
     }
 
     /** The guarded write for {@code intent}, or empty when the stored version already covers it. */
@@ -275,15 +266,5 @@ public final class DerivationHandler implements ChangeFeedHandler {
             return Optional.of(BatchOperation.delete(intent.id).withIfMatch(etag));
         }
         return Optional.of(BatchOperation.replace(intent.id, intent.json).withIfMatch(etag));
-    }
-
-    private static int failedOperation(BatchResult result) {
-        for (int index = 0; index < result.results().size(); index++) {
-            int status = result.results().get(index).status();
-            if (status >= 300 && status != StoreErrorCode.FAILED_DEPENDENCY.httpStatus()) {
-                return index;
-            }
-        }
-        throw new IllegalStateException("A failed batch without a failed operation: " + result);
     }
 }

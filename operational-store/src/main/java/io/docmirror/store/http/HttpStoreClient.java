@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
+import io.docmirror.store.BulkOperation;
 import io.docmirror.store.BulkOptions;
 import io.docmirror.store.BulkResult;
 import io.docmirror.store.ChangeLogPage;
@@ -144,7 +145,14 @@ public final class HttpStoreClient implements StoreClient {
         if (!node.has("results")) {
             throw error(response);
         }
-        return WireFormat.readBatchResult(node);
+        return new BatchResult(WireFormat.readOperationResults(node));
+    }
+
+    @Override
+    public List<BatchResult.OperationResult> executeBulk(String container, List<BulkOperation> operations) {
+        HttpResponse<byte[]> response = send("POST", containerPath(container) + "/bulk/operations",
+                WireFormat.bulkOperations(operations), Map.of());
+        return WireFormat.readOperationResults(parse(response.body()));
     }
 
     @Override

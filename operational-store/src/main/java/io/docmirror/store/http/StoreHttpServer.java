@@ -231,9 +231,16 @@ public final class StoreHttpServer implements AutoCloseable {
                 List<BatchOperation> operations = StoreJson.mapper().convertValue(body.path("operations"),
                         new TypeReference<List<BatchOperation>>() { });
                 BatchResult result = store.executeBatch(container, partitionKey(exchange, true), operations);
-                respondJson(exchange, result.status(), WireFormat.batchResult(result));
+                respondJson(exchange, result.status(), WireFormat.operationResults(result.results()));
             }
             case "bulk" -> {
+                if (path.size() == 4 && path.get(3).equals("operations")) {
+                    requireMethod(exchange, "POST", true);
+                    List<BatchResult.OperationResult> results = store.executeBulk(container,
+                            WireFormat.readBulkOperations(parse(readBody(exchange))));
+                    respondJson(exchange, 200, WireFormat.operationResults(results));
+                    return;
+                }
                 requireMethod(exchange, "POST", path.size() == 3);
                 Map<String, String> query = query(exchange);
                 BulkResult result = store.bulkWrite(container, splitLines(readBody(exchange)), new BulkOptions(

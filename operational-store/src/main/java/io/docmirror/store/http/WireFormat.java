@@ -3,9 +3,15 @@ package io.docmirror.store.http;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
+import io.docmirror.store.BulkOperation;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
 
 import java.io.ByteArrayOutputStream;
@@ -41,10 +47,40 @@ final class WireFormat {
     }
 
     static Item readItem(JsonNode envelope) {
-        JsonNode partitionKey = envelope.get("partitionKey");
-        return new Item(envelope.get("id").asText(),
-                partitionKey.isObject() && partitionKey.isEmpty() ? PartitionKey.NONE : PartitionKey.fromJson(partitionKey),
+        return new Item(envelope.get("id").asText(), readPartitionKey(envelope.get("partitionKey")),
                 envelope.get("etag").asText(), envelope.get("lsn").asLong(), envelope.get("document").toString());
+    }
+
+    /** A partition key value as JSON: the value itself, or {@code {}} for an item stored without one. */
+    static PartitionKey readPartitionKey(JsonNode partitionKey) {
+        return partitionKey.isObject() && partitionKey.isEmpty() ? PartitionKey.NONE : PartitionKey.fromJson(partitionKey);
+    }
+
+    /** {@code {"operations":[{"partitionKey":"c1","type":"replace","id":"o1","document":"...","ifMatch":"..."}]}} */
+    static byte[] bulkOperations(List<BulkOperation> operations) {
+        ObjectNode body = StoreJson.mapper().createObjectNode();
+        ArrayNode array = body.putArray("operations");
+        for (BulkOperation operation : operations) {
+            ObjectNode node = array.addObject();
+            node.set("partitionKey", operation.partitionKey().toJson());
+            node.setAll((ObjectNode) StoreJson.mapper().valueToTree(operation.operation()));
+        }
+        return body.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    static List<BulkOperation> readBulkOperations(JsonNode body) {
+        List<BulkOperation> operations = new ArrayList<>();
+        for (JsonNode node : body.path("operations")) {
+            if (!node.has("partitionKey")) {
+                throw new StoreException(StoreErrorCode.BAD_REQUEST, "Bulk operation " + (operations.size() + 1)
+                        + " has no partitionKey; every bulk operation names the partition key value it is for");
+            }
+            ObjectNode operation = ((ObjectNode) node).deepCopy();
+            PartitionKey partitionKey = readPartitionKey(operation.remove("partitionKey"));
+            operations.add(new BulkOperation(partitionKey,
+                    StoreJson.mapper().convertValue(operation, BatchOperation.class)));
+        }
+        return operations;
     }
 
     static byte[] items(String field, List<Item> items, Extra extra) {
@@ -66,11 +102,11 @@ final class WireFormat {
         return items;
     }
 
-    static byte[] batchResult(BatchResult result) {
+    static byte[] operationResults(List<BatchResult.OperationResult> results) {
         return write(generator -> {
             generator.writeStartObject();
             generator.writeArrayFieldStart("results");
-            for (BatchResult.OperationResult operation : result.results()) {
+            for (BatchResult.OperationResult operation : results) {
                 generator.writeStartObject();
                 generator.writeNumberField("status", operation.status());
                 if (operation.etag() != null) {
@@ -90,7 +126,7 @@ final class WireFormat {
         });
     }
 
-    static BatchResult readBatchResult(JsonNode node) {
+    static List<BatchResult.OperationResult> readOperationResults(JsonNode node) {
         List<BatchResult.OperationResult> results = new ArrayList<>();
         for (JsonNode result : node.get("results")) {
             results.add(new BatchResult.OperationResult(result.get("status").asInt(),
@@ -98,7 +134,7 @@ final class WireFormat {
                     result.hasNonNull("item") ? readItem(result.get("item")) : null,
                     result.hasNonNull("message") ? result.get("message").asText() : null));
         }
-        return new BatchResult(results);
+        return results;
     }
 
     static byte[] error(int status, String code, String message) {
