@@ -3,6 +3,7 @@ package io.docmirror.cli;
 import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationConfig;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.sql.SqlConfig;
@@ -53,6 +54,10 @@ final class DataDirOptions {
 
     SqlConfig sqlConfig() {
         return SqlConfig.fromProperties(configFile().section("sql."));
+    }
+
+    MetricsConfig metricsConfig() {
+        return MetricsConfig.fromProperties(configFile().section("metrics."));
     }
 
     FlightConfig flightConfig() {

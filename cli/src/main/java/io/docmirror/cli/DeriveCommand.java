@@ -2,6 +2,9 @@ package io.docmirror.cli;
 
 import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationRunner;
+import io.docmirror.metrics.DerivationMetrics;
+import io.docmirror.metrics.MetricsConfig;
+import io.docmirror.metrics.MetricsServer;
 import io.docmirror.feed.derive.DerivationStatus;
 import io.docmirror.store.EmbeddedStore;
 import picocli.CommandLine.Command;
@@ -10,6 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -68,19 +72,33 @@ final class DeriveCommand implements Runnable {
         @Mixin
         DataDirOptions dataDir;
 
+        @Mixin
+        MetricsOptions metrics;
+
         @Override
         public Integer call() throws InterruptedException {
             List<Derivation> derivations = derivations(dataDir);
+            MetricsConfig metricsConfig = metrics.config(dataDir);
             EmbeddedStore store = dataDir.openStore();
             DerivationRunner runner = DerivationRunner.withDefaults(store, derivations);
+            Optional<MetricsServer> metricsServer;
+            try {
+                metricsServer = MetricsServer.startIfEnabled(metricsConfig, List.of(new DerivationMetrics(runner)));
+            } catch (RuntimeException e) {
+                runner.close();
+                store.close();
+                throw e;
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                metricsServer.ifPresent(MetricsServer::close);
                 runner.close();
                 store.close();
                 stopped.countDown();
             }, "docmirror-shutdown"));
             runner.start();
             printStatus(runner.status());
+            metricsServer.ifPresent(server -> System.out.println("Metrics (Prometheus): " + server.metricsUri()));
             System.out.println("Deriving; Ctrl-C stops");
             System.out.flush();
             stopped.await();

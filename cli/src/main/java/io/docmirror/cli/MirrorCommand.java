@@ -1,6 +1,9 @@
 package io.docmirror.cli;
 
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.metrics.MetricsConfig;
+import io.docmirror.metrics.MetricsServer;
+import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.store.EmbeddedStore;
@@ -8,6 +11,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -53,13 +58,27 @@ final class MirrorCommand implements Runnable {
         @Mixin
         DataDirOptions dataDir;
 
+        @Mixin
+        MetricsOptions metrics;
+
         @Override
         public Integer call() throws InterruptedException {
             MirrorConfig config = dataDir.mirrorConfig();
             Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
+            MetricsConfig metricsConfig = metrics.config(dataDir);
             EmbeddedStore store = dataDir.openStore();
             FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), config, flattenerConfigs,
                     Clock.systemUTC());
+            Optional<MetricsServer> metricsServer;
+            try {
+                metricsServer = MetricsServer.startIfEnabled(metricsConfig,
+                        List.of(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC())));
+            } catch (RuntimeException e) {
+                mirror.close();
+                store.close();
+                throw e;
+            }
+            metricsServer.ifPresent(server -> System.out.println("Metrics (Prometheus): " + server.metricsUri()));
             CountDownLatch finished = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 mirror.stop();
@@ -74,6 +93,7 @@ final class MirrorCommand implements Runnable {
             try {
                 mirror.run();
             } finally {
+                metricsServer.ifPresent(MetricsServer::close);
                 mirror.close();
                 store.close();
                 finished.countDown();

@@ -6,6 +6,10 @@ import io.docmirror.feed.ChangeFeedHttpRoute;
 import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.metrics.DerivationMetrics;
+import io.docmirror.metrics.MetricsConfig;
+import io.docmirror.metrics.MetricsServer;
+import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.sql.SqlConfig;
@@ -15,6 +19,7 @@ import io.docmirror.sql.flight.FlightSqlServer;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.StoreHttpServer;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -33,6 +38,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
@@ -67,6 +73,9 @@ final class RunCommand implements Callable<Integer> {
             description = "The Arrow Flight SQL port (default: flight.port, 32010; 0 picks one).")
     Integer sqlPort;
 
+    @Mixin
+    MetricsOptions metrics;
+
     @Option(names = "--demo", description = "Load the demo dataset, show example queries, keep writing orders.")
     boolean demo;
 
@@ -99,6 +108,7 @@ final class RunCommand implements Callable<Integer> {
         FlightConfig flightConfig = dataDir.flightConfig();
         flightConfig = flightConfig.withListener(flightConfig.bind(), sqlPort != null ? sqlPort : flightConfig.port());
         List<Derivation> derivations = dataDir.derivations();
+        MetricsConfig metricsConfig = metrics.config(dataDir);
         DemoDataset dataset = new DemoDataset(orders);
 
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -118,12 +128,16 @@ final class RunCommand implements Callable<Integer> {
             if (demo) {
                 loadDemoData(store, dataset);
             }
+            List<MultiCollector> collectors = new ArrayList<>();
             if (!derivations.isEmpty()) {
-                started.push(startDerivations(store, derivations));
+                DerivationRunner runner = startDerivations(store, derivations);
+                started.push(runner);
+                collectors.add(new DerivationMetrics(runner));
             }
             FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), mirrorConfig, flattenerConfigs,
                     Clock.systemUTC());
             started.push(mirror);
+            collectors.add(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC()));
             long startedAt = System.nanoTime();
             FeedMirror.SyncResult caughtUp = mirror.sync();
             out.printf(Locale.ROOT, "Mirrored %,d changes in %.1f s to %s%n", caughtUp.events(),
@@ -151,11 +165,14 @@ final class RunCommand implements Callable<Integer> {
             started.push(endpoint);
             FlightSqlServer flight = FlightSqlServer.start(endpoint, flightConfig);
             started.push(flight);
+            Optional<MetricsServer> metricsServer = MetricsServer.startIfEnabled(metricsConfig, collectors);
+            metricsServer.ifPresent(started::push);
 
             out.println();
             out.println("Store HTTP API: " + http.baseUri() + "/containers");
             out.println("SQL in-process: jdbc:docmirror:" + data.toAbsolutePath()
                     + "   (or: ./docmirror sql --data " + data + " \"SELECT ...\")");
+            metricsServer.ifPresent(server -> out.println("Metrics (Prometheus): " + server.metricsUri()));
             FlightConnectionHelp.print(out, flight);
             if (demo) {
                 showExamples(endpoint);
@@ -209,13 +226,18 @@ final class RunCommand implements Callable<Integer> {
     /** Brings the derived containers up to date (so the first mirror sync has them), then keeps them so. */
     private DerivationRunner startDerivations(EmbeddedStore store, List<Derivation> derivations) throws Exception {
         DerivationRunner runner = DerivationRunner.withDefaults(store, derivations);
-        long startedAt = System.nanoTime();
-        long changes = runner.catchUp();
-        out.printf(Locale.ROOT, "Derived %,d source changes in %.1f s%n", changes,
-                (System.nanoTime() - startedAt) / 1e9);
-        DeriveCommand.printStatus(runner.status());
-        runner.start();
-        return runner;
+        try {
+            long startedAt = System.nanoTime();
+            long changes = runner.catchUp();
+            out.printf(Locale.ROOT, "Derived %,d source changes in %.1f s%n", changes,
+                    (System.nanoTime() - startedAt) / 1e9);
+            DeriveCommand.printStatus(runner.status());
+            runner.start();
+            return runner;
+        } catch (Exception e) {
+            runner.close();
+            throw e;
+        }
     }
 
     private void showExamples(SqlEndpoint endpoint) throws Exception {

@@ -17,9 +17,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -48,7 +51,8 @@ final class StatusCommand implements Callable<Integer> {
         if (json) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ObjectNode output = mapper.createObjectNode();
-            output.set("containers", mapper.valueToTree(statuses));
+            ArrayNode containers = output.putArray("containers");
+            statuses.forEach(status -> containers.add(toJson(status)));
             ArrayNode derived = output.putArray("derivations");
             derivationStatuses.forEach(status -> derived.add(toJson(status)));
             System.out.println(mapper.writeValueAsString(output));
@@ -59,8 +63,8 @@ final class StatusCommand implements Callable<Integer> {
         for (ContainerStatus status : statuses) {
             System.out.printf("%-24s %8d %-24s %,12d %10.1f %7d %,12d %6d %6d  %s%n", status.container(),
                     status.version(), status.version() == 0 ? "never" : Instant.ofEpochMilli(status.lastCommitMillis()),
-                    status.lagEvents(), status.lagSeconds(), status.tables(), status.storedRows(), status.files(),
-                    status.deadLetters(), status.mirroredLsn());
+                    status.lagEvents(), seconds(status.lagTime()), status.tables(), status.storedRows(),
+                    status.files(), status.deadLetters(), mirroredLsns(status.lag()));
         }
         if (!derivationStatuses.isEmpty()) {
             System.out.println();
@@ -69,23 +73,58 @@ final class StatusCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    private static ObjectNode toJson(ContainerStatus status) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("container", status.container());
+        json.put("version", status.version());
+        json.put("lastCommitMillis", status.lastCommitMillis());
+        json.put("lagEvents", status.lagEvents());
+        json.put("lagSeconds", seconds(status.lagTime()));
+        json.put("tables", status.tables());
+        json.put("storedRows", status.storedRows());
+        json.put("files", status.files());
+        json.put("deadLetters", status.deadLetters());
+        json.put("conflicts", status.conflicts());
+        json.set("feedRanges", feedRanges(status.lag()));
+        return json;
+    }
+
     private static ObjectNode toJson(DerivationStatus status) {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("name", status.name());
         json.put("source", status.source());
         status.targets().forEach(json.putArray("targets")::add);
         json.put("lagEvents", status.eventsBehind());
-        json.put("lagSeconds", status.timeBehind().toMillis() / 1000.0);
+        json.put("lagSeconds", seconds(status.timeBehind()));
         json.put("errors", status.errors());
-        ArrayNode ranges = json.putArray("feedRanges");
-        for (ChangeFeedEstimator.Lag lag : status.lag()) {
-            ranges.addObject()
+        json.set("feedRanges", feedRanges(status.lag()));
+        return json;
+    }
+
+    /** Per feed range: the position reached ({@code checkpointLsn}), the log's end, and the lag. */
+    private static ArrayNode feedRanges(List<ChangeFeedEstimator.Lag> lags) {
+        ArrayNode ranges = JsonNodeFactory.instance.arrayNode();
+        for (ChangeFeedEstimator.Lag lag : lags) {
+            ObjectNode range = ranges.addObject()
                     .put("feedRange", lag.feedRange().logPartition())
-                    .put("owner", lag.owner())
                     .put("checkpointLsn", lag.checkpointLsn())
                     .put("logEndLsn", lag.logEndLsn())
-                    .put("lagEvents", lag.eventsBehind());
+                    .put("lagEvents", lag.eventsBehind())
+                    .put("lagSeconds", seconds(lag.timeBehind()));
+            if (lag.owner() != null) {
+                range.put("owner", lag.owner());
+            }
         }
-        return json;
+        return ranges;
+    }
+
+    private static Map<Integer, Long> mirroredLsns(List<ChangeFeedEstimator.Lag> lags) {
+        Map<Integer, Long> positions = new TreeMap<>();
+        lags.forEach(lag -> positions.put(lag.feedRange().logPartition(), lag.checkpointLsn()));
+        return positions;
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
     }
 }

@@ -17,13 +17,14 @@ class RunCommandTest {
     @Test
     void theDemoLoadsMirrorsAnswersAndKeepsTheMirrorFresh() {
         String firstRun = run("run", "--demo", "--data", dir.toString(), "--orders", "600", "--port", "0",
-                "--sql-port", "0", "--orders-per-second", "50", "--exit-after", "3");
+                "--sql-port", "0", "--metrics-port", "0", "--orders-per-second", "50", "--exit-after", "3");
 
         assertThat(firstRun)
                 .contains("Loaded 600 generated orders into container CustomersOrdersAndItems")
                 .contains("Mirrored 600 changes")
                 .contains("SQL in-process: jdbc:docmirror:" + dir.toAbsolutePath())
                 .containsPattern("URL: +jdbc:arrow-flight-sql://127.0.0.1:[0-9]+/\\?useEncryption=false")
+                .containsPattern("Metrics \\(Prometheus\\): http://127.0.0.1:[0-9]+/metrics")
                 .contains("-- Best-selling products")
                 .contains("(5 rows)")
                 .containsPattern("stream: [0-9,]+ orders written \\(0 failed\\)");
@@ -35,7 +36,7 @@ class RunCommandTest {
         assertThat(counts.lines()).containsExactly("grew,updated", "true,true");
 
         String secondRun = run("run", "--demo", "--data", dir.toString(), "--orders", "600", "--port", "0",
-                "--sql-port", "0", "--orders-per-second", "0", "--exit-after", "1");
+                "--sql-port", "0", "--metrics-port", "0", "--orders-per-second", "0", "--exit-after", "1");
         assertThat(secondRun).contains("Container CustomersOrdersAndItems already holds the 600 demo orders");
     }
 

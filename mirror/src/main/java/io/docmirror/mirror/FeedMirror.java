@@ -6,6 +6,8 @@ import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.StartFrom;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
@@ -40,6 +43,7 @@ public final class FeedMirror implements AutoCloseable {
     private final Function<String, FlattenerConfig> flattenerConfigs;
     private final Clock clock;
     private final Map<String, Source> sources = new LinkedHashMap<>();
+    private final Map<String, MirrorActivity> activity = new ConcurrentHashMap<>();
     private volatile boolean stopped;
 
     /** One container's mirror with its feed reader and the batch being filled. */
@@ -165,8 +169,19 @@ public final class FeedMirror implements AutoCloseable {
         source.batch = null;
         long events = batch.events();
         // Every change the reader returned is in the batch, so the reader's position is where the batch ends.
-        long version = batch.commit(Checkpoint.ofContinuation(source.reader.continuation())).version();
-        log.debug("Committed version {} of the mirror of {}: {} changes", version, source.mirror.container(), events);
+        Manifest manifest = batch.commit(Checkpoint.ofContinuation(source.reader.continuation()));
+        List<DataFile> written = manifest.dataFiles().stream()
+                .filter(file -> MirrorLayout.versionOf(Path.of(file.path())) == manifest.version())
+                .toList();
+        activity.merge(source.mirror.container(), new MirrorActivity(source.mirror.container(), events, 1,
+                written.size(), written.stream().mapToLong(DataFile::bytes).sum()), MirrorActivity::plus);
+        log.debug("Committed version {} of the mirror of {}: {} changes", manifest.version(),
+                source.mirror.container(), events);
+    }
+
+    /** What this mirror has done per container since it was created; safe to call from any thread. */
+    public List<MirrorActivity> activity() {
+        return List.copyOf(activity.values());
     }
 
     /** Opens a source for each mirrored container not open yet. */

@@ -23,10 +23,10 @@ public record DerivationStatus(String name, String source, List<String> targets,
     }
 
     public long eventsBehind() {
-        return lag.stream().mapToLong(ChangeFeedEstimator.Lag::eventsBehind).sum();
+        return ChangeFeedEstimator.eventsBehind(lag);
     }
 
     public Duration timeBehind() {
-        return lag.stream().map(ChangeFeedEstimator.Lag::timeBehind).max(Duration::compareTo).orElse(Duration.ZERO);
+        return ChangeFeedEstimator.timeBehind(lag);
     }
 }

@@ -3,6 +3,7 @@ package io.docmirror.mirror.manifest;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,6 +42,16 @@ public record Manifest(long version, String container, long committedAt, long an
     @JsonIgnore
     public TableEntry root() {
         return tables.get(0);
+    }
+
+    /** Every file this version references: its tables', its history's and its dead letters'. */
+    @JsonIgnore
+    public List<DataFile> dataFiles() {
+        List<DataFile> files = new ArrayList<>();
+        tables.forEach(table -> files.addAll(table.files()));
+        files.addAll(history);
+        files.addAll(deadLetters);
+        return files;
     }
 
     public Optional<TableEntry> findTable(String name) {

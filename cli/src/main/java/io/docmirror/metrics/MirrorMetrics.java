@@ -1,0 +1,78 @@
+package io.docmirror.metrics;
+
+import io.docmirror.mirror.ContainerStatus;
+import io.docmirror.mirror.FeedMirror;
+import io.docmirror.mirror.MirrorActivity;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.StoreClient;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The mirror daemon's metrics: per mirrored container its lag per feed range (from the committed manifest's
+ * checkpoint, as {@code ./docmirror status} shows it), what the current version holds, and what this process has
+ * mirrored and written since it started.
+ */
+public final class MirrorMetrics implements MultiCollector {
+    private final StoreClient store;
+    private final Path mirrorDirectory;
+    private final FeedMirror mirror;
+    private final Clock clock;
+
+    public MirrorMetrics(StoreClient store, Path mirrorDirectory, FeedMirror mirror, Clock clock) {
+        this.store = requireNonNull(store, "store is null");
+        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.mirror = requireNonNull(mirror, "mirror is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        FeedLag lag = new FeedLag("docmirror_mirror", "Changes committed to the store that the mirror does not hold yet",
+                "container");
+        MetricFamily version = MetricFamily.gauge("docmirror_mirror_version",
+                "The newest committed manifest version (0: nothing mirrored yet)", "container");
+        MetricFamily lastCommit = MetricFamily.gauge("docmirror_mirror_last_commit_timestamp_seconds",
+                "When the newest manifest version was committed (0: never)", "container");
+        MetricFamily files = MetricFamily.gauge("docmirror_mirror_files",
+                "Parquet files of the tables in the newest version", "container");
+        MetricFamily deadLetters = MetricFamily.gauge("docmirror_mirror_dead_letters",
+                "Documents that could not be mirrored, kept with the reason", "container");
+        MetricFamily conflicts = MetricFamily.gauge("docmirror_mirror_conflicts",
+                "Values that did not fit their column's type or their table's column limit", "container");
+        for (ContainerProperties container : store.listContainers()) {
+            if (!container.isMirrored()) {
+                continue;
+            }
+            ContainerStatus status = ContainerStatus.of(mirrorDirectory, store, container, clock);
+            lag.add(status.lag(), status.container());
+            version.add(status.version(), status.container());
+            lastCommit.add(status.lastCommitMillis() / 1000.0, status.container());
+            files.add(status.files(), status.container());
+            deadLetters.add(status.deadLetters(), status.container());
+            conflicts.add(status.conflicts(), status.container());
+        }
+        MetricFamily events = MetricFamily.counter("docmirror_mirror_events",
+                "Changes mirrored by this process", "container");
+        MetricFamily commits = MetricFamily.counter("docmirror_mirror_commits",
+                "Manifest versions (batches) committed by this process", "container");
+        MetricFamily filesWritten = MetricFamily.counter("docmirror_mirror_files_written",
+                "Parquet files written by this process", "container");
+        MetricFamily bytesWritten = MetricFamily.counter("docmirror_mirror_written_bytes",
+                "Bytes of Parquet written by this process", "container");
+        for (MirrorActivity activity : mirror.activity()) {
+            events.add(activity.events(), activity.container());
+            commits.add(activity.commits(), activity.container());
+            filesWritten.add(activity.filesWritten(), activity.container());
+            bytesWritten.add(activity.bytesWritten(), activity.container());
+        }
+        return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(version, lastCommit, files,
+                deadLetters, conflicts, events, commits, filesWritten, bytesWritten)).map(MetricFamily::snapshot).toList());
+    }
+}

@@ -1,0 +1,16 @@
+package io.docmirror.mirror;
+
+/**
+ * What a {@link FeedMirror} has done for one container since it started, for the mirror's metrics.
+ *
+ * @param events changes mirrored
+ * @param commits manifest versions committed
+ * @param filesWritten Parquet files written by those commits (tables, history, dead letters)
+ * @param bytesWritten their size
+ */
+public record MirrorActivity(String container, long events, long commits, long filesWritten, long bytesWritten) {
+    MirrorActivity plus(MirrorActivity other) {
+        return new MirrorActivity(container, events + other.events, commits + other.commits,
+                filesWritten + other.filesWritten, bytesWritten + other.bytesWritten);
+    }
+}
