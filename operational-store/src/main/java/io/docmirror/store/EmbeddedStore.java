@@ -354,6 +354,7 @@ public final class EmbeddedStore implements StoreClient {
                     stored++;
                 }
                 catch (StoreException e) {
+                    rethrowIfPartial(e);
                     failures.add(new BulkResult.Failure(positions.get(index), e.httpStatus(), e.getMessage()));
                     if (options.stopAtFirstFailure()) {
                         break;
@@ -398,6 +399,7 @@ public final class EmbeddedStore implements StoreClient {
                     results[index] = apply(transaction, bulk.partitionKey(), bulk.operation(), documents.get(index));
                 }
                 catch (StoreException e) {
+                    rethrowIfPartial(e);
                     results[index] = failed(index, e);
                 }
             }
@@ -699,6 +701,16 @@ public final class EmbeddedStore implements StoreClient {
                             "Operation " + (index + 1) + " was not applied: operation " + (failedIndex + 1) + " failed"));
         }
         return new BatchResult(results);
+    }
+
+    /**
+     * An operation refused by a rule (4xx) changed nothing, so the others of its transaction may still commit; a
+     * failure of the store itself (5xx) may have left half an operation in the transaction, so none of it may.
+     */
+    private static void rethrowIfPartial(StoreException failure) {
+        if (failure.httpStatus() >= 500) {
+            throw failure;
+        }
     }
 
     private static BatchResult.OperationResult failed(int index, StoreException failure) {

@@ -3,11 +3,18 @@ package io.docmirror.store;
 import io.docmirror.store.http.HttpStoreClient;
 import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The whole store contract, over the HTTP API. */
 class HttpStoreClientTest extends StoreContractTest {
@@ -24,6 +31,17 @@ class HttpStoreClientTest extends StoreContractTest {
             throw new UncheckedIOException(e);
         }
         return new HttpStoreClient(server.baseUri(), Optional.empty());
+    }
+
+    @Test
+    void aBulkOperationWithoutItsPartitionKeyIsABadRequest() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(server.baseUri() + "/containers/" + ORDERS + "/bulk/operations"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"operations\":[{\"type\":\"delete\",\"id\":\"o1\"}]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("Bulk operation 1 has no partitionKey");
     }
 
     @AfterEach

@@ -71,9 +71,10 @@ final class WireFormat {
     static List<BulkOperation> readBulkOperations(JsonNode body) {
         List<BulkOperation> operations = new ArrayList<>();
         for (JsonNode node : body.path("operations")) {
-            if (!node.has("partitionKey")) {
+            if (!node.isObject() || !node.has("partitionKey")) {
                 throw new StoreException(StoreErrorCode.BAD_REQUEST, "Bulk operation " + (operations.size() + 1)
-                        + " has no partitionKey; every bulk operation names the partition key value it is for");
+                        + " has no partitionKey; every bulk operation is an object that names the partition key "
+                        + "value it is for");
             }
             ObjectNode operation = ((ObjectNode) node).deepCopy();
             PartitionKey partitionKey = readPartitionKey(operation.remove("partitionKey"));
