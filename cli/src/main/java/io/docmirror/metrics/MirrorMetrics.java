@@ -66,13 +66,20 @@ public final class MirrorMetrics implements MultiCollector {
                 "Parquet files written by this process", "container");
         MetricFamily bytesWritten = MetricFamily.counter("docmirror_mirror_written_bytes",
                 "Bytes of Parquet written by this process", "container");
+        MetricFamily compactions = MetricFamily.counter("docmirror_mirror_compactions",
+                "Compactions committed by this process", "container");
+        MetricFamily compactionFailures = MetricFamily.counter("docmirror_mirror_compaction_failures",
+                "Compactions that failed in this process (the mirror goes on with its delta files)", "container");
         for (MirrorActivity activity : mirror.activity()) {
             events.add(activity.events(), activity.container());
             commits.add(activity.commits(), activity.container());
             filesWritten.add(activity.filesWritten(), activity.container());
             bytesWritten.add(activity.bytesWritten(), activity.container());
+            compactions.add(activity.compactions(), activity.container());
+            compactionFailures.add(activity.compactionFailures(), activity.container());
         }
         return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(version, lastCommit, files,
-                deadLetters, conflicts, events, commits, filesWritten, bytesWritten)).map(MetricFamily::snapshot).toList());
+                deadLetters, conflicts, events, commits, filesWritten, bytesWritten, compactions, compactionFailures))
+                .map(MetricFamily::snapshot).toList());
     }
 }

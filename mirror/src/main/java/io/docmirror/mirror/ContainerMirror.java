@@ -29,11 +29,16 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
@@ -63,6 +68,12 @@ public final class ContainerMirror implements AutoCloseable {
     private String committedSchema;
     private Flattener flattener;
     private Batch openBatch;
+    /** Files replaced by compactions, oldest first, until no kept manifest version lists them. */
+    private final Deque<ReplacedFiles> garbage = new ArrayDeque<>();
+
+    /** The files a compaction committed as version {@code replacedAt} replaced. */
+    private record ReplacedFiles(long replacedAt, List<DataFile> files) {
+    }
 
     private ContainerMirror(String container, long analyticalTtl, FlattenerConfig flattenerConfig,
             MirrorConfig config, Clock clock, ManifestStore manifests, FileChannel lockChannel) {
@@ -92,7 +103,7 @@ public final class ContainerMirror implements AutoCloseable {
             mirror.committed = mirror.manifests.latest().orElse(null);
             mirror.committedSchema = mirror.committed == null ? null : mirror.readSchema(mirror.committed);
             mirror.flattener = mirror.committedFlattener();
-            mirror.removeUncommittedFiles();
+            mirror.removeUnreferencedFiles();
             return mirror;
         } catch (RuntimeException e) {
             closeQuietly(lockChannel, e);
@@ -102,6 +113,11 @@ public final class ContainerMirror implements AutoCloseable {
 
     public String container() {
         return container;
+    }
+
+    /** Where this container's mirror lives. */
+    Path directory() {
+        return manifests.containerDirectory();
     }
 
     /** The newest committed version; empty before the first commit. */
@@ -179,7 +195,7 @@ public final class ContainerMirror implements AutoCloseable {
                 committed = manifest;
                 committedSchema = schema;
                 openBatch = null;
-                manifests.prune(config.keepManifestVersions());
+                pruneVersions();
                 return manifest;
             } catch (RuntimeException e) {
                 abort();
@@ -194,6 +210,77 @@ public final class ContainerMirror implements AutoCloseable {
                 files.close();
             } finally {
                 flattener = committedFlattener();
+            }
+        }
+    }
+
+    /**
+     * Commits a compaction of an earlier version as the next version: each compacted table's files of that version
+     * give way to its new base file, and the delta files committed since stay on top of it, so no query result
+     * changes. The replaced files are deleted once no kept manifest version lists them.
+     *
+     * @throws IllegalStateException while a batch is open (its files are named for the next version)
+     */
+    Manifest commitCompaction(Compactor.Compaction compaction) {
+        if (openBatch != null) {
+            throw new IllegalStateException("Cannot commit a compaction of " + container + " while a batch is open");
+        }
+        long version = committed.version() + 1;
+        List<TableEntry> tables = new ArrayList<>();
+        List<DataFile> replaced = new ArrayList<>();
+        for (TableEntry table : committed.tables()) {
+            Optional<Compactor.CompactedTable> compacted = compaction.tables().stream()
+                    .filter(candidate -> candidate.table().equals(table.name())).findFirst();
+            if (compacted.isEmpty()) {
+                tables.add(table);
+                continue;
+            }
+            List<DataFile> files = new ArrayList<>();
+            if (!compacted.get().isEmpty()) {
+                files.add(moveIntoPlace(compacted.get(), version, tables.size()));
+            }
+            files.addAll(table.files().stream().filter(file -> !compacted.get().replaced().contains(file)).toList());
+            replaced.addAll(compacted.get().replaced());
+            tables.add(new TableEntry(table.name(), table.parent(), table.jsonPath(), table.columns(), files));
+        }
+        Manifest manifest = new Manifest(version, container, clock.millis(), committed.analyticalTtl(),
+                committed.checkpoint(), committed.schemaFile(), tables, committed.history(), committed.deadLetters(),
+                committed.lastEventTs(), committed.conflicts());
+        manifests.commit(manifest);
+        committed = manifest;
+        garbage.add(new ReplacedFiles(version, replaced));
+        pruneVersions();
+        return manifest;
+    }
+
+    private DataFile moveIntoPlace(Compactor.CompactedTable compacted, long version, int index) {
+        String path = MirrorLayout.tableDirectory(compacted.table()) + "/" + MirrorLayout.dataFileName(version, index);
+        Path target = manifests.containerDirectory().resolve(path);
+        try {
+            DurableFiles.fsync(compacted.temporaryFile());
+            Files.move(compacted.temporaryFile(), target, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.fsyncDirectory(target.getParent());
+            return new DataFile(path, DataFile.Kind.BASE, compacted.rows(), compacted.minLsn(), compacted.maxLsn(),
+                    Files.size(target));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot move the compacted file " + compacted.temporaryFile() + " to "
+                    + target, e);
+        }
+    }
+
+    /**
+     * Removes old manifest versions ({@code mirror.manifest.keep-versions}, {@code keep-ms}), then the files that
+     * compactions replaced and that no kept version lists any more.
+     */
+    private void pruneVersions() {
+        if (manifests.prune(config.keepManifestVersions(), clock.millis() - config.keepManifestsFor().toMillis()) == 0
+                || garbage.isEmpty()) {
+            return;
+        }
+        long oldestKept = manifests.versions().get(0);
+        while (!garbage.isEmpty() && garbage.peekFirst().replacedAt() <= oldestKept) {
+            for (DataFile file : garbage.pollFirst().files()) {
+                delete(manifests.containerDirectory().resolve(file.path()), "replaced by a compaction");
             }
         }
     }
@@ -256,19 +343,40 @@ public final class ContainerMirror implements AutoCloseable {
         }
     }
 
-    /** Files of a commit that never happened: written for a version after the newest committed one. */
-    private void removeUncommittedFiles() {
+    /**
+     * Removes what a crash left: files of a commit that never happened (named for a version after the newest
+     * committed one, or temporary), and data files that no kept manifest version lists (replaced by a compaction
+     * whose clean-up did not run).
+     */
+    private void removeUnreferencedFiles() {
         long newest = committed == null ? 0 : committed.version();
+        Set<Path> listed = new HashSet<>();
+        for (long version : manifests.versions()) {
+            manifests.read(version).dataFiles()
+                    .forEach(file -> listed.add(manifests.containerDirectory().resolve(file.path())));
+        }
         try (Stream<Path> files = Files.walk(manifests.containerDirectory(), 2)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 String name = file.getFileName().toString();
-                if (MirrorLayout.versionOf(file) > newest || (name.startsWith(".v") && name.endsWith(".tmp"))) {
-                    log.info("Removing {}: written by a commit of {} that did not complete", file, container);
-                    Files.delete(file);
+                long version = MirrorLayout.versionOf(file);
+                if (version > newest || (name.startsWith(".v") && name.endsWith(".tmp"))
+                        || name.startsWith(Compactor.TEMPORARY_PREFIX)) {
+                    delete(file, "written by a commit that did not complete");
+                } else if (version >= 0 && name.endsWith(".parquet") && !listed.contains(file)) {
+                    delete(file, "replaced by a compaction; no kept version lists it");
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot clean up uncommitted files of the mirror of " + container, e);
+        }
+    }
+
+    private void delete(Path file, String why) {
+        log.info("Removing {} of the mirror of {}: {}", file, container, why);
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot remove " + file + " of the mirror of " + container, e);
         }
     }
 

@@ -44,6 +44,7 @@ public final class FeedMirror implements AutoCloseable {
     private final Clock clock;
     private final Map<String, Source> sources = new LinkedHashMap<>();
     private final Map<String, MirrorActivity> activity = new ConcurrentHashMap<>();
+    private final BackgroundCompactions compactions;
     private volatile boolean stopped;
 
     /** One container's mirror with its feed reader and the batch being filled. */
@@ -73,6 +74,7 @@ public final class FeedMirror implements AutoCloseable {
         this.config = requireNonNull(config, "config is null");
         this.flattenerConfigs = requireNonNull(flattenerConfigs, "flattenerConfigs is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.compactions = new BackgroundCompactions(config, clock, this::record);
     }
 
     /** Mirrors everything committed to the store so far, commits, and returns. */
@@ -92,6 +94,9 @@ public final class FeedMirror implements AutoCloseable {
                     break;
                 }
             }
+            // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
+            compactions.tend(source.mirror);
+            compactions.await(source.mirror);
         }
         return new SyncResult(events, commits);
     }
@@ -112,6 +117,9 @@ public final class FeedMirror implements AutoCloseable {
                         || clock.millis() - source.batchStartedAt >= config.batchMaxInterval().toMillis())) {
                     commit(source);
                 }
+                if (source.batch == null) {
+                    compactions.tend(source.mirror);
+                }
             }
             if (allCaughtUp) {
                 Thread.sleep(config.pollInterval().toMillis());
@@ -121,6 +129,7 @@ public final class FeedMirror implements AutoCloseable {
             if (source.batch != null) {
                 commit(source);
             }
+            compactions.await(source.mirror);
         }
     }
 
@@ -130,6 +139,7 @@ public final class FeedMirror implements AutoCloseable {
 
     @Override
     public void close() {
+        compactions.close();
         RuntimeException failure = null;
         for (Source source : sources.values()) {
             try {
@@ -173,10 +183,14 @@ public final class FeedMirror implements AutoCloseable {
         List<DataFile> written = manifest.dataFiles().stream()
                 .filter(file -> MirrorLayout.versionOf(Path.of(file.path())) == manifest.version())
                 .toList();
-        activity.merge(source.mirror.container(), new MirrorActivity(source.mirror.container(), events, 1,
-                written.size(), written.stream().mapToLong(DataFile::bytes).sum()), MirrorActivity::plus);
+        record(new MirrorActivity(source.mirror.container(), events, 1, written.size(),
+                written.stream().mapToLong(DataFile::bytes).sum(), 0, 0));
         log.debug("Committed version {} of the mirror of {}: {} changes", manifest.version(),
                 source.mirror.container(), events);
+    }
+
+    private void record(MirrorActivity more) {
+        activity.merge(more.container(), more, MirrorActivity::plus);
     }
 
     /** What this mirror has done per container since it was created; safe to call from any thread. */

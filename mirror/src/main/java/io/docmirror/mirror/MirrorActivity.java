@@ -7,10 +7,14 @@ package io.docmirror.mirror;
  * @param commits manifest versions committed
  * @param filesWritten Parquet files written by those commits (tables, history, dead letters)
  * @param bytesWritten their size
+ * @param compactions compactions committed
+ * @param compactionFailures compactions that failed (the mirror went on with its delta files)
  */
-public record MirrorActivity(String container, long events, long commits, long filesWritten, long bytesWritten) {
+public record MirrorActivity(String container, long events, long commits, long filesWritten, long bytesWritten,
+        long compactions, long compactionFailures) {
     MirrorActivity plus(MirrorActivity other) {
         return new MirrorActivity(container, events + other.events, commits + other.commits,
-                filesWritten + other.filesWritten, bytesWritten + other.bytesWritten);
+                filesWritten + other.filesWritten, bytesWritten + other.bytesWritten, compactions + other.compactions,
+                compactionFailures + other.compactionFailures);
     }
 }

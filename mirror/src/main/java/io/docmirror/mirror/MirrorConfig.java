@@ -20,10 +20,13 @@ import static java.util.Objects.requireNonNull;
  * @param batchMaxInterval {@code mirror.batch.max-interval-ms}: ... or when its first change is this old
  * @param pollInterval {@code mirror.poll-interval-ms}: how long a caught-up daemon waits before reading again
  * @param parquet {@code mirror.parquet.*}: compression, row-group and page sizes
- * @param keepManifestVersions {@code mirror.manifest.keep-versions}: older manifest versions are removed
+ * @param keepManifestVersions {@code mirror.manifest.keep-versions}: older manifest versions are removed ...
+ * @param keepManifestsFor {@code mirror.manifest.keep-ms}: ... once they are also this old
+ * @param compactionDeltaFiles {@code mirror.compaction.delta-files}: a table with this many delta files is compacted
+ *     (0: never)
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
-        ParquetOptions parquet, int keepManifestVersions) {
+        ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
@@ -40,7 +43,16 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                             + "narrow rows, small enough for min/max statistics to skip row groups)."),
             new ConfigOption("mirror.parquet.page-bytes", "1048576", "Target size of a Parquet page."),
             new ConfigOption("mirror.manifest.keep-versions", "100",
-                    "Manifest versions older than the newest this many are removed."));
+                    "Manifest versions older than the newest this many are removed ..."),
+            new ConfigOption("mirror.manifest.keep-ms", "600000",
+                    "... once they are also this many milliseconds old; then the data files no kept version lists "
+                            + "are deleted. Longer than `sql.query-timeout-ms`, so that a query still reading an "
+                            + "older version finds its files."),
+            new ConfigOption("mirror.compaction.delta-files", "10",
+                    "A table is compacted in the background when it has this many delta files: its files are "
+                            + "folded into one base file of its current rows (without rows past the analytical "
+                            + "TTL), committed as a new version that changes no query result. 0 turns compaction "
+                            + "off."));
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
@@ -64,6 +76,14 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         if (keepManifestVersions < 1) {
             throw ConfigSection.invalid("mirror.manifest.keep-versions", keepManifestVersions, "must be at least 1");
         }
+        requireNonNull(keepManifestsFor, "keepManifestsFor is null");
+        if (keepManifestsFor.isNegative()) {
+            throw ConfigSection.invalid("mirror.manifest.keep-ms", keepManifestsFor.toMillis(), "must not be negative");
+        }
+        if (compactionDeltaFiles < 0 || compactionDeltaFiles == 1) {
+            throw ConfigSection.invalid("mirror.compaction.delta-files", compactionDeltaFiles,
+                    "must be 0 (off) or at least 2");
+        }
     }
 
     public static MirrorConfig defaults() {
@@ -84,11 +104,20 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 new ParquetOptions(compression(section.text("mirror.parquet.compression").trim()),
                         section.longValue("mirror.parquet.row-group-bytes"),
                         section.intValue("mirror.parquet.page-bytes")),
-                section.intValue("mirror.manifest.keep-versions"));
+                section.intValue("mirror.manifest.keep-versions"),
+                Duration.ofMillis(section.longValue("mirror.manifest.keep-ms")),
+                section.intValue("mirror.compaction.delta-files"));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
-        return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions);
+        return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions, keepManifestsFor,
+                compactionDeltaFiles);
+    }
+
+    /** Compaction of tables with {@code deltaFiles} delta files (0: off), manifests kept for {@code keepFor}. */
+    public MirrorConfig withCompaction(int deltaFiles, Duration keepFor) {
+        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions, keepFor,
+                deltaFiles);
     }
 
     private static CompressionCodecName compression(String text) {

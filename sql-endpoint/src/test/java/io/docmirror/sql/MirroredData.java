@@ -29,7 +29,12 @@ final class MirroredData implements AutoCloseable {
 
     /** Mirrors everything written so far in one commit per container; returns the number of commits. */
     long sync() {
-        MirrorConfig oneCommit = MirrorConfig.defaults().withBatch(1_000_000, Duration.ofHours(1));
+        return sync(MirrorConfig.defaults());
+    }
+
+    /** {@link #sync()} with the mirror's other options from {@code config} (compaction, say). */
+    long sync(MirrorConfig config) {
+        MirrorConfig oneCommit = config.withBatch(1_000_000, Duration.ofHours(1));
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory(), oneCommit, FlattenerConfig::defaults,
                 clock)) {
             return mirror.sync().commits();

@@ -1,5 +1,8 @@
 package io.docmirror.sql;
 
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,6 +12,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,8 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every commit moves money between accounts and keeps the total; queries running while commits land must always
- * see the total, in the parent table and in its child table, so they never see half a batch.
+ * Every commit moves money between accounts and keeps the total; queries running while commits and compactions land
+ * must always see the total, in the parent table and in its child table, so they never see half a batch or a
+ * half-applied compaction.
  */
 class SnapshotConsistencyTest {
     private static final int ACCOUNTS = 20;
@@ -28,11 +33,14 @@ class SnapshotConsistencyTest {
             + "(SELECT sum(balance)::BIGINT FROM accounts), (SELECT count(*) FROM accounts__entries), "
             + "(SELECT sum(amount)::BIGINT FROM accounts__entries)";
 
+    private static final MirrorConfig COMPACTS_EVERY_THIRD_COMMIT = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "3"));
+
     @TempDir
     Path work;
 
     @Test
-    void queriesDuringCommitsSeeWholeBatchesOnly() throws Exception {
+    void queriesDuringCommitsAndCompactionsSeeWholeBatchesOnly() throws Exception {
         try (MirroredData data = new MirroredData(work)) {
             data.store.createContainer(ContainerProperties.of("accounts", "/id").withAnalyticalTtl(-1));
             Random random = new Random(7);
@@ -64,7 +72,7 @@ class SnapshotConsistencyTest {
                 }
                 for (int round = 0; round < 25; round++) {
                     writeRound(data, random);
-                    assertThat(data.sync()).isEqualTo(1);
+                    assertThat(data.sync(COMPACTS_EVERY_THIRD_COMMIT)).isEqualTo(1);
                 }
                 writing.set(false);
                 for (Thread reader : readers) {
@@ -72,6 +80,9 @@ class SnapshotConsistencyTest {
                 }
                 assertThat(failures).isEmpty();
                 assertThat(versionsSeen).hasSizeGreaterThan(3);
+                // Compactions ran between the commits: the accounts' files were folded into base files.
+                assertThat(new ManifestStore(data.mirrorDirectory().resolve("accounts")).latest().orElseThrow()
+                        .root().files()).extracting(DataFile::kind).contains(DataFile.Kind.BASE);
             }
         }
     }

@@ -99,16 +99,27 @@ public final class ManifestStore {
         }
     }
 
-    /** Removes versions older than the newest {@code keep}; readers holding one of them have long moved on. */
-    public void prune(int keep) {
+    /**
+     * Removes the versions older than the newest {@code keep} that were also committed at or before
+     * {@code keepAfter} (epoch milliseconds): a query reading one of them has long finished.
+     *
+     * @return how many versions were removed
+     */
+    public int prune(int keep, long keepAfter) {
         List<Long> versions = versions();
+        int removed = 0;
         for (Long version : versions.subList(0, Math.max(0, versions.size() - keep))) {
+            if (read(version).committedAt() > keepAfter) {
+                break;
+            }
             try {
                 Files.deleteIfExists(directory.resolve(fileName(version)));
+                removed++;
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot remove old manifest version " + version + " in " + directory, e);
             }
         }
+        return removed;
     }
 
     private static void deleteQuietlyAfterFailure(Path temporary, IOException failure) {

@@ -45,14 +45,24 @@ public final class ViewDefinitions {
         if (table.files().isEmpty()) {
             return "SELECT " + typedNulls(table.columns()) + " WHERE false";
         }
+        return "SELECT " + castColumns(table.columns()) + " FROM (" + currentRows(table, rootRelation) + ")";
+    }
+
+    /**
+     * The current rows of {@code table} as its files hold them (physical column names, stored types): what a view
+     * shows, and what compaction keeps. The table must have files.
+     *
+     * @param rootRelation the root table's current rows (a view, or this method's SQL for the root in parentheses)
+     */
+    public String currentRows(TableEntry table, String rootRelation) {
         String files = readParquet(table.files());
         if (table.isRoot()) {
-            return "SELECT " + castColumns(table.columns(), "") + " FROM (SELECT *, row_number() OVER "
+            return "SELECT * EXCLUDE (__docmirror_rank) FROM (SELECT *, row_number() OVER "
                     + "(PARTITION BY _pk, id ORDER BY _lsn DESC) AS __docmirror_rank FROM " + files + ")"
                     + " WHERE __docmirror_rank = 1 AND _deleted IS NOT TRUE" + ttlCondition("_ts");
         }
-        return "SELECT " + castColumns(table.columns(), "c.") + " FROM " + files + " AS c SEMI JOIN "
-                + rootRelation + " AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn";
+        return "SELECT c.* FROM " + files + " AS c SEMI JOIN " + rootRelation
+                + " AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn";
     }
 
     /**
@@ -94,9 +104,9 @@ public final class ViewDefinitions {
                 .collect(Collectors.joining(", ", "read_parquet([", "], union_by_name = true)"));
     }
 
-    private static String castColumns(List<ColumnEntry> columns, String qualifier) {
+    private static String castColumns(List<ColumnEntry> columns) {
         return columns.stream()
-                .map(column -> "CAST(" + qualifier + identifier(column.physicalName()) + " AS " + sqlType(column)
+                .map(column -> "CAST(" + identifier(column.physicalName()) + " AS " + sqlType(column)
                         + ") AS " + identifier(column.name()))
                 .collect(Collectors.joining(", "));
     }

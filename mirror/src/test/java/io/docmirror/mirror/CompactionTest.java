@@ -1,0 +1,171 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.TestingClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Compaction folds a table's files into one base file of its current rows. It must change no query result, keep
+ * newer deltas on top, drop rows past the analytical TTL from files, and delete the replaced files once no kept
+ * manifest version lists them.
+ */
+class CompactionTest {
+    private static final MirrorConfig NEVER_COMPACTS = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "0"));
+    /** Compacts at every third delta file, keeps one manifest version, so replaced files go at once. */
+    private static final MirrorConfig COMPACTS = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "3", "mirror.manifest.keep-versions", "1",
+            "mirror.manifest.keep-ms", "0"));
+    private static final List<String> QUERIES = List.of(
+            "SELECT id, customerId, status, total FROM orders ORDER BY id",
+            "SELECT _id, _idx, sku, qty FROM orders__items ORDER BY _id, _idx",
+            "SELECT id, _lsn, operation FROM orders_history ORDER BY _pk, _lsn");
+
+    @TempDir
+    Path work;
+
+    private final TestingClock clock = TestingClock.atEpochSecond(1_700_000_000L);
+    private EmbeddedStore store;
+
+    @BeforeEach
+    void openStore() {
+        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void aCompactedMirrorAnswersEveryQueryAsTheUncompactedOneDoes() throws Exception {
+        Path plain = work.resolve("plain");
+        Path compacted = work.resolve("compacted");
+        Random random = new Random(11);
+        for (int round = 0; round < 8; round++) {
+            writeRound(random, round);
+            sync(plain, NEVER_COMPACTS);
+            sync(compacted, COMPACTS);
+            for (String query : QUERIES) {
+                assertThat(rows(compacted, query)).as("round %d: %s", round, query).isEqualTo(rows(plain, query));
+            }
+        }
+
+        Manifest manifest = latest(compacted);
+        assertThat(manifest.root().files()).extracting(DataFile::kind).contains(DataFile.Kind.BASE)
+                .hasSizeLessThan(latest(plain).root().files().size());
+        // The files that compactions replaced are gone from disk: what is there is what the manifest lists.
+        assertThat(parquetFiles(compacted.resolve("orders"))).isEqualTo(manifest.dataFiles().stream()
+                .filter(file -> !file.path().startsWith(MirrorLayout.HISTORY_DIRECTORY))
+                .map(DataFile::path).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void deltasCommittedAfterTheCompactedVersionStayOnTopOfItsBase() throws Exception {
+        Path mirror = work.resolve("mirror");
+        for (int round = 0; round < 3; round++) {
+            store.upsertItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":" + round + "}");
+            sync(mirror, COMPACTS);
+        }
+        assertThat(latest(mirror).root().files()).extracting(DataFile::kind).containsExactly(DataFile.Kind.BASE);
+
+        store.deleteItem("orders", PartitionKey.of("c1"), "o1");
+        store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c1\",\"total\":5}");
+        sync(mirror, COMPACTS);
+
+        assertThat(latest(mirror).root().files()).extracting(DataFile::kind)
+                .containsExactly(DataFile.Kind.BASE, DataFile.Kind.DELTA);
+        assertThat(rows(mirror, "SELECT id, total FROM orders")).containsExactly(List.of("o2", 5L));
+    }
+
+    @Test
+    void rowsPastTheAnalyticalTtlLeaveTheFilesAtTheNextCompaction() throws Exception {
+        store.createContainer(ContainerProperties.of("metrics", "/host").withAnalyticalTtl(3600));
+        Path mirror = work.resolve("mirror");
+        store.createItem("metrics", "{\"id\":\"old\",\"host\":\"a\"}");
+        sync(mirror, COMPACTS);
+        clock.advanceSeconds(7200);
+        store.createItem("metrics", "{\"id\":\"new\",\"host\":\"a\"}");
+        sync(mirror, COMPACTS);
+        store.createItem("metrics", "{\"id\":\"newer\",\"host\":\"b\"}");
+        sync(mirror, COMPACTS);
+
+        TableEntry root = new ManifestStore(mirror.resolve("metrics")).latest().orElseThrow().root();
+        assertThat(root.files()).extracting(DataFile::kind).containsExactly(DataFile.Kind.BASE);
+        assertThat(root.rows()).isEqualTo(2);
+        try (MirrorSql sql = MirrorSql.open(mirror, "metrics", OptionalLong.of(clock.instant().getEpochSecond()))) {
+            assertThat(sql.rows("SELECT id FROM metrics ORDER BY id")).containsExactly(List.of("new"),
+                    List.of("newer"));
+        }
+    }
+
+    /** Creates, updates (dropping line items) and deletes orders; a round is one commit of each mirror. */
+    private void writeRound(Random random, int round) {
+        for (int order = 0; order < 30; order++) {
+            String id = "o" + order;
+            String customer = "c" + (order % 7);
+            int action = random.nextInt(4);
+            if (action == 0 && store.findItem("orders", PartitionKey.of(customer), id).isPresent()) {
+                store.deleteItem("orders", PartitionKey.of(customer), id);
+            } else if (action > 1) {
+                StringBuilder items = new StringBuilder();
+                for (int line = 0; line < random.nextInt(4); line++) {
+                    items.append(line == 0 ? "" : ",").append("{\"sku\":\"S").append(random.nextInt(9))
+                            .append("\",\"qty\":").append(line + 1).append('}');
+                }
+                store.upsertItem("orders", "{\"id\":\"" + id + "\",\"customerId\":\"" + customer
+                        + "\",\"status\":\"r" + round + "\",\"total\":" + random.nextInt(100)
+                        + ",\"items\":[" + items + "]}");
+            }
+        }
+    }
+
+    private void sync(Path mirrorDirectory, MirrorConfig config) {
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config, FlattenerConfig::defaults, clock)) {
+            mirror.sync();
+        }
+    }
+
+    private static Manifest latest(Path mirrorDirectory) {
+        return new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+    }
+
+    private static List<List<Object>> rows(Path mirrorDirectory, String query) throws Exception {
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            return sql.rows(query);
+        }
+    }
+
+    private static Set<String> parquetFiles(Path containerDirectory) throws Exception {
+        try (Stream<Path> files = Files.walk(containerDirectory, 2)) {
+            return files.filter(file -> file.toString().endsWith(".parquet"))
+                    .map(file -> containerDirectory.relativize(file).toString())
+                    .filter(path -> !path.startsWith(MirrorLayout.HISTORY_DIRECTORY))
+                    .collect(Collectors.toSet());
+        }
+    }
+}
