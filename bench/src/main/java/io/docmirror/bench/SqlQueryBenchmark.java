@@ -25,9 +25,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Analytical queries on the mirror (merge-on-read over its delta files, through the SQL endpoint) against DuckDB on
- * one clean Parquet file per table holding the same rows, and against DuckDB reading the raw JSON Lines, in the same
- * run. Usage: {@code SqlQueryBenchmark [orders] [workDir]}.
+ * Analytical queries on the mirror (merge-on-read over its base and delta files, through the SQL endpoint) against
+ * DuckDB on one clean Parquet file per table holding the same rows, and against DuckDB reading the raw JSON Lines,
+ * in the same run. Usage: {@code SqlQueryBenchmark [orders] [workDir]}.
  */
 public final class SqlQueryBenchmark {
     private static final String ORDERS = DemoDataset.CONTAINER;

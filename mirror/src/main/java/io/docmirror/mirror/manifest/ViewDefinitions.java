@@ -1,6 +1,7 @@
 package io.docmirror.mirror.manifest;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
@@ -52,17 +53,56 @@ public final class ViewDefinitions {
      * The current rows of {@code table} as its files hold them (physical column names, stored types): what a view
      * shows, and what compaction keeps. The table must have files.
      *
+     * <p>Before the first compaction every file is a delta, and the newest version of each key is found over all of
+     * them. After it, the base file holds one current row per key as of the compacted version, and every key in a
+     * newer delta supersedes its base row; so only the deltas are ranked, and the base is read with a cheap anti
+     * join against the deltas' keys (filters on the base, a point lookup say, reach its sorted row groups).
+     *
      * @param rootRelation the root table's current rows (a view, or this method's SQL for the root in parentheses)
      */
     public String currentRows(TableEntry table, String rootRelation) {
-        String files = readParquet(table.files());
+        List<DataFile> base = files(table, DataFile.Kind.BASE);
+        List<DataFile> deltas = files(table, DataFile.Kind.DELTA);
         if (table.isRoot()) {
-            return "SELECT * EXCLUDE (__docmirror_rank) FROM (SELECT *, row_number() OVER "
-                    + "(PARTITION BY _pk, id ORDER BY _lsn DESC) AS __docmirror_rank FROM " + files + ")"
-                    + " WHERE __docmirror_rank = 1 AND _deleted IS NOT TRUE" + ttlCondition("_ts");
+            if (base.isEmpty()) {
+                return newestVersions(deltas);
+            }
+            String baseRows = "SELECT b.* FROM " + readParquet(base) + " AS b"
+                    + (deltas.isEmpty() ? "" : " ANTI JOIN (SELECT _pk, id FROM " + readParquet(deltas)
+                            + ") AS d ON b._pk = d._pk AND b.id = d.id")
+                    + " WHERE true" + ttlCondition("b._ts");
+            return deltas.isEmpty() ? baseRows : baseRows + " UNION ALL BY NAME " + newestVersions(deltas);
         }
-        return "SELECT c.* FROM " + files + " AS c SEMI JOIN " + rootRelation
-                + " AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn";
+        List<DataFile> rootDeltas = files(manifest.root(), DataFile.Kind.DELTA);
+        boolean rootCompacted = !files(manifest.root(), DataFile.Kind.BASE).isEmpty();
+        if (!rootCompacted || manifest.analyticalTtl() >= 0) {
+            // Whether a child row is current depends on its document's current version (and its _ts): join to it.
+            return "SELECT c.* FROM " + readParquet(table.files()) + " AS c SEMI JOIN " + rootRelation
+                    + " AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn";
+        }
+        // The child base belongs to the root base: its rows are current unless their document changed since.
+        List<String> parts = new ArrayList<>();
+        if (!base.isEmpty()) {
+            parts.add("SELECT c.* FROM " + readParquet(base) + " AS c" + (rootDeltas.isEmpty() ? ""
+                    : " ANTI JOIN (SELECT _pk, id FROM " + readParquet(rootDeltas) + ") AS d ON c._pk = d._pk AND "
+                            + "c._id = d.id"));
+        }
+        if (!deltas.isEmpty()) {
+            parts.add("SELECT c.* FROM " + readParquet(deltas) + " AS c SEMI JOIN (" + newestVersions(rootDeltas)
+                    + ") AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn");
+        }
+        return String.join(" UNION ALL BY NAME ", parts);
+    }
+
+    /** Of each key in {@code files} the newest version, unless it is a tombstone or past the analytical TTL. */
+    private String newestVersions(List<DataFile> files) {
+        return "SELECT * EXCLUDE (__docmirror_rank) FROM (SELECT *, row_number() OVER "
+                + "(PARTITION BY _pk, id ORDER BY _lsn DESC) AS __docmirror_rank FROM " + readParquet(files) + ")"
+                + " WHERE __docmirror_rank = 1 AND _deleted IS NOT TRUE" + ttlCondition("_ts");
+    }
+
+    private static List<DataFile> files(TableEntry table, DataFile.Kind kind) {
+        return table.files().stream().filter(file -> file.kind() == kind).toList();
     }
 
     /**
