@@ -98,7 +98,7 @@ final class BackgroundCompactions implements AutoCloseable {
             Manifest committed = mirror.commitCompaction(compaction);
             failedAt.remove(mirror.container());
             activity.accept(new MirrorActivity(mirror.container(), 0, 0, 0, 0, 1, 0));
-            log.info("Compacted version {} of the mirror of {} into version {}", compaction.snapshotVersion(),
+            log.debug("Compacted version {} of the mirror of {} into version {}", compaction.snapshotVersion(),
                     mirror.container(), committed.version());
         } catch (RuntimeException e) {
             compaction.discard();

@@ -280,7 +280,9 @@ public final class ContainerMirror implements AutoCloseable {
         long oldestKept = manifests.versions().get(0);
         while (!garbage.isEmpty() && garbage.peekFirst().replacedAt() <= oldestKept) {
             for (DataFile file : garbage.pollFirst().files()) {
-                delete(manifests.containerDirectory().resolve(file.path()), "replaced by a compaction");
+                // Routine after every compaction, so not worth a line in the log.
+                log.debug("Removing {} of the mirror of {}: replaced by a compaction", file.path(), container);
+                delete(manifests.containerDirectory().resolve(file.path()));
             }
         }
     }
@@ -361,9 +363,13 @@ public final class ContainerMirror implements AutoCloseable {
                 long version = MirrorLayout.versionOf(file);
                 if (version > newest || (name.startsWith(".v") && name.endsWith(".tmp"))
                         || name.startsWith(Compactor.TEMPORARY_PREFIX)) {
-                    delete(file, "written by a commit that did not complete");
+                    log.info("Removing {} of the mirror of {}: written by a commit that did not complete", file,
+                            container);
+                    delete(file);
                 } else if (version >= 0 && name.endsWith(".parquet") && !listed.contains(file)) {
-                    delete(file, "replaced by a compaction; no kept version lists it");
+                    log.info("Removing {} of the mirror of {}: replaced by a compaction, no kept version lists it",
+                            file, container);
+                    delete(file);
                 }
             }
         } catch (IOException e) {
@@ -371,8 +377,7 @@ public final class ContainerMirror implements AutoCloseable {
         }
     }
 
-    private void delete(Path file, String why) {
-        log.info("Removing {} of the mirror of {}: {}", file, container, why);
+    private void delete(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
