@@ -26,7 +26,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class BackgroundCompactions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BackgroundCompactions.class);
-    static final Duration RETRY_AFTER_FAILURE = Duration.ofMinutes(1);
+    private static final Duration RETRY_AFTER_FAILURE = Duration.ofMinutes(1);
 
     private final MirrorConfig config;
     private final Clock clock;
