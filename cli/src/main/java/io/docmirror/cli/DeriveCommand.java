@@ -79,29 +79,33 @@ final class DeriveCommand implements Runnable {
         public Integer call() throws InterruptedException {
             List<Derivation> derivations = derivations(dataDir);
             MetricsConfig metricsConfig = metrics.config(dataDir);
-            EmbeddedStore store = dataDir.openStore();
-            DerivationRunner runner = DerivationRunner.withDefaults(store, derivations);
-            Optional<MetricsServer> metricsServer;
-            try {
-                metricsServer = MetricsServer.startIfEnabled(metricsConfig, List.of(new DerivationMetrics(runner)));
-            } catch (RuntimeException e) {
-                runner.close();
-                store.close();
-                throw e;
-            }
-            CountDownLatch stopped = new CountDownLatch(1);
+            // Ctrl-C asks the main thread to stop; the hook waits until everything below is closed.
+            CountDownLatch stopRequested = new CountDownLatch(1);
+            CountDownLatch finished = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                metricsServer.ifPresent(MetricsServer::close);
-                runner.close();
-                store.close();
-                stopped.countDown();
+                stopRequested.countDown();
+                try {
+                    finished.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }, "docmirror-shutdown"));
-            runner.start();
-            printStatus(runner.status());
-            metricsServer.ifPresent(server -> System.out.println("Metrics (Prometheus): " + server.metricsUri()));
-            System.out.println("Deriving; Ctrl-C stops");
-            System.out.flush();
-            stopped.await();
+            try (EmbeddedStore store = dataDir.openStore();
+                    DerivationRunner runner = DerivationRunner.withDefaults(store, derivations)) {
+                Optional<MetricsServer> metricsServer = MetricsOptions.start(metricsConfig,
+                        List.of(new DerivationMetrics(runner)), System.out);
+                try {
+                    runner.start();
+                    printStatus(runner.status());
+                    System.out.println("Deriving; Ctrl-C stops");
+                    System.out.flush();
+                    stopRequested.await();
+                } finally {
+                    metricsServer.ifPresent(MetricsServer::close);
+                }
+            } finally {
+                finished.countDown();
+            }
             return ExitCodes.OK;
         }
     }

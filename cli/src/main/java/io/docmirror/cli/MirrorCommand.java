@@ -69,16 +69,6 @@ final class MirrorCommand implements Runnable {
             EmbeddedStore store = dataDir.openStore();
             FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), config, flattenerConfigs,
                     Clock.systemUTC());
-            Optional<MetricsServer> metricsServer;
-            try {
-                metricsServer = MetricsServer.startIfEnabled(metricsConfig,
-                        List.of(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC())));
-            } catch (RuntimeException e) {
-                mirror.close();
-                store.close();
-                throw e;
-            }
-            metricsServer.ifPresent(server -> System.out.println("Metrics (Prometheus): " + server.metricsUri()));
             CountDownLatch finished = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 mirror.stop();
@@ -88,9 +78,14 @@ final class MirrorCommand implements Runnable {
                     Thread.currentThread().interrupt();
                 }
             }, "docmirror-shutdown"));
-            System.out.println("Mirroring " + dataDir.data + " to " + dataDir.mirrorDirectory() + "; Ctrl-C stops");
-            System.out.flush();
+            Optional<MetricsServer> metricsServer = Optional.empty();
             try {
+                metricsServer = MetricsOptions.start(metricsConfig,
+                        List.of(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC())),
+                        System.out);
+                System.out.println("Mirroring " + dataDir.data + " to " + dataDir.mirrorDirectory()
+                        + "; Ctrl-C stops");
+                System.out.flush();
                 mirror.run();
             } finally {
                 metricsServer.ifPresent(MetricsServer::close);

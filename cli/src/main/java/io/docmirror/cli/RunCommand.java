@@ -8,7 +8,6 @@ import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.DerivationMetrics;
 import io.docmirror.metrics.MetricsConfig;
-import io.docmirror.metrics.MetricsServer;
 import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
@@ -33,7 +32,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -165,14 +163,12 @@ final class RunCommand implements Callable<Integer> {
             started.push(endpoint);
             FlightSqlServer flight = FlightSqlServer.start(endpoint, flightConfig);
             started.push(flight);
-            Optional<MetricsServer> metricsServer = MetricsServer.startIfEnabled(metricsConfig, collectors);
-            metricsServer.ifPresent(started::push);
 
             out.println();
             out.println("Store HTTP API: " + http.baseUri() + "/containers");
             out.println("SQL in-process: jdbc:docmirror:" + data.toAbsolutePath()
                     + "   (or: ./docmirror sql --data " + data + " \"SELECT ...\")");
-            metricsServer.ifPresent(server -> out.println("Metrics (Prometheus): " + server.metricsUri()));
+            MetricsOptions.start(metricsConfig, collectors, out).ifPresent(started::push);
             FlightConnectionHelp.print(out, flight);
             if (demo) {
                 showExamples(endpoint);

@@ -153,6 +153,13 @@ public final class ContainerMirror implements AutoCloseable {
         }
     }
 
+    /** A committed batch: the version it became, and the files it wrote for it. */
+    public record Commit(Manifest manifest, List<DataFile> filesWritten) {
+        public Commit {
+            filesWritten = List.copyOf(filesWritten);
+        }
+    }
+
     /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
     public final class Batch {
         private final MirrorBatch files;
@@ -176,7 +183,7 @@ public final class ContainerMirror implements AutoCloseable {
          * Makes the batch visible, durably, as the next manifest version ending at {@code checkpoint}. On failure
          * nothing becomes visible: the batch is abandoned and the next one starts from the last committed version.
          */
-        public Manifest commit(Checkpoint checkpoint) {
+        public Commit commit(Checkpoint checkpoint) {
             requireNonNull(checkpoint, "checkpoint is null");
             try {
                 MirrorBatch.Files written = files.finish();
@@ -196,7 +203,7 @@ public final class ContainerMirror implements AutoCloseable {
                 committedSchema = schema;
                 openBatch = null;
                 pruneVersions();
-                return manifest;
+                return new Commit(manifest, written.all());
             } catch (RuntimeException e) {
                 abort();
                 throw e;

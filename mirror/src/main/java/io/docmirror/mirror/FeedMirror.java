@@ -7,7 +7,6 @@ import io.docmirror.feed.StartFrom;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.DataFile;
-import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -179,13 +178,10 @@ public final class FeedMirror implements AutoCloseable {
         source.batch = null;
         long events = batch.events();
         // Every change the reader returned is in the batch, so the reader's position is where the batch ends.
-        Manifest manifest = batch.commit(Checkpoint.ofContinuation(source.reader.continuation()));
-        List<DataFile> written = manifest.dataFiles().stream()
-                .filter(file -> MirrorLayout.versionOf(Path.of(file.path())) == manifest.version())
-                .toList();
-        record(new MirrorActivity(source.mirror.container(), events, 1, written.size(),
-                written.stream().mapToLong(DataFile::bytes).sum(), 0, 0));
-        log.debug("Committed version {} of the mirror of {}: {} changes", manifest.version(),
+        ContainerMirror.Commit commit = batch.commit(Checkpoint.ofContinuation(source.reader.continuation()));
+        record(new MirrorActivity(source.mirror.container(), events, 1, commit.filesWritten().size(),
+                commit.filesWritten().stream().mapToLong(DataFile::bytes).sum(), 0, 0));
+        log.debug("Committed version {} of the mirror of {}: {} changes", commit.manifest().version(),
                 source.mirror.container(), events);
     }
 

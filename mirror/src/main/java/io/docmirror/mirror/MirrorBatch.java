@@ -57,6 +57,14 @@ final class MirrorBatch implements AutoCloseable {
     /** What a finished batch wrote. */
     record Files(Map<String, List<DataFile>> tables, List<DataFile> history, List<DataFile> deadLetters, long events,
             long lastEventTs) {
+        /** Every file of the batch: its tables', its history's and its dead letters'. */
+        List<DataFile> all() {
+            List<DataFile> files = new ArrayList<>();
+            tables.values().forEach(files::addAll);
+            files.addAll(history);
+            files.addAll(deadLetters);
+            return files;
+        }
     }
 
     MirrorBatch(Path containerDirectory, String container, long version, ParquetOptions options, Flattener flattener) {

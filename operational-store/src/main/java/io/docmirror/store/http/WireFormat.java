@@ -76,7 +76,7 @@ final class WireFormat {
                         + " has no partitionKey; every bulk operation is an object that names the partition key "
                         + "value it is for");
             }
-            ObjectNode operation = ((ObjectNode) node).deepCopy();
+            ObjectNode operation = (ObjectNode) node;
             PartitionKey partitionKey = readPartitionKey(operation.remove("partitionKey"));
             operations.add(new BulkOperation(partitionKey,
                     StoreJson.mapper().convertValue(operation, BatchOperation.class)));
