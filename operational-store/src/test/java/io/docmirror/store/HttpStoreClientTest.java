@@ -34,7 +34,10 @@ class HttpStoreClientTest extends StoreContractTest {
     }
 
     @Test
-    void aBulkOperationWithoutItsPartitionKeyIsABadRequest() throws Exception {
+    void aBulkOperationWithoutItsPartitionKeyIsABadRequestThatChangesNothing() throws Exception {
+        store.createItem(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+        Snapshot before = snapshot();
+
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(server.baseUri() + "/containers/" + ORDERS + "/bulk/operations"))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"operations\":[{\"type\":\"delete\",\"id\":\"o1\"}]}"))
@@ -42,6 +45,7 @@ class HttpStoreClientTest extends StoreContractTest {
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains("Bulk operation 1 has no partitionKey");
+        assertThat(snapshot()).isEqualTo(before);
     }
 
     @AfterEach
