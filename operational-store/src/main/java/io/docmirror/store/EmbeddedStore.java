@@ -285,6 +285,53 @@ public final class EmbeddedStore implements StoreClient {
         }
     }
 
+    /**
+     * Opens a consistent snapshot of one log partition's live items (for backfill): exactly the changes up to the
+     * snapshot's LSN, whatever is written while it is read. Only the embedded store offers it; close it when done.
+     */
+    public PartitionSnapshot snapshot(String container, int logPartition) {
+        ContainerState state = state(container);
+        checkLogPartition(state, logPartition);
+        RocksStorage.Snapshot snapshot = storage.snapshot();
+        try {
+            // The log end is written in the same atomic batch as the items, so the snapshot holds both as of one LSN.
+            byte[] end = snapshot.get(storage.logEnds(), KeyLayout.logEndKey(state.containerId(), logPartition));
+            long lsn = end == null ? 0 : KeyLayout.readLong(end);
+            byte[] prefix = KeyLayout.logPartitionPrefix(state.containerId(), logPartition);
+            RocksStorage.BoundedIterator iterator = snapshot.iterate(storage.items(), prefix,
+                    KeyLayout.prefixEnd(prefix));
+            long nowSeconds = Math.floorDiv(clock.millis(), 1000);
+            return new PartitionSnapshot(container, logPartition, lsn, new PartitionSnapshot.ItemCursor() {
+                @Override
+                public ChangeEvent next() {
+                    for (; iterator.valid(); iterator.next()) {
+                        StoredItem stored = StoredItem.decode(iterator.value());
+                        if (TtlPolicy.isExpired(state.expiresAt(stored), nowSeconds)) {
+                            continue;
+                        }
+                        byte[] key = iterator.key();
+                        ChangeEvent item = ChangeEvent.ofCurrentVersion(container,
+                                PartitionKey.decode(KeyLayout.itemPartitionKey(key)).toJson(), KeyLayout.itemId(key),
+                                stored.createdLsn() == stored.lsn(), stored.lsn(), stored.tsSeconds() * 1000,
+                                stored.json());
+                        iterator.next();
+                        return item;
+                    }
+                    return null;
+                }
+
+                @Override
+                public void close() {
+                    iterator.close();
+                    snapshot.close();
+                }
+            });
+        } catch (RuntimeException e) {
+            snapshot.close();
+            throw e;
+        }
+    }
+
     @Override
     public BatchResult executeBatch(String container, PartitionKey partitionKey, List<BatchOperation> operations) {
         ContainerState state = state(container);

@@ -42,6 +42,18 @@ public final class ChangeEvent {
                 requireNonNull(previous, "previous is null").map(DocumentImage::ofTree).orElse(null));
     }
 
+    /**
+     * The change that made an item's current version, as a snapshot of the store reads it (for backfill): a CREATE
+     * when the item has not changed since it was created, otherwise a REPLACE, without the previous image.
+     *
+     * @param json the item as stored; the event keeps the array, so the caller must not change it afterwards
+     */
+    public static ChangeEvent ofCurrentVersion(String container, JsonNode partitionKey, String id, boolean created,
+            long lsn, long ts, byte[] json) {
+        return new ChangeEvent(container, partitionKey, id, created ? Operation.CREATE : Operation.REPLACE, lsn, ts,
+                false, DocumentImage.ofJson(json), null);
+    }
+
     ChangeEvent(String container, JsonNode partitionKey, String id, Operation operation, long lsn, long ts,
             boolean ttlExpired, DocumentImage document, DocumentImage previous) {
         this.container = requireNonNull(container, "container is null");

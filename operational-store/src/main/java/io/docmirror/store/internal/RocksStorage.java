@@ -141,6 +141,14 @@ public final class RocksStorage implements AutoCloseable {
         return new BoundedIterator(iterator, options, until);
     }
 
+    /**
+     * A consistent view of the whole store as of now: reads through it never see a later write. Close it to let
+     * RocksDB drop what only the snapshot still needs.
+     */
+    public Snapshot snapshot() {
+        return new Snapshot(db.getSnapshot());
+    }
+
     public void write(WriteBatch batch) {
         try {
             db.write(writeOptions, batch);
@@ -184,6 +192,41 @@ public final class RocksStorage implements AutoCloseable {
         writeOptions.close();
         dbOptions.close();
         columnOptions.close();
+    }
+
+    /** Reads of the store as it was when {@link #snapshot()} was called. */
+    public final class Snapshot implements AutoCloseable {
+        private final org.rocksdb.Snapshot snapshot;
+        private final ReadOptions readOptions;
+
+        private Snapshot(org.rocksdb.Snapshot snapshot) {
+            this.snapshot = snapshot;
+            this.readOptions = new ReadOptions().setSnapshot(snapshot);
+        }
+
+        public byte[] get(ColumnFamilyHandle family, byte[] key) {
+            try {
+                return db.get(family, readOptions, key);
+            }
+            catch (RocksDBException e) {
+                throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(),
+                        e);
+            }
+        }
+
+        /** An iterator over keys in [{@code from}, {@code until}) as of the snapshot; the caller closes it. */
+        public BoundedIterator iterate(ColumnFamilyHandle family, byte[] from, byte[] until) {
+            ReadOptions options = new ReadOptions().setSnapshot(snapshot);
+            RocksIterator iterator = db.newIterator(family, options);
+            iterator.seek(from);
+            return new BoundedIterator(iterator, options, until);
+        }
+
+        @Override
+        public void close() {
+            readOptions.close();
+            db.releaseSnapshot(snapshot);
+        }
     }
 
     /** A RocksDB iterator that stops before an exclusive upper key. */
