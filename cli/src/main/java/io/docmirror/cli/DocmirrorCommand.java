@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
                 ContainerCommand.class,
                 ImportCommand.class,
                 MirrorCommand.class,
+                BackfillCommand.class,
                 DeriveCommand.class,
                 StatusCommand.class,
                 SqlCommand.class,

@@ -8,6 +8,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.Overflow;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
+import io.docmirror.mirror.manifest.BackfillProgress;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.ColumnEntry;
 import io.docmirror.mirror.manifest.ConflictEntry;
@@ -39,6 +40,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
@@ -130,14 +133,28 @@ public final class ContainerMirror implements AutoCloseable {
         return committed == null ? Checkpoint.NONE : committed.checkpoint();
     }
 
-    /** Starts the next batch; one at a time. */
+    /** A backfill that was started and has not finished; empty when there is none. */
+    public Optional<BackfillProgress> backfill() {
+        return committed == null ? Optional.empty() : Optional.ofNullable(committed.backfill());
+    }
+
+    /** Starts the next batch of streamed changes; one batch at a time. */
     public Batch begin() {
+        return begin(DataFile.Kind.DELTA);
+    }
+
+    /** Starts the batch of one feed range's backfill snapshot, whose table files are base files. */
+    Batch beginBackfill() {
+        return begin(DataFile.Kind.BASE);
+    }
+
+    private Batch begin(DataFile.Kind tableFileKind) {
         if (openBatch != null) {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
         long version = committed == null ? 1 : committed.version() + 1;
         openBatch = new Batch(new MirrorBatch(manifests.containerDirectory(), container, version, config.parquet(),
-                flattener), version);
+                flattener, tableFileKind), version);
         return openBatch;
     }
 
@@ -185,6 +202,30 @@ public final class ContainerMirror implements AutoCloseable {
          */
         public Commit commit(Checkpoint checkpoint) {
             requireNonNull(checkpoint, "checkpoint is null");
+            return commitVersion((written, schemaFile) -> new Manifest(version, container, clock.millis(),
+                    analyticalTtl, checkpoint, schemaFile,
+                    tables(table -> concat(tableFiles(table), written.tables().getOrDefault(table, List.of()))),
+                    concat(committedHistory(), written.history()),
+                    concat(committedDeadLetters(), written.deadLetters()),
+                    Math.max(written.lastEventTs(), committedLastEventTs()), conflicts(flattener.schema()),
+                    backfill().orElse(null)));
+        }
+
+        /**
+         * Commits the batch as one more feed range of a backfill, whose snapshot was taken at {@code lsn}: durably,
+         * as the next manifest version, but readers see none of it until {@link #finishBackfill} swaps the
+         * backfill's files in.
+         */
+        Commit commitBackfillRange(int feedRange, long lsn, int feedRanges) {
+            return commitVersion((written, schemaFile) -> new Manifest(version, container, clock.millis(),
+                    analyticalTtl, checkpoint(), schemaFile, tables(ContainerMirror.this::tableFiles),
+                    committedHistory(), committedDeadLetters(), committedLastEventTs(),
+                    conflicts(flattener.schema()), backfill().orElse(BackfillProgress.start(feedRanges))
+                            .withRange(feedRange, lsn, written.tables(), written.history(), written.deadLetters(),
+                                    written.events(), written.lastEventTs())));
+        }
+
+        private Commit commitVersion(BiFunction<MirrorBatch.Files, String, Manifest> nextVersion) {
             try {
                 MirrorBatch.Files written = files.finish();
                 String schema = SchemaCodec.toJson(flattener.schema());
@@ -193,11 +234,7 @@ public final class ContainerMirror implements AutoCloseable {
                     schemaFile = MirrorLayout.schemaFilePath(version);
                     writeDurably(manifests.containerDirectory().resolve(schemaFile), schema);
                 }
-                Manifest manifest = new Manifest(version, container, clock.millis(), analyticalTtl, checkpoint,
-                        schemaFile, tables(written), concat(committed == null ? List.of() : committed.history(),
-                        written.history()), concat(committed == null ? List.of() : committed.deadLetters(),
-                        written.deadLetters()), Math.max(written.lastEventTs(),
-                        committed == null ? 0 : committed.lastEventTs()), conflicts(flattener.schema()));
+                Manifest manifest = nextVersion.apply(written, schemaFile);
                 manifests.commit(manifest);
                 committed = manifest;
                 committedSchema = schema;
@@ -219,6 +256,31 @@ public final class ContainerMirror implements AutoCloseable {
                 flattener = committedFlattener();
             }
         }
+    }
+
+    /**
+     * Ends a backfill whose every feed range is done: the backfill's base files replace every table's files, its
+     * history joins the history, and the change feed goes on from {@code checkpoint} (each range's snapshot LSN).
+     * The replaced files are deleted once no kept manifest version lists them.
+     */
+    Manifest finishBackfill(Checkpoint checkpoint) {
+        BackfillProgress progress = backfill().filter(BackfillProgress::isComplete).orElseThrow(() ->
+                new IllegalStateException("The backfill of " + container + " has feed ranges left to do"));
+        if (openBatch != null) {
+            throw new IllegalStateException("Cannot finish the backfill of " + container + " while a batch is open");
+        }
+        long version = committed.version() + 1;
+        List<DataFile> replaced = committed.tables().stream().flatMap(table -> table.files().stream()).toList();
+        Manifest manifest = new Manifest(version, container, clock.millis(), analyticalTtl, checkpoint,
+                committed.schemaFile(), tables(table -> progress.tables().getOrDefault(table, List.of())),
+                concat(committed.history(), progress.history()), concat(committed.deadLetters(),
+                        progress.deadLetters()), Math.max(committed.lastEventTs(), progress.lastEventTs()),
+                committed.conflicts(), null);
+        manifests.commit(manifest);
+        committed = manifest;
+        garbage.add(new ReplacedFiles(version, replaced));
+        pruneVersions();
+        return manifest;
     }
 
     /**
@@ -252,7 +314,7 @@ public final class ContainerMirror implements AutoCloseable {
         }
         Manifest manifest = new Manifest(version, container, clock.millis(), committed.analyticalTtl(),
                 committed.checkpoint(), committed.schemaFile(), tables, committed.history(), committed.deadLetters(),
-                committed.lastEventTs(), committed.conflicts());
+                committed.lastEventTs(), committed.conflicts(), committed.backfill());
         manifests.commit(manifest);
         committed = manifest;
         garbage.add(new ReplacedFiles(version, replaced));
@@ -294,17 +356,33 @@ public final class ContainerMirror implements AutoCloseable {
         }
     }
 
-    private List<TableEntry> tables(MirrorBatch.Files written) {
+    /** Every table of the flattener's schema, with its columns as of now and the files {@code filesOf} gives. */
+    private List<TableEntry> tables(Function<String, List<DataFile>> filesOf) {
         List<TableEntry> tables = new ArrayList<>();
         for (TableSchema table : flattener.schema().tables()) {
-            List<DataFile> previousFiles = committed == null
-                    ? List.of()
-                    : committed.findTable(table.name()).map(TableEntry::files).orElse(List.of());
             tables.add(new TableEntry(table.name(), table.parent().orElse(null), table.jsonPath().toString(),
-                    columnEntries(table), concat(previousFiles,
-                            written.tables().getOrDefault(table.name(), List.of()))));
+                    columnEntries(table), filesOf.apply(table.name())));
         }
         return tables;
+    }
+
+    /** A table's files in the committed version; none before the first commit or for a new table. */
+    private List<DataFile> tableFiles(String table) {
+        return committed == null
+                ? List.of()
+                : committed.findTable(table).map(TableEntry::files).orElse(List.of());
+    }
+
+    private List<DataFile> committedHistory() {
+        return committed == null ? List.of() : committed.history();
+    }
+
+    private List<DataFile> committedDeadLetters() {
+        return committed == null ? List.of() : committed.deadLetters();
+    }
+
+    private long committedLastEventTs() {
+        return committed == null ? 0 : committed.lastEventTs();
     }
 
     private static List<ColumnEntry> columnEntries(TableSchema table) {

@@ -203,6 +203,12 @@ public final class FeedMirror implements AutoCloseable {
             ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container.id(), container.analyticalTtl(),
                     flattenerConfigs.apply(container.id()), config, clock);
             try {
+                mirror.backfill().ifPresent(backfill -> {
+                    throw new IllegalStateException("Cannot mirror container " + container.id() + ": its backfill "
+                            + "has not finished (" + backfill.rangeLsns().size() + " of " + backfill.feedRanges()
+                            + " feed ranges done); run `docmirror backfill --container " + container.id()
+                            + "` again to finish it");
+                });
                 String continuation = mirror.checkpoint().continuation();
                 ChangeFeedReader reader = ChangeFeedReader.open(store, container.id(),
                         ChangeFeedMode.ALL_VERSIONS_AND_DELETES,

@@ -43,6 +43,7 @@ final class MirrorBatch implements AutoCloseable {
     private final long version;
     private final ParquetOptions options;
     private final Flattener flattener;
+    private final DataFile.Kind tableFileKind;
     private final Map<String, TableWriter> openTables = new LinkedHashMap<>();
     private final Map<String, List<DataFile>> tableFiles = new LinkedHashMap<>();
     private ParquetDataFileWriter history;
@@ -67,8 +68,14 @@ final class MirrorBatch implements AutoCloseable {
         }
     }
 
-    MirrorBatch(Path containerDirectory, String container, long version, ParquetOptions options, Flattener flattener) {
+    /**
+     * @param tableFileKind {@code DELTA} for streamed changes; {@code BASE} for a backfill's snapshot, which holds
+     *     one current version per document
+     */
+    MirrorBatch(Path containerDirectory, String container, long version, ParquetOptions options, Flattener flattener,
+            DataFile.Kind tableFileKind) {
         this.containerDirectory = containerDirectory;
+        this.tableFileKind = tableFileKind;
         this.container = container;
         this.version = version;
         this.options = options;
@@ -190,8 +197,9 @@ final class MirrorBatch implements AutoCloseable {
         TableWriter writer = openTables.get(table.name());
         if (writer == null) {
             TableFormat format = TableFormat.of(table);
-            ParquetDataFileWriter file = new ParquetDataFileWriter(containerDirectory, newFilePath(MirrorLayout.tableDirectory(table.name())),
-                    DataFile.Kind.DELTA, format.schema(), format.indexOf("_lsn"), options);
+            ParquetDataFileWriter file = new ParquetDataFileWriter(containerDirectory,
+                    newFilePath(MirrorLayout.tableDirectory(table.name())), tableFileKind, format.schema(),
+                    format.indexOf("_lsn"), options);
             writer = new TableWriter(format, file);
             openTables.put(table.name(), writer);
         }

@@ -24,9 +24,12 @@ import static java.util.Objects.requireNonNull;
  * @param keepManifestsFor {@code mirror.manifest.keep-ms}: ... once they are also this old
  * @param compactionDeltaFiles {@code mirror.compaction.delta-files}: a table with this many delta files is compacted
  *     (0: never)
+ * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
+ *     thread, while one thread flattens and writes
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
-        ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles) {
+        ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles,
+        int backfillReaders) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
@@ -52,7 +55,11 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     "A table is compacted in the background when it has this many delta files: its files are "
                             + "folded into one base file of its current rows (without rows past the analytical "
                             + "TTL), committed as a new version that changes no query result. 0 turns compaction "
-                            + "off."));
+                            + "off."),
+            new ConfigOption("mirror.backfill.readers", "1",
+                    "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
+                            + "thread, ahead of the one thread that flattens and writes Parquet. 1 keeps both "
+                            + "cores of a small machine busy."));
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
@@ -84,6 +91,9 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             throw ConfigSection.invalid("mirror.compaction.delta-files", compactionDeltaFiles,
                     "must be 0 (off) or at least 2");
         }
+        if (backfillReaders < 1) {
+            throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
+        }
     }
 
     public static MirrorConfig defaults() {
@@ -106,18 +116,19 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                         section.intValue("mirror.parquet.page-bytes")),
                 section.intValue("mirror.manifest.keep-versions"),
                 Duration.ofMillis(section.longValue("mirror.manifest.keep-ms")),
-                section.intValue("mirror.compaction.delta-files"));
+                section.intValue("mirror.compaction.delta-files"),
+                section.intValue("mirror.backfill.readers"));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
         return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions, keepManifestsFor,
-                compactionDeltaFiles);
+                compactionDeltaFiles, backfillReaders);
     }
 
     /** Compaction of tables with {@code deltaFiles} delta files (0: off), manifests kept for {@code keepFor}. */
     public MirrorConfig withCompaction(int deltaFiles, Duration keepFor) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions, keepFor,
-                deltaFiles);
+                deltaFiles, backfillReaders);
     }
 
     private static CompressionCodecName compression(String text) {

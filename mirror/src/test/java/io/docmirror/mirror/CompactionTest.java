@@ -15,15 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Random;
-import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,9 +61,9 @@ class CompactionTest {
     void aCompactedMirrorAnswersEveryQueryAsTheUncompactedOneDoes() throws Exception {
         Path plain = work.resolve("plain");
         Path compacted = work.resolve("compacted");
-        Random random = new Random(11);
+        RandomOrders orders = new RandomOrders(store, 11);
         for (int round = 0; round < 8; round++) {
-            writeRound(random, round);
+            orders.writeRound(round);
             sync(plain, NEVER_COMPACTS);
             sync(compacted, COMPACTS);
             for (String query : QUERIES) {
@@ -79,8 +75,7 @@ class CompactionTest {
         assertThat(manifest.root().files()).extracting(DataFile::kind).contains(DataFile.Kind.BASE)
                 .hasSizeLessThan(latest(plain).root().files().size());
         // The files that compactions replaced are gone from disk: what is there is what the manifest lists.
-        assertThat(parquetFiles(compacted.resolve("orders"))).isEqualTo(manifest.dataFiles().stream()
-                .filter(file -> !file.path().startsWith(MirrorLayout.HISTORY_DIRECTORY))
+        assertThat(MirrorFiles.parquetFiles(compacted.resolve("orders"))).isEqualTo(manifest.dataFiles().stream()
                 .map(DataFile::path).collect(Collectors.toSet()));
     }
 
@@ -123,27 +118,6 @@ class CompactionTest {
         }
     }
 
-    /** Creates, updates (dropping line items) and deletes orders; a round is one commit of each mirror. */
-    private void writeRound(Random random, int round) {
-        for (int order = 0; order < 30; order++) {
-            String id = "o" + order;
-            String customer = "c" + (order % 7);
-            int action = random.nextInt(4);
-            if (action == 0 && store.findItem("orders", PartitionKey.of(customer), id).isPresent()) {
-                store.deleteItem("orders", PartitionKey.of(customer), id);
-            } else if (action > 1) {
-                StringBuilder items = new StringBuilder();
-                for (int line = 0; line < random.nextInt(4); line++) {
-                    items.append(line == 0 ? "" : ",").append("{\"sku\":\"S").append(random.nextInt(9))
-                            .append("\",\"qty\":").append(line + 1).append('}');
-                }
-                store.upsertItem("orders", "{\"id\":\"" + id + "\",\"customerId\":\"" + customer
-                        + "\",\"status\":\"r" + round + "\",\"total\":" + random.nextInt(100)
-                        + ",\"items\":[" + items + "]}");
-            }
-        }
-    }
-
     private void sync(Path mirrorDirectory, MirrorConfig config) {
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config, FlattenerConfig::defaults, clock)) {
             mirror.sync();
@@ -157,15 +131,6 @@ class CompactionTest {
     private static List<List<Object>> rows(Path mirrorDirectory, String query) throws Exception {
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             return sql.rows(query);
-        }
-    }
-
-    private static Set<String> parquetFiles(Path containerDirectory) throws Exception {
-        try (Stream<Path> files = Files.walk(containerDirectory, 2)) {
-            return files.filter(file -> file.toString().endsWith(".parquet"))
-                    .map(file -> containerDirectory.relativize(file).toString())
-                    .filter(path -> !path.startsWith(MirrorLayout.HISTORY_DIRECTORY))
-                    .collect(Collectors.toSet());
         }
     }
 }

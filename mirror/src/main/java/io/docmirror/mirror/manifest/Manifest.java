@@ -25,11 +25,12 @@ import static java.util.Objects.requireNonNull;
  * @param deadLetters documents that could not be mirrored, with the reason
  * @param lastEventTs the commit time (epoch milliseconds) of the newest change this version holds; 0 for none
  * @param conflicts values that did not fit their path's type or their table's column limit, and where they went
+ * @param backfill a backfill under way, whose files readers do not see yet; {@code null} when there is none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Manifest(long version, String container, long committedAt, long analyticalTtl, Checkpoint checkpoint,
         String schemaFile, List<TableEntry> tables, List<DataFile> history, List<DataFile> deadLetters,
-        long lastEventTs, List<ConflictEntry> conflicts) {
+        long lastEventTs, List<ConflictEntry> conflicts, BackfillProgress backfill) {
     public Manifest {
         requireNonNull(container, "container is null");
         requireNonNull(checkpoint, "checkpoint is null");
@@ -44,13 +45,16 @@ public record Manifest(long version, String container, long committedAt, long an
         return tables.get(0);
     }
 
-    /** Every file this version references: its tables', its history's and its dead letters'. */
+    /** Every file this version references: its tables', its history's, its dead letters' and a backfill's. */
     @JsonIgnore
     public List<DataFile> dataFiles() {
         List<DataFile> files = new ArrayList<>();
         tables.forEach(table -> files.addAll(table.files()));
         files.addAll(history);
         files.addAll(deadLetters);
+        if (backfill != null) {
+            files.addAll(backfill.dataFiles());
+        }
         return files;
     }
 

@@ -1,0 +1,237 @@
+package io.docmirror.mirror;
+
+import io.docmirror.feed.ContinuationToken;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.BackfillProgress;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.PartitionSnapshot;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Snapshots a container straight into base files, for a container with more history than its change feed keeps, or
+ * a mirror to start over. Each feed range is read from one consistent snapshot of the store ({@link
+ * PartitionSnapshot}) and committed on its own, invisibly to readers, so a killed backfill goes on where it stopped;
+ * the version that finishes the backfill swaps every table's files for the backfill's at once and starts the change
+ * feed at each range's snapshot LSN, so the daemon streams on with no gap and no duplicate.
+ *
+ * <p>Reading (the snapshot scan and JSON parsing) runs ahead on {@code mirror.backfill.readers} threads, one feed
+ * range each; one thread flattens and writes, as one flattener's schema decides every column's identity.
+ */
+public final class Backfill {
+    private static final Logger log = LoggerFactory.getLogger(Backfill.class);
+    private static final int PAGE_SIZE = 1000;
+    /** Pages a reader may hold ready before the writer takes them: bounds the memory of reading ahead. */
+    private static final int PAGES_AHEAD = 4;
+
+    private final EmbeddedStore store;
+    private final Path mirrorDirectory;
+    private final MirrorConfig config;
+    private final FlattenerConfig flattenerConfig;
+    private final Clock clock;
+
+    /** Told how the backfill goes, from the thread that runs it. */
+    public interface Listener {
+        Listener NONE = new Listener() {
+        };
+
+        /** The backfill starts with {@code done} of {@code feedRanges} ranges already done by an earlier run. */
+        default void started(int feedRanges, int done, long itemsDone) {
+        }
+
+        default void itemsWritten(long items) {
+        }
+
+        default void rangeCommitted(int feedRange, long lsn) {
+        }
+    }
+
+    /**
+     * What a backfill did.
+     *
+     * @param items the documents in the snapshot, including those of ranges an earlier, killed run committed
+     * @param rangesResumed ranges an earlier run had done, which this one did not read again
+     * @param rangeLsns where the change feed goes on from, per feed range
+     */
+    public record Result(String container, long items, int rangesResumed, Map<Integer, Long> rangeLsns,
+            Manifest manifest) {
+        public Result {
+            rangeLsns = Map.copyOf(rangeLsns);
+        }
+    }
+
+    public Backfill(EmbeddedStore store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig,
+            Clock clock) {
+        this.store = requireNonNull(store, "store is null");
+        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.config = requireNonNull(config, "config is null");
+        this.flattenerConfig = requireNonNull(flattenerConfig, "flattenerConfig is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /**
+     * Backfills {@code container}, or finishes its backfill that an earlier run started.
+     *
+     * @throws IllegalArgumentException when the container is not mirrored (analytical TTL off)
+     * @throws IllegalStateException when a daemon (or another backfill) is mirroring the container
+     */
+    public Result run(String container, Listener listener) throws InterruptedException {
+        ContainerProperties properties = store.readContainer(container);
+        if (!properties.isMirrored()) {
+            throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
+                    + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
+        }
+        try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, properties.analyticalTtl(),
+                flattenerConfig, config, clock)) {
+            int feedRanges = properties.logPartitions();
+            BackfillProgress progress = mirror.backfill().orElse(BackfillProgress.start(feedRanges));
+            List<Integer> pending = new ArrayList<>();
+            for (int range = 0; range < feedRanges; range++) {
+                if (!progress.isDone(range)) {
+                    pending.add(range);
+                }
+            }
+            if (mirror.backfill().isPresent()) {
+                log.info("Resuming the backfill of {}: {} of {} feed ranges were done", container,
+                        feedRanges - pending.size(), feedRanges);
+            } else if (mirror.manifest().isPresent()) {
+                log.info("Backfilling {} over its mirror at version {}: the snapshot replaces its tables when done",
+                        container, mirror.manifest().get().version());
+            }
+            listener.started(feedRanges, feedRanges - pending.size(), progress.items());
+            snapshotRanges(mirror, pending, feedRanges, listener);
+            BackfillProgress done = mirror.backfill().orElseThrow();
+            Manifest manifest = mirror.finishBackfill(Checkpoint.ofContinuation(
+                    new ContinuationToken(container, done.rangeLsns()).encode()));
+            log.info("Backfilled {}: {} documents in {} feed ranges, committed as version {}", container,
+                    done.items(), feedRanges, manifest.version());
+            return new Result(container, done.items(), feedRanges - pending.size(), done.rangeLsns(), manifest);
+        }
+    }
+
+    private void snapshotRanges(ContainerMirror mirror, List<Integer> ranges, int feedRanges, Listener listener)
+            throws InterruptedException {
+        ExecutorService readers = Executors.newFixedThreadPool(config.backfillReaders(), runnable -> {
+            Thread thread = new Thread(runnable, "docmirror-backfill-reader");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            // Submitted in order, so the readers work on the ranges the writer takes next.
+            Map<Integer, RangeReader> reads = new LinkedHashMap<>();
+            for (int range : ranges) {
+                RangeReader reader = new RangeReader(mirror.container(), range);
+                reads.put(range, reader);
+                readers.execute(reader);
+            }
+            for (RangeReader reader : reads.values()) {
+                write(mirror, reader, feedRanges, listener);
+            }
+        } finally {
+            // Interrupts readers still waiting to hand over pages; each closes its snapshot.
+            readers.shutdownNow();
+        }
+    }
+
+    private void write(ContainerMirror mirror, RangeReader reader, int feedRanges, Listener listener)
+            throws InterruptedException {
+        ContainerMirror.Batch batch = mirror.beginBackfill();
+        RangeEnd end;
+        try {
+            end = fill(batch, reader, listener);
+        } catch (RuntimeException | InterruptedException e) {
+            batch.abort();
+            throw e;
+        }
+        // A failed commit abandons the batch itself.
+        batch.commitBackfillRange(reader.range, end.lsn(), feedRanges);
+        listener.rangeCommitted(reader.range, end.lsn());
+    }
+
+    /** Adds the range's items to the batch as its reader hands them over; returns the range's end. */
+    private static RangeEnd fill(ContainerMirror.Batch batch, RangeReader reader, Listener listener)
+            throws InterruptedException {
+        while (true) {
+            Object next = reader.pages.take();
+            if (next instanceof RangeEnd end) {
+                return end;
+            }
+            if (next instanceof RangeFailure failure) {
+                throw new IllegalStateException("Cannot read feed range " + reader.range + " of container "
+                        + reader.container + " for its backfill: " + failure.cause().getMessage(), failure.cause());
+            }
+            @SuppressWarnings("unchecked")
+            List<ChangeEvent> page = (List<ChangeEvent>) next;
+            for (ChangeEvent item : page) {
+                batch.add(item);
+            }
+            listener.itemsWritten(page.size());
+        }
+    }
+
+    /** The end of a feed range's snapshot, taken at {@code lsn}. */
+    private record RangeEnd(long lsn) {
+    }
+
+    private record RangeFailure(Throwable cause) {
+    }
+
+    /** Reads one feed range's snapshot into pages of parsed items, for the writer to take in order. */
+    private final class RangeReader implements Runnable {
+        final String container;
+        final int range;
+        final BlockingQueue<Object> pages = new ArrayBlockingQueue<>(PAGES_AHEAD);
+
+        RangeReader(String container, int range) {
+            this.container = container;
+            this.range = range;
+        }
+
+        @Override
+        public void run() {
+            try (PartitionSnapshot snapshot = store.snapshot(container, range)) {
+                for (List<ChangeEvent> page = snapshot.next(PAGE_SIZE); !page.isEmpty();
+                        page = snapshot.next(PAGE_SIZE)) {
+                    // Parsing here, off the writer's thread, is most of what reading ahead buys.
+                    page.forEach(ChangeEvent::document);
+                    pages.put(page);
+                }
+                pages.put(new RangeEnd(snapshot.lsn()));
+            } catch (InterruptedException e) {
+                // The writer has stopped and no longer takes pages.
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error e) {
+                handOver(new RangeFailure(e));
+            }
+        }
+
+        /** Gives the writer the failure, once it has taken the pages before it. */
+        private void handOver(RangeFailure failure) {
+            try {
+                pages.put(failure);
+            } catch (InterruptedException stopped) {
+                // The writer stopped for a failure of its own, which it reports; this one is logged, not lost.
+                log.warn("Cannot read feed range {} of container {} for its backfill", range, container,
+                        failure.cause());
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.TestingClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Backfill snapshots a container into base files and hands over to the change feed at each feed range's snapshot
+ * LSN: a backfilled mirror that streams on must answer exactly as one built from the whole change feed, whatever was
+ * written during the backfill, and a backfill stopped midway must go on where it stopped.
+ */
+class BackfillTest {
+    private static final MirrorConfig CONFIG = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "0", "mirror.backfill.readers", "2"));
+    private static final List<String> QUERIES = List.of(
+            "SELECT id, customerId, status, total FROM orders ORDER BY id",
+            "SELECT _id, _idx, sku, qty FROM orders__items ORDER BY _id, _idx");
+
+    @TempDir
+    Path work;
+
+    private final TestingClock clock = TestingClock.atEpochSecond(1_700_000_000L);
+    private EmbeddedStore store;
+    private RandomOrders orders;
+
+    @BeforeEach
+    void openStore() {
+        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1)
+                .withLogPartitions(4));
+        orders = new RandomOrders(store, 5);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void writesDuringTheBackfillReachTheMirrorOnceThroughTheChangeFeed() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            orders.writeRound(round);
+        }
+        Path backfilled = work.resolve("backfilled");
+        // Every page the backfill writes, the application goes on writing: into ranges already snapshotted, being
+        // read, and not read yet.
+        int[] round = {5};
+        Backfill.Result result = backfill(backfilled, new Backfill.Listener() {
+            @Override
+            public void itemsWritten(long items) {
+                orders.writeRound(round[0]++);
+            }
+
+            @Override
+            public void rangeCommitted(int feedRange, long lsn) {
+                orders.writeRound(round[0]++);
+            }
+        });
+        assertThat(round[0]).isGreaterThan(8);
+        Manifest manifest = latest(backfilled);
+        assertThat(manifest.backfill()).isNull();
+        assertThat(manifest.root().files()).extracting(DataFile::kind).containsOnly(DataFile.Kind.BASE);
+        assertThat(result.rangeLsns()).containsOnlyKeys(0, 1, 2, 3);
+
+        orders.writeRound(round[0]);
+        Path streamed = work.resolve("streamed");
+        sync(streamed);
+        sync(backfilled);
+        for (String query : QUERIES) {
+            assertThat(rows(backfilled, query)).as(query).isEqualTo(rows(streamed, query)).isNotEmpty();
+        }
+        // No version reached the mirror twice: the snapshot's and the feed's histories meet without overlap.
+        assertThat(rows(backfilled, "SELECT id, _lsn, count(*) FROM orders_history GROUP BY ALL HAVING count(*) > 1"))
+                .isEmpty();
+    }
+
+    @Test
+    void aBackfillStoppedMidwayGoesOnWithTheRangesItHadNotDone() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            orders.writeRound(round);
+        }
+        Path mirror = work.resolve("mirror");
+        assertThatThrownBy(() -> backfill(mirror, new Backfill.Listener() {
+            @Override
+            public void rangeCommitted(int feedRange, long lsn) {
+                throw new IllegalStateException("stopped after feed range " + feedRange);
+            }
+        })).hasMessageContaining("stopped after feed range 0");
+        assertThat(latest(mirror).backfill().rangeLsns()).containsOnlyKeys(0);
+        // Until it is finished, neither the daemon nor sync may stream on from a half-done snapshot.
+        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 feed "
+                        + "ranges done); run `docmirror backfill --container orders` again");
+
+        orders.writeRound(4);
+        Backfill.Result resumed = backfill(mirror, Backfill.Listener.NONE);
+        assertThat(resumed.rangesResumed()).isEqualTo(1);
+
+        orders.writeRound(5);
+        Path streamed = work.resolve("streamed");
+        sync(streamed);
+        sync(mirror);
+        for (String query : QUERIES) {
+            assertThat(rows(mirror, query)).as(query).isEqualTo(rows(streamed, query));
+        }
+    }
+
+    @Test
+    void aBackfillOverAnExistingMirrorReplacesItsTablesWithoutChangingAnyAnswer() throws Exception {
+        Path mirror = work.resolve("mirror");
+        for (int round = 0; round < 3; round++) {
+            orders.writeRound(round);
+            sync(mirror);
+        }
+        List<DataFile> before = latest(mirror).root().files();
+
+        backfill(mirror, Backfill.Listener.NONE);
+        orders.writeRound(3);
+        sync(mirror);
+
+        Path streamed = work.resolve("streamed");
+        sync(streamed);
+        for (String query : QUERIES) {
+            assertThat(rows(mirror, query)).as(query).isEqualTo(rows(streamed, query));
+        }
+        assertThat(latest(mirror).root().files()).doesNotContainAnyElementsOf(before);
+    }
+
+    @Test
+    void refusesAContainerThatIsNotMirrored() {
+        store.createContainer(ContainerProperties.of("plain", "/pk"));
+
+        assertThatThrownBy(() -> new Backfill(store, work.resolve("mirror"), CONFIG, FlattenerConfig.defaults("plain"),
+                clock).run("plain", Backfill.Listener.NONE)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Cannot backfill container plain: it is not mirrored (its analytical TTL is off); set "
+                        + "its analytical TTL to -1 or a number of seconds first");
+    }
+
+    private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
+        return new Backfill(store, mirrorDirectory, CONFIG, FlattenerConfig.defaults("orders"), clock).run("orders", listener);
+    }
+
+    private void sync(Path mirrorDirectory) {
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, CONFIG, FlattenerConfig::defaults, clock)) {
+            mirror.sync();
+        }
+    }
+
+    private static Manifest latest(Path mirrorDirectory) {
+        return new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+    }
+
+    private static List<List<Object>> rows(Path mirrorDirectory, String query) throws Exception {
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            return sql.rows(query);
+        }
+    }
+}
