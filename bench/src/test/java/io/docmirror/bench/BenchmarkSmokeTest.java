@@ -87,6 +87,18 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void backfillBenchmarkRuns() throws Exception {
+        BackfillBenchmark.Result result = BackfillBenchmark.run(500, work, new PrintStream(new ByteArrayOutputStream(),
+                true, StandardCharsets.UTF_8));
+
+        assertThat(result.documents()).isEqualTo(500);
+        assertThat(result.duckDbRows()).isEqualTo(500);
+        // Orders, their line items and the history: more rows than documents.
+        assertThat(result.mirrorRows()).isGreaterThan(1000);
+        assertThat(result.peakHeapBytes()).isPositive();
+    }
+
+    @Test
     void flattenBenchmarkRuns() {
         PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         var results = FlattenBenchmark.run(500, 1, work, out);

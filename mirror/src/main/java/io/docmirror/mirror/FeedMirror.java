@@ -1,5 +1,6 @@
 package io.docmirror.mirror;
 
+import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
@@ -9,6 +10,7 @@ import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,7 +162,7 @@ public final class FeedMirror implements AutoCloseable {
     private ChangeFeedPage read(Source source) {
         // A page never overfills the batch, so batches hold at most mirror.batch.max-events changes.
         long room = config.batchMaxEvents() - (source.batch == null ? 0 : source.batch.events());
-        ChangeFeedPage page = source.reader.readNext((int) Math.min(PAGE_SIZE, room));
+        ChangeFeedPage page = readNext(source, (int) Math.min(PAGE_SIZE, room));
         if (!page.events().isEmpty()) {
             if (source.batch == null) {
                 source.batch = source.mirror.begin();
@@ -171,6 +173,23 @@ public final class FeedMirror implements AutoCloseable {
             }
         }
         return page;
+    }
+
+    private static ChangeFeedPage readNext(Source source, int maxEvents) {
+        try {
+            return source.reader.readNext(maxEvents);
+        } catch (ChangeFeedException e) {
+            if (e.code() != StoreErrorCode.GONE) {
+                throw e;
+            }
+            // Skipping the lost changes would leave the mirror silently wrong; only a new snapshot can mend it.
+            String version = source.mirror.manifest().map(manifest -> "version " + manifest.version())
+                    .orElse("its start");
+            throw new IllegalStateException("Cannot mirror container " + source.mirror.container() + " any further: "
+                    + e.getMessage() + " The mirror stops at " + version + " rather than skip those changes: run "
+                    + "`docmirror backfill --container " + source.mirror.container() + "` to snapshot the container "
+                    + "again, and the daemon streams on from the snapshot.", e);
+        }
     }
 
     private void commit(Source source) {

@@ -143,6 +143,40 @@ class BackfillTest {
     }
 
     @Test
+    void aFeedPositionLostToRetentionStopsTheMirrorUntilABackfillMendsIt() throws Exception {
+        Path mirror = work.resolve("mirror");
+        orders.writeRound(0);
+        sync(mirror);
+        Manifest before = latest(mirror);
+        for (int round = 1; round < 4; round++) {
+            orders.writeRound(round);
+        }
+        // The mirror was stopped while the log kept only the last 5 changes per feed range.
+        store.close();
+        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false)
+                .withChangeLogRetention(-1, 5), clock, false);
+        orders = new RandomOrders(store, 6);
+        assertThat(store.trimChangeLog(1000)).isPositive();
+
+        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Cannot mirror container orders any further: Cannot read feed range orders[")
+                .hasMessageContaining("retention has passed")
+                .hasMessageEndingWith("The mirror stops at version " + before.version() + " rather than skip those "
+                        + "changes: run `docmirror backfill --container orders` to snapshot the container again, and "
+                        + "the daemon streams on from the snapshot.");
+        assertThat(latest(mirror)).isEqualTo(before);
+
+        backfill(mirror, Backfill.Listener.NONE);
+        orders.writeRound(4);
+        sync(mirror);
+        Path snapshot = work.resolve("snapshot");
+        backfill(snapshot, Backfill.Listener.NONE);
+        for (String query : QUERIES) {
+            assertThat(rows(mirror, query)).as(query).isEqualTo(rows(snapshot, query)).isNotEmpty();
+        }
+    }
+
+    @Test
     void refusesAContainerThatIsNotMirrored() {
         store.createContainer(ContainerProperties.of("plain", "/pk"));
 

@@ -1,0 +1,150 @@
+package io.docmirror.bench;
+
+import io.docmirror.demo.DemoDataset;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.Backfill;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreConfig;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Backfill of the demo's orders from the store into the mirror (root table, line items child table, history) against
+ * DuckDB converting the same orders from JSON Lines into one Parquet file with {@code COPY (SELECT * FROM
+ * read_json_auto(...)) TO ... (FORMAT parquet)}, in the same run, plus the backfill's peak heap. Usage:
+ * {@code BackfillBenchmark [orders] [workDir]}.
+ */
+public final class BackfillBenchmark {
+    private BackfillBenchmark() {
+    }
+
+    /**
+     * @param peakHeapBytes the most heap in use at any sample (every 10 ms) during the backfill, garbage included
+     */
+    public record Result(long documents, double backfillSeconds, double duckDbSeconds, long mirrorRows,
+            long mirrorBytes, long duckDbRows, long duckDbBytes, long peakHeapBytes) {
+        public double ratio() {
+            return backfillSeconds / duckDbSeconds;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        Path work = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("docmirror-backfill-bench");
+        run(orders, work, System.out);
+    }
+
+    public static Result run(int orders, Path work, PrintStream out) throws Exception {
+        DemoDataset dataset = new DemoDataset(orders);
+        Path data = work.resolve("backfill-bench-data");
+        Path jsonLines = work.resolve("orders.jsonl");
+        try (OutputStream file = Files.newOutputStream(jsonLines)) {
+            for (int index = 0; index < orders; index++) {
+                file.write(dataset.generator().order(index, dataset.placedAt(index)));
+                file.write('\n');
+            }
+        }
+        out.printf(Locale.ROOT, "%,d orders, %.0f MB of JSON Lines%n", orders, Files.size(jsonLines) / 1e6);
+
+        Result result;
+        try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
+                StoreConfig.defaults().withSyncWrites(false))) {
+            dataset.load(store, done -> { });
+            System.gc();
+            HeapSampler heap = HeapSampler.start();
+            long startedAt = System.nanoTime();
+            Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), MirrorConfig.defaults(),
+                    FlattenerConfig.defaults(DemoDataset.CONTAINER), Clock.systemUTC())
+                    .run(DemoDataset.CONTAINER, Backfill.Listener.NONE);
+            double backfillSeconds = (System.nanoTime() - startedAt) / 1e9;
+            long peakHeap = heap.stop();
+            Manifest manifest = backfill.manifest();
+            long rows = 0;
+            long bytes = 0;
+            for (DataFile file : manifest.dataFiles()) {
+                rows += file.rows();
+                bytes += file.bytes();
+            }
+            out.printf(Locale.ROOT, "backfill: %,d documents in %.1f s (%,.0f docs/s); peak heap %,d MB%n",
+                    backfill.items(), backfillSeconds, backfill.items() / backfillSeconds, peakHeap >> 20);
+            for (TableEntry table : manifest.tables()) {
+                out.printf(Locale.ROOT, "  table %s: %,d rows, %d columns, %d files%n", table.name(), table.rows(),
+                        table.columns().size(), table.files().size());
+            }
+            out.printf(Locale.ROOT, "  history: %,d rows; all files %,.0f MB%n",
+                    manifest.history().stream().mapToLong(DataFile::rows).sum(), bytes / 1e6);
+
+            Path duckDbFile = work.resolve("duckdb-orders.parquet");
+            startedAt = System.nanoTime();
+            long duckDbRows;
+            try (Connection duckDb = DriverManager.getConnection("jdbc:duckdb:");
+                    Statement statement = duckDb.createStatement()) {
+                statement.execute("COPY (SELECT * FROM read_json_auto('" + jsonLines + "')) TO '" + duckDbFile
+                        + "' (FORMAT parquet)");
+                double duckDbSeconds = (System.nanoTime() - startedAt) / 1e9;
+                try (ResultSet count = statement.executeQuery("SELECT count(*) FROM '" + duckDbFile + "'")) {
+                    count.next();
+                    duckDbRows = count.getLong(1);
+                }
+                out.printf(Locale.ROOT, "DuckDB COPY read_json_auto -> Parquet: %,d rows (line items as a nested "
+                                + "LIST of STRUCTs in one table) in %.1f s (%,.0f docs/s), %,.0f MB%n", duckDbRows,
+                        duckDbSeconds, orders / duckDbSeconds, Files.size(duckDbFile) / 1e6);
+                result = new Result(backfill.items(), backfillSeconds, duckDbSeconds, rows, bytes, duckDbRows,
+                        Files.size(duckDbFile), peakHeap);
+            }
+        }
+        out.printf(Locale.ROOT, "ratio backfill / DuckDB: %.2f (target <= 1.0)%n", result.ratio());
+        return result;
+    }
+
+    /** Samples the heap in use every 10 ms on a daemon thread, keeping the highest. */
+    private static final class HeapSampler {
+        private final AtomicLong peak = new AtomicLong();
+        private final Thread thread;
+        private volatile boolean stopped;
+
+        private HeapSampler() {
+            MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+            thread = new Thread(() -> {
+                while (!stopped) {
+                    peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "heap-sampler");
+            thread.setDaemon(true);
+        }
+
+        static HeapSampler start() {
+            HeapSampler sampler = new HeapSampler();
+            sampler.thread.start();
+            return sampler;
+        }
+
+        long stop() throws InterruptedException {
+            stopped = true;
+            thread.join();
+            return peak.get();
+        }
+    }
+}
