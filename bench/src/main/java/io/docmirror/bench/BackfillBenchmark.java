@@ -47,7 +47,8 @@ public final class BackfillBenchmark {
 
     public static void main(String[] args) throws Exception {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        Path work = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("docmirror-backfill-bench");
+        Path work = args.length > 1 ? Files.createDirectories(Path.of(args[1]))
+                : Files.createTempDirectory("docmirror-backfill-bench");
         run(orders, work, System.out);
     }
 

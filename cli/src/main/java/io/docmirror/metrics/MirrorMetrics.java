@@ -70,6 +70,8 @@ public final class MirrorMetrics implements MultiCollector {
                 "Compactions committed by this process", "container");
         MetricFamily compactionFailures = MetricFamily.counter("docmirror_mirror_compaction_failures",
                 "Compactions that failed in this process (the mirror goes on with its delta files)", "container");
+        MetricFamily batchFailures = MetricFamily.counter("docmirror_mirror_batch_failures",
+                "Batches an I/O error (a full disk, say) stopped before they committed; each is retried", "container");
         for (MirrorActivity activity : mirror.activity()) {
             events.add(activity.events(), activity.container());
             commits.add(activity.commits(), activity.container());
@@ -77,9 +79,11 @@ public final class MirrorMetrics implements MultiCollector {
             bytesWritten.add(activity.bytesWritten(), activity.container());
             compactions.add(activity.compactions(), activity.container());
             compactionFailures.add(activity.compactionFailures(), activity.container());
+            batchFailures.add(activity.batchFailures(), activity.container());
         }
         return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(version, lastCommit, files,
-                deadLetters, conflicts, events, commits, filesWritten, bytesWritten, compactions, compactionFailures))
+                deadLetters, conflicts, events, commits, filesWritten, bytesWritten, compactions, compactionFailures,
+                batchFailures))
                 .map(MetricFamily::snapshot).toList());
     }
 }

@@ -97,7 +97,7 @@ final class BackgroundCompactions implements AutoCloseable {
         try {
             Manifest committed = mirror.commitCompaction(compaction);
             failedAt.remove(mirror.container());
-            activity.accept(new MirrorActivity(mirror.container(), 0, 0, 0, 0, 1, 0));
+            activity.accept(new MirrorActivity(mirror.container(), 0, 0, 0, 0, 1, 0, 0));
             log.debug("Compacted version {} of the mirror of {} into version {}", compaction.snapshotVersion(),
                     mirror.container(), committed.version());
         } catch (RuntimeException e) {
@@ -108,7 +108,7 @@ final class BackgroundCompactions implements AutoCloseable {
 
     private void fail(ContainerMirror mirror, Throwable cause) {
         failedAt.put(mirror.container(), clock.millis());
-        activity.accept(new MirrorActivity(mirror.container(), 0, 0, 0, 0, 0, 1));
+        activity.accept(new MirrorActivity(mirror.container(), 0, 0, 0, 0, 0, 1, 0));
         log.error("Compaction of the mirror of {} failed; it goes on with its delta files and tries again in {}",
                 mirror.container(), RETRY_AFTER_FAILURE, cause);
     }

@@ -15,8 +15,10 @@ import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,7 @@ public final class FeedMirror implements AutoCloseable {
     private static final int PAGE_SIZE = 1000;
     /** The daemon looks for newly created (or newly mirrored) containers every this many poll intervals. */
     private static final int POLLS_BETWEEN_CONTAINER_LOOKUPS = 10;
+    private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
 
     private final StoreClient store;
     private final Path mirrorDirectory;
@@ -51,9 +54,12 @@ public final class FeedMirror implements AutoCloseable {
     /** One container's mirror with its feed reader and the batch being filled. */
     private static final class Source {
         final ContainerMirror mirror;
-        final ChangeFeedReader reader;
+        ChangeFeedReader reader;
         ContainerMirror.Batch batch;
         long batchStartedAt;
+        /** Batches in a row that an I/O error stopped; 0 once one commits. */
+        int failuresInARow;
+        long retryAt;
 
         Source(ContainerMirror mirror, ChangeFeedReader reader) {
             this.mirror = mirror;
@@ -112,11 +118,19 @@ public final class FeedMirror implements AutoCloseable {
             }
             boolean allCaughtUp = true;
             for (Source source : sources.values()) {
-                ChangeFeedPage page = read(source);
-                allCaughtUp &= page.caughtUp();
-                if (source.batch != null && (source.batch.events() >= config.batchMaxEvents()
-                        || clock.millis() - source.batchStartedAt >= config.batchMaxInterval().toMillis())) {
-                    commit(source);
+                if (clock.millis() < source.retryAt) {
+                    continue;
+                }
+                try {
+                    ChangeFeedPage page = read(source);
+                    allCaughtUp &= page.caughtUp();
+                    if (source.batch != null && (source.batch.events() >= config.batchMaxEvents()
+                            || clock.millis() - source.batchStartedAt >= config.batchMaxInterval().toMillis())) {
+                        commit(source);
+                        source.failuresInARow = 0;
+                    }
+                } catch (UncheckedIOException e) {
+                    retryLater(source, e);
                 }
                 if (source.batch == null) {
                     compactions.tend(source.mirror);
@@ -192,6 +206,28 @@ public final class FeedMirror implements AutoCloseable {
         }
     }
 
+    /**
+     * After an I/O error (a full disk, say) the batch is dropped uncommitted, so the mirror stays at its last
+     * version, and the container is read again from that version's checkpoint after a pause that doubles with each
+     * failure in a row, up to {@link #MAX_RETRY_DELAY}.
+     */
+    private void retryLater(Source source, UncheckedIOException failure) {
+        if (source.batch != null) {
+            source.batch.abort();
+            source.batch = null;
+        }
+        source.failuresInARow++;
+        long delay = Math.min(MAX_RETRY_DELAY.toMillis(),
+                config.pollInterval().toMillis() << Math.min(20, source.failuresInARow - 1));
+        source.retryAt = clock.millis() + delay;
+        source.reader = openReader(source.mirror);
+        record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 0, 1));
+        log.warn("Cannot write the mirror of {} ({} failure{} in a row): the batch is not committed, the mirror "
+                        + "stays at {}; retrying in {} ms", source.mirror.container(), source.failuresInARow,
+                source.failuresInARow == 1 ? "" : "s", source.mirror.manifest()
+                        .map(manifest -> "version " + manifest.version()).orElse("its start"), delay, failure);
+    }
+
     private void commit(Source source) {
         ContainerMirror.Batch batch = source.batch;
         source.batch = null;
@@ -199,7 +235,7 @@ public final class FeedMirror implements AutoCloseable {
         // Every change the reader returned is in the batch, so the reader's position is where the batch ends.
         ContainerMirror.Commit commit = batch.commit(Checkpoint.ofContinuation(source.reader.continuation()));
         record(new MirrorActivity(source.mirror.container(), events, 1, commit.filesWritten().size(),
-                commit.filesWritten().stream().mapToLong(DataFile::bytes).sum(), 0, 0));
+                commit.filesWritten().stream().mapToLong(DataFile::bytes).sum(), 0, 0, 0));
         log.debug("Committed version {} of the mirror of {}: {} changes", commit.manifest().version(),
                 source.mirror.container(), events);
     }
@@ -211,6 +247,13 @@ public final class FeedMirror implements AutoCloseable {
     /** What this mirror has done per container since it was created; safe to call from any thread. */
     public List<MirrorActivity> activity() {
         return List.copyOf(activity.values());
+    }
+
+    /** A reader of the container's change feed from where the mirror's last committed version ends. */
+    private ChangeFeedReader openReader(ContainerMirror mirror) {
+        String continuation = mirror.checkpoint().continuation();
+        return ChangeFeedReader.open(store, mirror.container(), ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
+                continuation == null ? StartFrom.beginning() : StartFrom.continuation(continuation));
     }
 
     /** Opens a source for each mirrored container not open yet. */
@@ -228,14 +271,10 @@ public final class FeedMirror implements AutoCloseable {
                             + " feed ranges done); run `docmirror backfill --container " + container.id()
                             + "` again to finish it");
                 });
-                String continuation = mirror.checkpoint().continuation();
-                ChangeFeedReader reader = ChangeFeedReader.open(store, container.id(),
-                        ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
-                        continuation == null ? StartFrom.beginning() : StartFrom.continuation(continuation));
-                sources.put(container.id(), new Source(mirror, reader));
-                log.info("Mirroring container {} from {}", container.id(),
-                        continuation == null ? "the beginning of its change feed" : "manifest version "
-                                + mirror.manifest().orElseThrow().version());
+                sources.put(container.id(), new Source(mirror, openReader(mirror)));
+                log.info("Mirroring container {} from {}", container.id(), mirror.manifest()
+                        .map(manifest -> "manifest version " + manifest.version())
+                        .orElse("the beginning of its change feed"));
             } catch (RuntimeException e) {
                 mirror.close();
                 throw e;

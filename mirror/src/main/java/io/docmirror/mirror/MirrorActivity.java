@@ -9,12 +9,13 @@ package io.docmirror.mirror;
  * @param bytesWritten their size
  * @param compactions compactions committed
  * @param compactionFailures compactions that failed (the mirror went on with its delta files)
+ * @param batchFailures batches that an I/O error stopped before they committed (each retried)
  */
 public record MirrorActivity(String container, long events, long commits, long filesWritten, long bytesWritten,
-        long compactions, long compactionFailures) {
+        long compactions, long compactionFailures, long batchFailures) {
     MirrorActivity plus(MirrorActivity other) {
         return new MirrorActivity(container, events + other.events, commits + other.commits,
                 filesWritten + other.filesWritten, bytesWritten + other.bytesWritten, compactions + other.compactions,
-                compactionFailures + other.compactionFailures);
+                compactionFailures + other.compactionFailures, batchFailures + other.batchFailures);
     }
 }

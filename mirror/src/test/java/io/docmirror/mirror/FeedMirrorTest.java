@@ -149,6 +149,53 @@ class FeedMirrorTest {
         assertThat(thread.isAlive()).isFalse();
     }
 
+    @Test
+    void anIoErrorLeavesTheBatchUncommittedAndTheDaemonRetriesUntilItCanWrite() throws Exception {
+        store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+        sync();
+        Manifest before = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+        // The history's directory becomes a plain file: every Parquet file the next batch writes there fails.
+        Path history = mirrorDirectory.resolve("orders").resolve(MirrorLayout.HISTORY_DIRECTORY);
+        Path moved = work.resolve("history-moved-away");
+        Files.move(history, moved);
+        Files.writeString(history, "not a directory");
+        FeedMirror daemon = new FeedMirror(store, mirrorDirectory,
+                MirrorConfig.defaults().withBatch(50_000, Duration.ofMillis(10)), FlattenerConfig::defaults,
+                Clock.systemUTC());
+        Thread thread = new Thread(() -> {
+            try {
+                daemon.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "mirror-daemon");
+        thread.start();
+        try {
+            store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\"}");
+            store.upsertItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"status\":\"paid\"}");
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (daemon.activity().stream().mapToLong(MirrorActivity::batchFailures).sum() < 2) {
+                assertThat(System.nanoTime()).as("two failed batches within 30 s").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            assertThat(new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow())
+                    .as("nothing of a failed batch is committed").isEqualTo(before);
+
+            Files.delete(history);
+            Files.move(moved, history);
+            awaitRows("orders", 3);
+        } finally {
+            daemon.stop();
+            thread.join(30_000);
+            daemon.close();
+        }
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT id, status FROM orders ORDER BY id")).containsExactly(
+                    Arrays.asList("o1", "paid"), Arrays.asList("o2", null));
+            assertThat(sql.value("SELECT count(*) FROM orders_history")).isEqualTo(3L);
+        }
+    }
+
     /** Waits (bounded) until the newest manifest of the container lists {@code rows} root rows. */
     private void awaitRows(String container, long rows) throws InterruptedException {
         ManifestStore manifests = new ManifestStore(mirrorDirectory.resolve(container));
