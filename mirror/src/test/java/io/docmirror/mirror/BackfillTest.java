@@ -3,7 +3,6 @@ package io.docmirror.mirror;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
@@ -73,7 +72,7 @@ class BackfillTest {
             }
         });
         assertThat(round[0]).isGreaterThan(8);
-        Manifest manifest = latest(backfilled);
+        Manifest manifest = MirrorFiles.latest(backfilled, "orders");
         assertThat(manifest.backfill()).isNull();
         assertThat(manifest.root().files()).extracting(DataFile::kind).containsOnly(DataFile.Kind.BASE);
         assertThat(result.rangeLsns()).containsOnlyKeys(0, 1, 2, 3);
@@ -83,10 +82,10 @@ class BackfillTest {
         sync(streamed);
         sync(backfilled);
         for (String query : QUERIES) {
-            assertThat(rows(backfilled, query)).as(query).isEqualTo(rows(streamed, query)).isNotEmpty();
+            assertThat(MirrorSql.query(backfilled, "orders", query)).as(query).isEqualTo(MirrorSql.query(streamed, "orders", query)).isNotEmpty();
         }
         // No version reached the mirror twice: the snapshot's and the feed's histories meet without overlap.
-        assertThat(rows(backfilled, "SELECT id, _lsn, count(*) FROM orders_history GROUP BY ALL HAVING count(*) > 1"))
+        assertThat(MirrorSql.query(backfilled, "orders", "SELECT id, _lsn, count(*) FROM orders_history GROUP BY ALL HAVING count(*) > 1"))
                 .isEmpty();
     }
 
@@ -102,7 +101,7 @@ class BackfillTest {
                 throw new IllegalStateException("stopped after feed range " + feedRange);
             }
         })).hasMessageContaining("stopped after feed range 0");
-        assertThat(latest(mirror).backfill().rangeLsns()).containsOnlyKeys(0);
+        assertThat(MirrorFiles.latest(mirror, "orders").backfill().rangeLsns()).containsOnlyKeys(0);
         // Until it is finished, neither the daemon nor sync may stream on from a half-done snapshot.
         assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 feed "
@@ -117,7 +116,7 @@ class BackfillTest {
         sync(streamed);
         sync(mirror);
         for (String query : QUERIES) {
-            assertThat(rows(mirror, query)).as(query).isEqualTo(rows(streamed, query));
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(streamed, "orders", query));
         }
     }
 
@@ -128,7 +127,7 @@ class BackfillTest {
             orders.writeRound(round);
             sync(mirror);
         }
-        List<DataFile> before = latest(mirror).root().files();
+        List<DataFile> before = MirrorFiles.latest(mirror, "orders").root().files();
 
         backfill(mirror, Backfill.Listener.NONE);
         orders.writeRound(3);
@@ -137,9 +136,9 @@ class BackfillTest {
         Path streamed = work.resolve("streamed");
         sync(streamed);
         for (String query : QUERIES) {
-            assertThat(rows(mirror, query)).as(query).isEqualTo(rows(streamed, query));
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(streamed, "orders", query));
         }
-        assertThat(latest(mirror).root().files()).doesNotContainAnyElementsOf(before);
+        assertThat(MirrorFiles.latest(mirror, "orders").root().files()).doesNotContainAnyElementsOf(before);
     }
 
     @Test
@@ -147,7 +146,7 @@ class BackfillTest {
         Path mirror = work.resolve("mirror");
         orders.writeRound(0);
         sync(mirror);
-        Manifest before = latest(mirror);
+        Manifest before = MirrorFiles.latest(mirror, "orders");
         for (int round = 1; round < 4; round++) {
             orders.writeRound(round);
         }
@@ -164,7 +163,7 @@ class BackfillTest {
                 .hasMessageEndingWith("The mirror stops at version " + before.version() + " rather than skip those "
                         + "changes: run `docmirror backfill --container orders` to snapshot the container again, and "
                         + "the daemon streams on from the snapshot.");
-        assertThat(latest(mirror)).isEqualTo(before);
+        assertThat(MirrorFiles.latest(mirror, "orders")).isEqualTo(before);
 
         backfill(mirror, Backfill.Listener.NONE);
         orders.writeRound(4);
@@ -172,7 +171,7 @@ class BackfillTest {
         Path snapshot = work.resolve("snapshot");
         backfill(snapshot, Backfill.Listener.NONE);
         for (String query : QUERIES) {
-            assertThat(rows(mirror, query)).as(query).isEqualTo(rows(snapshot, query)).isNotEmpty();
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(snapshot, "orders", query)).isNotEmpty();
         }
     }
 
@@ -193,16 +192,6 @@ class BackfillTest {
     private void sync(Path mirrorDirectory) {
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, CONFIG, FlattenerConfig::defaults, clock)) {
             mirror.sync();
-        }
-    }
-
-    private static Manifest latest(Path mirrorDirectory) {
-        return new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
-    }
-
-    private static List<List<Object>> rows(Path mirrorDirectory, String query) throws Exception {
-        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
-            return sql.rows(query);
         }
     }
 }

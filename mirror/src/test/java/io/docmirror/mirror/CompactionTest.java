@@ -125,12 +125,10 @@ class CompactionTest {
     }
 
     private static Manifest latest(Path mirrorDirectory) {
-        return new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+        return MirrorFiles.latest(mirrorDirectory, "orders");
     }
 
     private static List<List<Object>> rows(Path mirrorDirectory, String query) throws Exception {
-        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
-            return sql.rows(query);
-        }
+        return MirrorSql.query(mirrorDirectory, "orders", query);
     }
 }

@@ -127,14 +127,7 @@ class FeedMirrorTest {
         FeedMirror daemon = new FeedMirror(store, mirrorDirectory,
                 MirrorConfig.defaults().withBatch(50_000, Duration.ofMillis(50)), FlattenerConfig::defaults,
                 Clock.systemUTC());
-        Thread thread = new Thread(() -> {
-            try {
-                daemon.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "mirror-daemon");
-        thread.start();
+        Thread thread = runInBackground(daemon);
         try {
             store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
             awaitRows("orders", 1);
@@ -142,9 +135,7 @@ class FeedMirrorTest {
             store.createItem("returns", "{\"id\":\"r1\",\"orderId\":\"o1\"}");
             awaitRows("returns", 1);
         } finally {
-            daemon.stop();
-            thread.join(30_000);
-            daemon.close();
+            stop(daemon, thread);
         }
         assertThat(thread.isAlive()).isFalse();
     }
@@ -162,14 +153,7 @@ class FeedMirrorTest {
         FeedMirror daemon = new FeedMirror(store, mirrorDirectory,
                 MirrorConfig.defaults().withBatch(50_000, Duration.ofMillis(10)), FlattenerConfig::defaults,
                 Clock.systemUTC());
-        Thread thread = new Thread(() -> {
-            try {
-                daemon.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "mirror-daemon");
-        thread.start();
+        Thread thread = runInBackground(daemon);
         try {
             store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\"}");
             store.upsertItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"status\":\"paid\"}");
@@ -185,15 +169,31 @@ class FeedMirrorTest {
             Files.move(moved, history);
             awaitRows("orders", 3);
         } finally {
-            daemon.stop();
-            thread.join(30_000);
-            daemon.close();
+            stop(daemon, thread);
         }
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             assertThat(sql.rows("SELECT id, status FROM orders ORDER BY id")).containsExactly(
                     Arrays.asList("o1", "paid"), Arrays.asList("o2", null));
             assertThat(sql.value("SELECT count(*) FROM orders_history")).isEqualTo(3L);
         }
+    }
+
+    private static Thread runInBackground(FeedMirror daemon) {
+        Thread thread = new Thread(() -> {
+            try {
+                daemon.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "mirror-daemon");
+        thread.start();
+        return thread;
+    }
+
+    private static void stop(FeedMirror daemon, Thread thread) throws InterruptedException {
+        daemon.stop();
+        thread.join(30_000);
+        daemon.close();
     }
 
     /** Waits (bounded) until the newest manifest of the container lists {@code rows} root rows. */

@@ -1,6 +1,7 @@
 package io.docmirror.mirror;
 
 import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 
 import java.io.IOException;
@@ -11,9 +12,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** The Parquet files of a container's mirror: those on disk, and those its kept manifest versions list. */
+/** A container's mirror as committed: its newest version, the Parquet files on disk and those kept versions list. */
 final class MirrorFiles {
     private MirrorFiles() {
+    }
+
+    /** The newest committed version of a container's mirror. */
+    static Manifest latest(Path mirrorDirectory, String container) {
+        return new ManifestStore(mirrorDirectory.resolve(container)).latest().orElseThrow();
     }
 
     /** Every Parquet file under the container's mirror directory, relative to it. */

@@ -47,6 +47,13 @@ final class MirrorSql implements AutoCloseable {
         return sql;
     }
 
+    /** One query on the newest version of a container's mirror. */
+    static List<List<Object>> query(Path mirrorDirectory, String container, String query) throws SQLException {
+        try (MirrorSql sql = open(mirrorDirectory, container)) {
+            return sql.rows(query);
+        }
+    }
+
     void execute(String statement) throws SQLException {
         try (Statement s = connection.createStatement()) {
             s.execute(statement);
