@@ -213,7 +213,12 @@ public final class FeedMirror implements AutoCloseable {
      */
     private void retryLater(Source source, UncheckedIOException failure) {
         if (source.batch != null) {
-            source.batch.abort();
+            try {
+                source.batch.abort();
+            } catch (UncheckedIOException e) {
+                // Its files stay behind until the mirror next opens and removes what no manifest lists.
+                failure.addSuppressed(e);
+            }
             source.batch = null;
         }
         source.failuresInARow++;
