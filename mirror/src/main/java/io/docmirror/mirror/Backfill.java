@@ -22,6 +22,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -145,8 +146,13 @@ public final class Backfill {
                 write(mirror, reader, feedRanges, listener);
             }
         } finally {
-            // Interrupts readers still waiting to hand over pages; each closes its snapshot.
+            // Interrupts readers still waiting to hand over pages, and waits until each has closed its snapshot:
+            // the store must not close under one.
             readers.shutdownNow();
+            if (!readers.awaitTermination(1, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("The backfill's readers of " + mirror.container() + " did not stop "
+                        + "within a minute");
+            }
         }
     }
 
