@@ -3,10 +3,7 @@ package io.docmirror.cli;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.store.EmbeddedStore;
-import me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,12 +33,8 @@ final class BackfillCommand implements Callable<Integer> {
         long started = System.nanoTime();
         Backfill.Result result;
         try (EmbeddedStore store = dataDir.openStore();
-                ProgressBar bar = new ProgressBarBuilder()
-                        .setTaskName("Backfilling " + container)
-                        .setInitialMax(-1)
+                ProgressBar bar = ConsoleProgress.bar("Backfilling " + container, -1)
                         .setUnit(" docs", 1)
-                        .setStyle(ProgressBarStyle.ASCII)
-                        .setConsumer(new InteractiveConsoleProgressBarConsumer(System.err))
                         .build()) {
             result = new Backfill(store, dataDir.mirrorDirectory(), config, flattenerConfig, Clock.systemUTC())
                     .run(container, new Backfill.Listener() {

@@ -7,8 +7,6 @@ import io.docmirror.store.StoreException;
 import io.docmirror.store.bulk.IdAssignment;
 import io.docmirror.store.bulk.JsonLinesImporter;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -84,12 +82,8 @@ final class ImportCommand implements Callable<Integer> {
             ensureContainer(store);
             JsonLinesImporter importer = new JsonLinesImporter(store, new JsonLinesImporter.Options(container, ids, upsert,
                     failFast, batchSize, JsonLinesImporter.Options.DEFAULT_BATCH_BYTES));
-            try (ProgressBar bar = new ProgressBarBuilder()
-                    .setTaskName("Importing")
-                    .setInitialMax(Files.size(file))
+            try (ProgressBar bar = ConsoleProgress.bar("Importing", Files.size(file))
                     .setUnit(Files.size(file) >= 10_000_000 ? " MB" : " kB", Files.size(file) >= 10_000_000 ? 1_000_000 : 1_000)
-                    .setStyle(ProgressBarStyle.ASCII)
-                    .setConsumer(new me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer(System.err))
                     .build()) {
                 summary = importer.importFile(file, rejectsOut, (bytes, documents) -> {
                     bar.stepTo(bytes);

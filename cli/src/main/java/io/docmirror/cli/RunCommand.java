@@ -19,10 +19,7 @@ import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.StoreHttpServer;
 import io.prometheus.metrics.model.registry.MultiCollector;
-import me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -201,12 +198,7 @@ final class RunCommand implements Callable<Integer> {
     private void loadDemoData(EmbeddedStore store, DemoDataset dataset) {
         long startedAt = System.nanoTime();
         long loaded;
-        try (ProgressBar bar = new ProgressBarBuilder()
-                .setTaskName("Loading demo orders")
-                .setInitialMax(dataset.orders())
-                .setStyle(ProgressBarStyle.ASCII)
-                .setConsumer(new InteractiveConsoleProgressBarConsumer(System.err))
-                .build()) {
+        try (ProgressBar bar = ConsoleProgress.bar("Loading demo orders", dataset.orders()).build()) {
             loaded = dataset.load(store, bar::stepTo);
         }
         if (loaded == 0) {

@@ -15,9 +15,11 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -74,7 +76,7 @@ public final class Backfill {
     public record Result(String container, long items, int rangesResumed, Map<Integer, Long> rangeLsns,
             Manifest manifest) {
         public Result {
-            rangeLsns = Map.copyOf(rangeLsns);
+            rangeLsns = Collections.unmodifiableMap(new TreeMap<>(rangeLsns));
         }
     }
 
