@@ -2,6 +2,7 @@ package io.docmirror.cli;
 
 import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationConfig;
+import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.mirror.MirrorConfig;
@@ -54,6 +55,10 @@ final class DataDirOptions {
 
     SqlConfig sqlConfig() {
         return SqlConfig.fromProperties(configFile().section("sql."));
+    }
+
+    KafkaBridgeConfig kafkaConfig() {
+        return KafkaBridgeConfig.fromProperties(configFile().section("kafka."));
     }
 
     MetricsConfig metricsConfig() {

@@ -6,7 +6,7 @@ import io.docmirror.metrics.MetricsServer;
 import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -30,19 +30,23 @@ final class MirrorCommand implements Runnable {
     }
 
     @Command(name = "sync", mixinStandardHelpOptions = true,
-            description = "Catch up with the store's change feed, commit, and exit (for batch jobs and scripts).")
+            description = "Catch up with the store's change feed (or its Kafka topics), commit, and exit (for batch "
+                    + "jobs and scripts).")
     static final class Sync implements Callable<Integer> {
         @Mixin
         DataDirOptions dataDir;
+
+        @Mixin
+        MirrorSourceOptions source;
 
         @Override
         public Integer call() {
             // Configuration errors come before anything is opened or created.
             MirrorConfig config = dataDir.mirrorConfig();
             Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
-            try (EmbeddedStore store = dataDir.openStore();
-                 FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), config, flattenerConfigs,
-                         Clock.systemUTC())) {
+            try (StoreClient store = source.openStore(dataDir);
+                 FeedMirror mirror = new FeedMirror(store, source.changeSources(store, dataDir),
+                         dataDir.mirrorDirectory(), config, flattenerConfigs, Clock.systemUTC())) {
                 FeedMirror.SyncResult result = mirror.sync();
                 System.out.printf("Mirrored %,d changes in %,d commits to %s%n", result.events(), result.commits(),
                         dataDir.mirrorDirectory());
@@ -59,6 +63,9 @@ final class MirrorCommand implements Runnable {
         DataDirOptions dataDir;
 
         @Mixin
+        MirrorSourceOptions source;
+
+        @Mixin
         MetricsOptions metrics;
 
         @Override
@@ -66,9 +73,9 @@ final class MirrorCommand implements Runnable {
             MirrorConfig config = dataDir.mirrorConfig();
             Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
             MetricsConfig metricsConfig = metrics.config(dataDir);
-            EmbeddedStore store = dataDir.openStore();
-            FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), config, flattenerConfigs,
-                    Clock.systemUTC());
+            StoreClient store = source.openStore(dataDir);
+            FeedMirror mirror = new FeedMirror(store, source.changeSources(store, dataDir), dataDir.mirrorDirectory(),
+                    config, flattenerConfigs, Clock.systemUTC());
             CountDownLatch finished = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 mirror.stop();
@@ -83,8 +90,9 @@ final class MirrorCommand implements Runnable {
                 metricsServer = MetricsOptions.start(metricsConfig,
                         List.of(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC())),
                         System.out);
-                System.out.println("Mirroring " + dataDir.data + " to " + dataDir.mirrorDirectory()
-                        + "; Ctrl-C stops");
+                System.out.println("Mirroring " + (source.storeUrl != null ? source.storeUrl : dataDir.data)
+                        + (source.source == MirrorSourceOptions.Source.KAFKA ? " through Kafka" : "") + " to "
+                        + dataDir.mirrorDirectory() + "; Ctrl-C stops");
                 System.out.flush();
                 mirror.run();
             } finally {

@@ -1,6 +1,8 @@
 package io.docmirror.cli;
 
 import io.docmirror.feed.ChangeFeedHttpRoute;
+import io.docmirror.feed.kafka.KafkaBridgeConfig;
+import io.docmirror.feed.kafka.KafkaPublishers;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.StoreHttpServer;
@@ -9,6 +11,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 @Command(name = "store", mixinStandardHelpOptions = true, description = "The operational store.",
@@ -35,20 +38,31 @@ final class StoreCommand implements Runnable {
                 description = "Address (default: store.http.bind, 127.0.0.1; others need store.http.primary-key).")
         String bind;
 
+        @Option(names = "--publish-kafka",
+                description = "Also publish every mirrored container's changes to its Kafka topic (kafka.* options), "
+                        + "exactly once, for mirrors that run with --source kafka.")
+        boolean publishKafka;
+
         @Override
         public Integer call() throws Exception {
             StoreConfig config = dataDir.storeConfig();
+            KafkaBridgeConfig kafka = dataDir.kafkaConfig();
             config = config.withHttp(bind != null ? bind : config.httpBind(), port != null ? port : config.httpPort());
             EmbeddedStore store = EmbeddedStore.open(dataDir.storeDirectory(), config);
             StoreHttpServer server = StoreHttpServer.start(store, config,
                     Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)));
+            Optional<KafkaPublishers> publishers = publishKafka
+                    ? Optional.of(KafkaPublishers.start(store, kafka)) : Optional.empty();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                publishers.ifPresent(KafkaPublishers::close);
                 server.close();
                 store.close();
                 stopped.countDown();
             }, "docmirror-shutdown"));
-            System.out.println("Store API at " + server.baseUri() + "/containers (data: " + dataDir.data + "); Ctrl-C stops it");
+            System.out.println("Store API at " + server.baseUri() + "/containers (data: " + dataDir.data + ")"
+                    + (publishKafka ? "; publishing mirrored containers to Kafka at " + kafka.bootstrapServers() : "")
+                    + "; Ctrl-C stops it");
             System.out.flush();
             stopped.await();
             return ExitCodes.OK;

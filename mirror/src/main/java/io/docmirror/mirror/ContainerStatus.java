@@ -35,7 +35,7 @@ public record ContainerStatus(String container, long version, long lastCommitMil
         Optional<Manifest> manifest = new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory,
                 container.id())).latest();
         List<ChangeFeedEstimator.Lag> lag = ChangeFeedEstimator.estimate(store, container.id(),
-                manifest.map(committed -> committed.checkpoint().continuation()), clock);
+                manifest.map(committed -> committed.checkpoint().reached()), clock);
         return new ContainerStatus(container.id(),
                 manifest.map(Manifest::version).orElse(0L),
                 manifest.map(Manifest::committedAt).orElse(0L),

@@ -1,13 +1,10 @@
 package io.docmirror.mirror;
 
 import io.docmirror.feed.ChangeFeedException;
-import io.docmirror.feed.ChangeFeedMode;
-import io.docmirror.feed.ChangeFeedPage;
-import io.docmirror.feed.ChangeFeedReader;
-import io.docmirror.feed.StartFrom;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.source.ChangeSource;
+import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
@@ -29,8 +26,9 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Mirrors every mirrored container of a store (analytical TTL -1 or positive) from the store's own change feed,
- * all versions and deletes, each container resuming from the checkpoint in its last manifest. {@link #sync} catches
+ * Mirrors every mirrored container of a store (analytical TTL -1 or positive) from a {@link ChangeSource} (the
+ * store's own change feed, all versions and deletes, or the container's Kafka topic), each container resuming from
+ * the checkpoint in its last manifest. {@link #sync} catches
  * up and returns, for batch jobs; {@link #run} keeps going until stopped, committing a batch when it is full or
  * its first change is {@code mirror.batch.max-interval-ms} old. Single-threaded: one {@code FeedMirror} per store.
  */
@@ -42,6 +40,7 @@ public final class FeedMirror implements AutoCloseable {
     private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
 
     private final StoreClient store;
+    private final ChangeSource.Opener changeSources;
     private final Path mirrorDirectory;
     private final MirrorConfig config;
     private final Function<String, FlattenerConfig> flattenerConfigs;
@@ -51,19 +50,20 @@ public final class FeedMirror implements AutoCloseable {
     private final BackgroundCompactions compactions;
     private volatile boolean stopped;
 
-    /** One container's mirror with its feed reader and the batch being filled. */
+    /** One container's mirror with its change source and the batch being filled. */
     private static final class Source {
+        final ContainerProperties container;
         final ContainerMirror mirror;
-        ChangeFeedReader reader;
+        ChangeSource changes;
         ContainerMirror.Batch batch;
         long batchStartedAt;
         /** Batches in a row that an I/O error stopped; 0 once one commits. */
         int failuresInARow;
         long retryAt;
 
-        Source(ContainerMirror mirror, ChangeFeedReader reader) {
+        Source(ContainerProperties container, ContainerMirror mirror) {
+            this.container = container;
             this.mirror = mirror;
-            this.reader = reader;
         }
     }
 
@@ -71,12 +71,21 @@ public final class FeedMirror implements AutoCloseable {
     public record SyncResult(long events, long commits) {
     }
 
-    /**
-     * @param flattenerConfigs the flattener configuration of each container, by container name
-     */
+    /** A mirror of the store's containers from the store's own change feed. */
     public FeedMirror(StoreClient store, Path mirrorDirectory, MirrorConfig config,
             Function<String, FlattenerConfig> flattenerConfigs, Clock clock) {
+        this(store, EmbeddedFeedSource.opener(store), mirrorDirectory, config, flattenerConfigs, clock);
+    }
+
+    /**
+     * @param store where the mirror learns which containers to mirror, with their analytical TTL
+     * @param changeSources where each container's changes come from
+     * @param flattenerConfigs the flattener configuration of each container, by container name
+     */
+    public FeedMirror(StoreClient store, ChangeSource.Opener changeSources, Path mirrorDirectory, MirrorConfig config,
+            Function<String, FlattenerConfig> flattenerConfigs, Clock clock) {
         this.store = requireNonNull(store, "store is null");
+        this.changeSources = requireNonNull(changeSources, "changeSources is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
         this.flattenerConfigs = requireNonNull(flattenerConfigs, "flattenerConfigs is null");
@@ -90,7 +99,7 @@ public final class FeedMirror implements AutoCloseable {
         long commits = 0;
         for (Source source : refreshSources()) {
             while (true) {
-                ChangeFeedPage page = read(source);
+                ChangeSource.Changes page = read(source);
                 events += page.events().size();
                 boolean full = source.batch != null && source.batch.events() >= config.batchMaxEvents();
                 if (full || (page.caughtUp() && source.batch != null)) {
@@ -122,7 +131,7 @@ public final class FeedMirror implements AutoCloseable {
                     continue;
                 }
                 try {
-                    ChangeFeedPage page = read(source);
+                    ChangeSource.Changes page = read(source);
                     allCaughtUp &= page.caughtUp();
                     if (source.batch != null && (source.batch.events() >= config.batchMaxEvents()
                             || clock.millis() - source.batchStartedAt >= config.batchMaxInterval().toMillis())) {
@@ -157,8 +166,10 @@ public final class FeedMirror implements AutoCloseable {
         compactions.close();
         RuntimeException failure = null;
         for (Source source : sources.values()) {
-            try {
-                source.mirror.close();
+            try (ContainerMirror mirror = source.mirror) {
+                if (source.changes != null) {
+                    source.changes.close();
+                }
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -173,10 +184,10 @@ public final class FeedMirror implements AutoCloseable {
         }
     }
 
-    private ChangeFeedPage read(Source source) {
+    private ChangeSource.Changes read(Source source) {
         // A page never overfills the batch, so batches hold at most mirror.batch.max-events changes.
         long room = config.batchMaxEvents() - (source.batch == null ? 0 : source.batch.events());
-        ChangeFeedPage page = readNext(source, (int) Math.min(PAGE_SIZE, room));
+        ChangeSource.Changes page = readNext(source, (int) Math.min(PAGE_SIZE, room));
         if (!page.events().isEmpty()) {
             if (source.batch == null) {
                 source.batch = source.mirror.begin();
@@ -189,9 +200,9 @@ public final class FeedMirror implements AutoCloseable {
         return page;
     }
 
-    private static ChangeFeedPage readNext(Source source, int maxEvents) {
+    private static ChangeSource.Changes readNext(Source source, int maxEvents) {
         try {
-            return source.reader.readNext(maxEvents);
+            return source.changes.read(maxEvents);
         } catch (ChangeFeedException e) {
             if (e.code() != StoreErrorCode.GONE) {
                 throw e;
@@ -200,9 +211,8 @@ public final class FeedMirror implements AutoCloseable {
             String version = source.mirror.manifest().map(manifest -> "version " + manifest.version())
                     .orElse("its start");
             throw new IllegalStateException("Cannot mirror container " + source.mirror.container() + " any further: "
-                    + e.getMessage() + " The mirror stops at " + version + " rather than skip those changes: run "
-                    + "`docmirror backfill --container " + source.mirror.container() + "` to snapshot the container "
-                    + "again, and the daemon streams on from the snapshot.", e);
+                    + e.getMessage() + " The mirror stops at " + version + " rather than skip those changes: "
+                    + source.changes.gapRemedy(source.mirror.container()), e);
         }
     }
 
@@ -225,7 +235,7 @@ public final class FeedMirror implements AutoCloseable {
         long delay = Math.min(MAX_RETRY_DELAY.toMillis(),
                 config.pollInterval().toMillis() << Math.min(20, source.failuresInARow - 1));
         source.retryAt = clock.millis() + delay;
-        source.reader = openReader(source.mirror);
+        reopen(source);
         record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 0, 1));
         log.warn("Cannot write the mirror of {} ({} failure{} in a row): the batch is not committed, the mirror "
                         + "stays at {}; retrying in {} ms", source.mirror.container(), source.failuresInARow,
@@ -237,8 +247,8 @@ public final class FeedMirror implements AutoCloseable {
         ContainerMirror.Batch batch = source.batch;
         source.batch = null;
         long events = batch.events();
-        // Every change the reader returned is in the batch, so the reader's position is where the batch ends.
-        ContainerMirror.Commit commit = batch.commit(Checkpoint.ofContinuation(source.reader.continuation()));
+        // Every change the source returned is in the batch, so the source's position is where the batch ends.
+        ContainerMirror.Commit commit = batch.commit(source.changes.checkpoint());
         record(new MirrorActivity(source.mirror.container(), events, 1, commit.filesWritten().size(),
                 commit.filesWritten().stream().mapToLong(DataFile::bytes).sum(), 0, 0, 0));
         log.debug("Committed version {} of the mirror of {}: {} changes", commit.manifest().version(),
@@ -254,11 +264,13 @@ public final class FeedMirror implements AutoCloseable {
         return List.copyOf(activity.values());
     }
 
-    /** A reader of the container's change feed from where the mirror's last committed version ends. */
-    private ChangeFeedReader openReader(ContainerMirror mirror) {
-        String continuation = mirror.checkpoint().continuation();
-        return ChangeFeedReader.open(store, mirror.container(), ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
-                continuation == null ? StartFrom.beginning() : StartFrom.continuation(continuation));
+    /** Opens the container's change source again where the mirror's last committed version ends. */
+    private void reopen(Source source) {
+        if (source.changes != null) {
+            source.changes.close();
+            source.changes = null;
+        }
+        source.changes = changeSources.open(source.container, source.mirror.checkpoint());
     }
 
     /** Opens a source for each mirrored container not open yet. */
@@ -276,7 +288,9 @@ public final class FeedMirror implements AutoCloseable {
                             + " feed ranges done); run `docmirror backfill --container " + container.id()
                             + "` again to finish it");
                 });
-                sources.put(container.id(), new Source(mirror, openReader(mirror)));
+                Source source = new Source(container, mirror);
+                reopen(source);
+                sources.put(container.id(), source);
                 log.info("Mirroring container {} from {}", container.id(), mirror.manifest()
                         .map(manifest -> "manifest version " + manifest.version())
                         .orElse("the beginning of its change feed"));

@@ -50,12 +50,18 @@ class MirrorCrashTest {
                  FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(data),
                          MirrorConfig.defaults(), FlattenerConfig::defaults, Clock.systemUTC())) {
                 mirror.sync();
-                assertMirrorEqualsStore(store, "trial " + trial);
+                assertMirrorEqualsStore(store, MirrorLayout.mirrorDirectory(data),
+                        StoreTesting.changeLog(store, "orders").size(), "trial " + trial);
             }
         }
     }
 
-    private void assertMirrorEqualsStore(EmbeddedStore store, String trial) throws Exception {
+    /**
+     * The mirror of {@code orders} in {@code mirrorDirectory}, read through DuckDB, holds every item of the store at
+     * its newest LSN with equal values and line items, and its history holds {@code historyRows} changes, none twice.
+     */
+    static void assertMirrorEqualsStore(EmbeddedStore store, Path mirrorDirectory, long historyRows, String trial)
+            throws Exception {
         List<List<Object>> expectedRows = new ArrayList<>();
         long expectedItemRows = 0;
         for (Item item : StoreTesting.allItems(store, "orders")) {
@@ -65,16 +71,15 @@ class MirrorCrashTest {
                     document.get("amount").asText()));
             expectedItemRows += document.path("items").size();
         }
-        long changes = StoreTesting.changeLog(store, "orders").size();
-        try (MirrorSql sql = MirrorSql.open(MirrorLayout.mirrorDirectory(data), "orders")) {
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             // Every value equal: the amount is a number, or text in its variant column when it was "n/a".
             assertThat(sql.rows("SELECT id, _lsn, status, coalesce(CAST(amount AS VARCHAR), amount__varchar) "
                     + "FROM orders")).as(trial)
                     .containsExactlyInAnyOrderElementsOf(expectedRows);
             assertThat(sql.value("SELECT count(*) FROM orders__items")).as(trial).isEqualTo(expectedItemRows);
-            assertThat(sql.value("SELECT count(*) FROM orders_history")).as(trial).isEqualTo(changes);
+            assertThat(sql.value("SELECT count(*) FROM orders_history")).as(trial).isEqualTo(historyRows);
             assertThat(sql.value("SELECT count(DISTINCT (_pk, _lsn)) FROM orders_history")).as(trial)
-                    .isEqualTo(changes);
+                    .isEqualTo(historyRows);
         }
     }
 }

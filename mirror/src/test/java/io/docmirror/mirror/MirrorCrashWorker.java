@@ -5,6 +5,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
+import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreConfig;
 
 import java.nio.file.Path;
@@ -38,28 +39,33 @@ public final class MirrorCrashWorker {
 
     private static void writeForever(EmbeddedStore store, Random random) {
         while (true) {
-            int order = random.nextInt(300);
-            String customer = "c" + order % 17;
-            boolean exists = store.findItem("orders", PartitionKey.of(customer), "o" + order).isPresent();
-            int choice = random.nextInt(10);
-            if (exists && choice == 0) {
-                store.deleteItem("orders", PartitionKey.of(customer), "o" + order);
-                continue;
-            }
-            if (exists && choice == 1) {
-                store.patchItem("orders", PartitionKey.of(customer), "o" + order,
-                        List.of(PatchOperation.set("/status", TextNode.valueOf("shipped " + random.nextInt(9)))));
-                continue;
-            }
-            StringBuilder items = new StringBuilder();
-            for (int item = 0, count = random.nextInt(4); item < count; item++) {
-                items.append(item == 0 ? "" : ",").append("{\"sku\":\"s").append(random.nextInt(50))
-                        .append("\",\"qty\":").append(1 + random.nextInt(5)).append('}');
-            }
-            // A field that changes type now and then grows the schema mid-batch.
-            String amount = random.nextInt(20) == 0 ? "\"n/a\"" : Integer.toString(random.nextInt(1000));
-            store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":"
-                    + amount + ",\"f" + random.nextInt(30) + "\":true,\"items\":[" + items + "]}");
+            writeOne(store, random);
         }
+    }
+
+    /** One random create, replace, patch or delete of an order among 300. */
+    static void writeOne(StoreClient store, Random random) {
+        int order = random.nextInt(300);
+        String customer = "c" + order % 17;
+        boolean exists = store.findItem("orders", PartitionKey.of(customer), "o" + order).isPresent();
+        int choice = random.nextInt(10);
+        if (exists && choice == 0) {
+            store.deleteItem("orders", PartitionKey.of(customer), "o" + order);
+            return;
+        }
+        if (exists && choice == 1) {
+            store.patchItem("orders", PartitionKey.of(customer), "o" + order,
+                    List.of(PatchOperation.set("/status", TextNode.valueOf("shipped " + random.nextInt(9)))));
+            return;
+        }
+        StringBuilder items = new StringBuilder();
+        for (int item = 0, count = random.nextInt(4); item < count; item++) {
+            items.append(item == 0 ? "" : ",").append("{\"sku\":\"s").append(random.nextInt(50))
+                    .append("\",\"qty\":").append(1 + random.nextInt(5)).append('}');
+        }
+        // A field that changes type now and then grows the schema mid-batch.
+        String amount = random.nextInt(20) == 0 ? "\"n/a\"" : Integer.toString(random.nextInt(1000));
+        store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":"
+                + amount + ",\"f" + random.nextInt(30) + "\":true,\"items\":[" + items + "]}");
     }
 }

@@ -3,6 +3,7 @@ package io.docmirror.store;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
 
 import static java.util.Objects.requireNonNull;
 
@@ -79,5 +80,15 @@ public record ContainerProperties(
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isMirrored() {
         return analyticalTtl != null && analyticalTtl != 0;
+    }
+
+    /**
+     * The log partition (feed range) whose change log holds an item's changes: a stable hash of its partition key
+     * value's canonical bytes.
+     */
+    public int logPartitionOf(PartitionKey partitionKey) {
+        CRC32C crc = new CRC32C();
+        crc.update(partitionKey.encoded());
+        return (int) (crc.getValue() % logPartitions);
     }
 }

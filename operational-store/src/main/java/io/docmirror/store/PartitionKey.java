@@ -77,6 +77,11 @@ public final class PartitionKey {
         return new PartitionKey(value);
     }
 
+    /** The key whose {@link #toJson()} this is: what a change event carries, {@code {}} for {@link #NONE}. */
+    public static PartitionKey fromToJson(JsonNode value) {
+        return value.isObject() && value.isEmpty() ? NONE : fromJson(value);
+    }
+
     /**
      * Parses the wire form: a JSON array of one value, {@code [{}]} for {@link #NONE}.
      *
@@ -94,11 +99,7 @@ public final class PartitionKey {
             throw new IllegalArgumentException("partition key " + text + " is not a JSON array of one value, "
                     + "such as [\"tenant-1\"] or [{}] for none");
         }
-        JsonNode element = array.get(0);
-        if (element.isObject() && element.isEmpty()) {
-            return NONE;
-        }
-        return fromJson(element);
+        return fromToJson(array.get(0));
     }
 
     public String toWire() {

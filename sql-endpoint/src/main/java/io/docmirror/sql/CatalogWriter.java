@@ -140,11 +140,14 @@ final class CatalogWriter {
         }
     }
 
-    /** Where the version ends in its source: the LSN per feed range, or the Kafka offset per topic-partition. */
+    /**
+     * Where the version ends in its source: the newest LSN per feed range, and reading from Kafka the next offset per
+     * topic-partition.
+     */
     private static String positions(Checkpoint checkpoint) {
         Map<String, Long> positions = new java.util.TreeMap<>(checkpoint.kafkaOffsets());
-        if (checkpoint.continuation() != null) {
-            ContinuationToken.decode(checkpoint.continuation()).positions()
+        if (checkpoint.reached() != null) {
+            ContinuationToken.decode(checkpoint.reached()).positions()
                     .forEach((range, lsn) -> positions.put("feed range " + range, lsn));
         }
         return positions.entrySet().stream()

@@ -1,7 +1,11 @@
 package io.docmirror.feed.kafka;
 
+import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigSection;
+
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,33 +22,52 @@ import static java.util.Objects.requireNonNull;
  */
 public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int topicPartitions, String offsetsTopic,
         int maxEventsPerTransaction, Duration pollInterval) {
-    public static final List<String> OPTIONS = List.of("kafka.bootstrap-servers", "kafka.topic-prefix",
-            "kafka.topic-partitions", "kafka.offsets-topic", "kafka.max-events-per-transaction",
-            "kafka.poll-interval-ms");
+    public static final List<ConfigOption> OPTIONS = List.of(
+            new ConfigOption("kafka.bootstrap-servers", "127.0.0.1:9092", "The brokers to connect to."),
+            new ConfigOption("kafka.topic-prefix", "docmirror.",
+                    "A container's changes go to topic `<prefix><container>`, created when missing."),
+            new ConfigOption("kafka.topic-partitions", "4",
+                    "Partitions of a topic the bridge creates (changes of one item always share a partition)."),
+            new ConfigOption("kafka.offsets-topic", "docmirror.feed-offsets",
+                    "Compacted topic with each publisher's feed checkpoint, written in the same transaction as the "
+                            + "changes it covers."),
+            new ConfigOption("kafka.max-events-per-transaction", "1000", "The most changes one transaction carries."),
+            new ConfigOption("kafka.poll-interval-ms", "200",
+                    "How long a caught-up publisher waits before reading the feed again."));
 
     public KafkaBridgeConfig {
         requireNonNull(bootstrapServers, "bootstrapServers is null");
         requireNonNull(topicPrefix, "topicPrefix is null");
         requireNonNull(offsetsTopic, "offsetsTopic is null");
         if (topicPartitions < 1) {
-            throw new IllegalArgumentException("Invalid value " + topicPartitions
-                    + " for configuration kafka.topic-partitions: must be at least 1");
+            throw ConfigSection.invalid("kafka.topic-partitions", topicPartitions, "must be at least 1");
         }
         if (maxEventsPerTransaction < 1) {
-            throw new IllegalArgumentException("Invalid value " + maxEventsPerTransaction
-                    + " for configuration kafka.max-events-per-transaction: must be at least 1");
+            throw ConfigSection.invalid("kafka.max-events-per-transaction", maxEventsPerTransaction,
+                    "must be at least 1");
         }
     }
 
-    public static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:9092";
-
     public static KafkaBridgeConfig defaults() {
-        return defaults(DEFAULT_BOOTSTRAP_SERVERS);
+        return fromProperties(Map.of());
     }
 
+    /** The defaults, with other brokers. */
     public static KafkaBridgeConfig defaults(String bootstrapServers) {
-        return new KafkaBridgeConfig(bootstrapServers, "docmirror.", 4, "docmirror.feed-offsets", 1000,
-                Duration.ofMillis(200));
+        return fromProperties(Map.of("kafka.bootstrap-servers", bootstrapServers));
+    }
+
+    /**
+     * Reads the {@code kafka.*} entries of a config file; missing keys take their defaults.
+     *
+     * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
+     */
+    public static KafkaBridgeConfig fromProperties(Map<String, String> properties) {
+        ConfigSection section = ConfigSection.of("kafka.", OPTIONS, properties);
+        return new KafkaBridgeConfig(section.text("kafka.bootstrap-servers").trim(),
+                section.text("kafka.topic-prefix").trim(), section.intValue("kafka.topic-partitions"),
+                section.text("kafka.offsets-topic").trim(), section.intValue("kafka.max-events-per-transaction"),
+                Duration.ofMillis(section.longValue("kafka.poll-interval-ms")));
     }
 
     public String topic(String container) {

@@ -1,34 +1,33 @@
 package io.docmirror.feed.kafka;
 
+import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class KafkaBridgeConfigTest {
     @Test
-    void defaultsAreTheDocumentedOnes() throws IOException {
+    void defaultsAreTheDocumentedOnes() {
         KafkaBridgeConfig defaults = KafkaBridgeConfig.defaults();
         assertThat(defaults).isEqualTo(new KafkaBridgeConfig("127.0.0.1:9092", "docmirror.", 4,
                 "docmirror.feed-offsets", 1000, Duration.ofMillis(200)));
         assertThat(defaults.topic("orders")).isEqualTo("docmirror.orders");
 
-        String documentation = Files.readString(Path.of("..", "docs", "configuration.md"));
-        assertThat(documentation)
-                .contains("| `kafka.bootstrap-servers` | `" + defaults.bootstrapServers() + "` |")
-                .contains("| `kafka.topic-prefix` | `" + defaults.topicPrefix() + "` |")
-                .contains("| `kafka.topic-partitions` | `" + defaults.topicPartitions() + "` |")
-                .contains("| `kafka.offsets-topic` | `" + defaults.offsetsTopic() + "` |")
-                .contains("| `kafka.max-events-per-transaction` | `" + defaults.maxEventsPerTransaction() + "` |")
-                .contains("| `kafka.poll-interval-ms` | `" + defaults.pollInterval().toMillis() + "` |");
-        for (String option : KafkaBridgeConfig.OPTIONS) {
-            assertThat(documentation).contains("| `" + option + "` |");
-        }
+        ConfigDocumentation.assertDocumented(KafkaBridgeConfig.OPTIONS);
+    }
+
+    @Test
+    void aConfigFileSetsEachOption() {
+        assertThat(KafkaBridgeConfig.fromProperties(Map.of("kafka.bootstrap-servers", "k1:9092,k2:9092",
+                "kafka.topic-prefix", "prod.", "kafka.topic-partitions", "12", "kafka.poll-interval-ms", "50")))
+                .isEqualTo(new KafkaBridgeConfig("k1:9092,k2:9092", "prod.", 12, "docmirror.feed-offsets", 1000,
+                        Duration.ofMillis(50)));
+        assertThatThrownBy(() -> KafkaBridgeConfig.fromProperties(Map.of("kafka.topic-partitions", "many")))
+                .hasMessageStartingWith("Invalid value many for configuration kafka.topic-partitions");
     }
 
     @Test

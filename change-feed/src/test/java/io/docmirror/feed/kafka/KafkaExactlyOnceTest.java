@@ -1,14 +1,19 @@
 package io.docmirror.feed.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.http.StoreHttpServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -31,6 +38,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Kafka bridge against a real broker: killed with SIGKILL at random points, or with the broker restarted under
@@ -128,39 +136,75 @@ class KafkaExactlyOnceTest {
         try (EmbeddedStore store = EmbeddedStore.open(directory.resolve("store-reader"),
                 StoreConfig.defaults().withSyncWrites(false))) {
             store.createContainer(ContainerProperties.of("read", "/customer"));
-            write(store, "read", 0, 300);
             KafkaBridgeConfig config = KafkaBridgeConfig.defaults(broker.bootstrapServers());
+            try (KafkaChangeFeedReader early = new KafkaChangeFeedReader(config, "read", Map.of())) {
+                assertThat(early.poll(Duration.ofMillis(100))).as("nothing before the topic exists").isEmpty();
+                assertThat(early.caughtUp()).isTrue();
+            }
+            write(store, "read", 0, 300);
             new KafkaChangePublisher(store, "read", config).publishAvailable();
 
-            Map<TopicPartition, Long> stored = new java.util.HashMap<>();
+            Map<TopicPartition, Long> stored = new HashMap<>();
             List<String> applied = new ArrayList<>();
-            try (KafkaChangeFeedReader first = new KafkaChangeFeedReader(config, "read", "mirror", partition ->
-                    java.util.OptionalLong.empty())) {
+            try (KafkaChangeFeedReader first = new KafkaChangeFeedReader(config, "read", Map.of())) {
                 while (applied.size() < 100) {
-                    KafkaChangeFeedReader.Batch batch = first.poll(Duration.ofSeconds(1));
-                    batch.events().forEach(event -> applied.add(event.partitionKey() + "/" + event.id() + "/"
-                            + event.lsn()));
-                    stored.putAll(batch.nextOffsets());
+                    for (KafkaChangeFeedReader.Record record : first.poll(Duration.ofSeconds(1))) {
+                        applied.add(key(record.event()));
+                        stored.put(record.partition(), record.offset() + 1);
+                    }
                 }
             }
             write(store, "read", 300, 400);
             new KafkaChangePublisher(store, "read", config).publishAvailable();
-            try (KafkaChangeFeedReader second = new KafkaChangeFeedReader(config, "read", "mirror", partition ->
-                    stored.containsKey(partition) ? java.util.OptionalLong.of(stored.get(partition))
-                            : java.util.OptionalLong.empty())) {
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (applied.size() < 400 && System.nanoTime() < deadline) {
-                    second.poll(Duration.ofSeconds(1)).events().forEach(event -> applied.add(event.partitionKey()
-                            + "/" + event.id() + "/" + event.lsn()));
+            try (KafkaChangeFeedReader second = new KafkaChangeFeedReader(config, "read", stored)) {
+                while (!second.caughtUp()) {
+                    second.poll(Duration.ofSeconds(1)).forEach(record -> applied.add(key(record.event())));
                 }
             }
             List<String> expected = new ArrayList<>();
-            StoreTesting.changeLog(store, "read").forEach(event -> expected.add(event.partitionKey() + "/" + event.id()
-                    + "/" + event.lsn()));
-            java.util.Collections.sort(expected);
-            java.util.Collections.sort(applied);
+            StoreTesting.changeLog(store, "read").forEach(event -> expected.add(key(event)));
+            Collections.sort(expected);
+            Collections.sort(applied);
             assertThat(applied).as("applied exactly once across the two readers").isEqualTo(expected);
         }
+    }
+
+    @Test
+    void aReaderRefusesToSkipRecordsThatRetentionRemoved() throws Exception {
+        try (EmbeddedStore store = EmbeddedStore.open(directory.resolve("store-trimmed"),
+                StoreConfig.defaults().withSyncWrites(false))) {
+            store.createContainer(ContainerProperties.of("trimmed", "/customer"));
+            KafkaBridgeConfig config = KafkaBridgeConfig.defaults(broker.bootstrapServers());
+            write(store, "trimmed", 0, 100);
+            new KafkaChangePublisher(store, "trimmed", config).publishAvailable();
+            TopicPartition first = new TopicPartition(config.topic("trimmed"), 0);
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    broker.bootstrapServers()))) {
+                admin.deleteRecords(Map.of(first, RecordsToDelete.beforeOffset(5))).all().get();
+            }
+
+            try (KafkaChangeFeedReader fromBeginning = new KafkaChangeFeedReader(config, "trimmed", Map.of())) {
+                assertThatThrownBy(() -> fromBeginning.poll(Duration.ofSeconds(1)))
+                        .isInstanceOf(ChangeFeedException.class)
+                        .hasMessageContaining("Cannot read Kafka topic docmirror.trimmed from its beginning: "
+                                + "partition 0 starts at offset 5, retention has removed the records before it.");
+            }
+            try (KafkaChangeFeedReader fromGoneOffset = new KafkaChangeFeedReader(config, "trimmed",
+                    Map.of(first, 2L))) {
+                assertThatThrownBy(() -> {
+                    while (true) {
+                        fromGoneOffset.poll(Duration.ofMillis(200));
+                    }
+                }).isInstanceOf(ChangeFeedException.class)
+                        .hasMessageContaining("Cannot read Kafka topic docmirror.trimmed from offsets")
+                        .hasMessageContaining("retention has removed those records")
+                        .satisfies(e -> assertThat(((ChangeFeedException) e).code()).isEqualTo(StoreErrorCode.GONE));
+            }
+        }
+    }
+
+    private static String key(ChangeEvent event) {
+        return event.partitionKey() + "/" + event.id() + "/" + event.lsn();
     }
 
     private static void sleepQuietly(long millis) {

@@ -1,7 +1,9 @@
 package io.docmirror.mirror.manifest;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,20 +11,35 @@ import java.util.TreeMap;
  * Where in its source a manifest version's data ends, committed atomically with that data: a restart resumes right
  * after it, so no change is lost and none is applied twice.
  *
- * @param continuation the embedded change feed's continuation token; {@code null} when the source is Kafka or
- *     nothing was read yet
- * @param kafkaOffsets the next Kafka offset to read per {@code topic-partition}; empty when the source is the
- *     embedded feed
+ * @param continuation a change feed continuation token: every change at or below it is in the mirror. Mirroring
+ *     from the embedded feed, reading resumes right after it; mirroring from Kafka, it is where the mirror stood when
+ *     it switched to Kafka (after a backfill, say), and the topic's changes at or below it are skipped. {@code null}
+ *     when nothing was mirrored before
+ * @param kafkaOffsets the next Kafka offset to read per {@code topic-partition}; empty unless the mirror reads Kafka
+ * @param kafkaReached mirroring from Kafka, a continuation token of the newest change the mirror holds per feed
+ *     range (changes below it may still be on their way, in another topic partition); it measures the mirror's lag
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record Checkpoint(String continuation, Map<String, Long> kafkaOffsets) {
-    public static final Checkpoint NONE = new Checkpoint(null, Map.of());
+public record Checkpoint(String continuation, Map<String, Long> kafkaOffsets, String kafkaReached) {
+    public static final Checkpoint NONE = new Checkpoint(null, Map.of(), null);
 
     public Checkpoint {
-        kafkaOffsets = kafkaOffsets == null ? Map.of() : Map.copyOf(new TreeMap<>(kafkaOffsets));
+        kafkaOffsets = kafkaOffsets == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(kafkaOffsets));
     }
 
     public static Checkpoint ofContinuation(String continuation) {
-        return new Checkpoint(continuation, Map.of());
+        return new Checkpoint(continuation, Map.of(), null);
+    }
+
+    /** Whether the mirror reads its changes from Kafka. */
+    @JsonIgnore
+    public boolean isKafka() {
+        return !kafkaOffsets.isEmpty() || kafkaReached != null;
+    }
+
+    /** The newest change the mirror holds per feed range, as a continuation token; {@code null} before any. */
+    @JsonIgnore
+    public String reached() {
+        return kafkaReached != null ? kafkaReached : continuation;
     }
 }

@@ -5,7 +5,6 @@ import io.docmirror.store.PartitionKey;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.zip.CRC32C;
 
 /**
  * A live container: its settings, its internal numeric id (never reused, so a deleted container's leftovers cannot
@@ -59,11 +58,8 @@ public final class ContainerState {
         return locks.length;
     }
 
-    /** The log partition (feed range) of a partition key value: a stable hash of its canonical bytes. */
     public int logPartitionOf(PartitionKey partitionKey) {
-        CRC32C crc = new CRC32C();
-        crc.update(partitionKey.encoded());
-        return (int) (crc.getValue() % locks.length);
+        return properties.logPartitionOf(partitionKey);
     }
 
     public ReentrantLock lock(int logPartition) {

@@ -1,0 +1,82 @@
+package io.docmirror.feed.kafka;
+
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.StoreClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A {@link KafkaChangePublisher} for every mirrored container of a store, each on its own thread, so that a mirror
+ * elsewhere can read them all from Kafka ({@code ./docmirror store serve --publish-kafka}). Containers created or
+ * mirrored later are picked up within {@link #CONTAINER_LOOKUP_INTERVAL}.
+ */
+public final class KafkaPublishers implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KafkaPublishers.class);
+    static final Duration CONTAINER_LOOKUP_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    private final StoreClient store;
+    private final KafkaBridgeConfig config;
+    private final Map<String, Thread> running = new LinkedHashMap<>();
+    private final Map<String, KafkaChangePublisher> publishers = new LinkedHashMap<>();
+    private final ScheduledExecutorService lookups = Executors.newSingleThreadScheduledExecutor(runnable ->
+            new Thread(runnable, "kafka-publishers"));
+
+    private KafkaPublishers(StoreClient store, KafkaBridgeConfig config) {
+        this.store = requireNonNull(store, "store is null");
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    public static KafkaPublishers start(StoreClient store, KafkaBridgeConfig config) {
+        KafkaPublishers publishers = new KafkaPublishers(store, config);
+        publishers.startNewContainers();
+        publishers.lookups.scheduleWithFixedDelay(publishers::startNewContainers,
+                CONTAINER_LOOKUP_INTERVAL.toMillis(), CONTAINER_LOOKUP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        return publishers;
+    }
+
+    private synchronized void startNewContainers() {
+        for (ContainerProperties container : store.listContainers()) {
+            if (!container.isMirrored() || publishers.containsKey(container.id())) {
+                continue;
+            }
+            KafkaChangePublisher publisher = new KafkaChangePublisher(store, container.id(), config);
+            Thread thread = new Thread(() -> {
+                try {
+                    publisher.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    log.error("Publishing the changes of {} to Kafka stopped", container.id(), e);
+                }
+            }, "kafka-publisher-" + container.id());
+            publishers.put(container.id(), publisher);
+            running.put(container.id(), thread);
+            thread.start();
+        }
+    }
+
+    /** Stops every publisher after its current transaction. */
+    @Override
+    public synchronized void close() {
+        lookups.shutdownNow();
+        publishers.values().forEach(KafkaChangePublisher::close);
+        for (Thread thread : running.values()) {
+            try {
+                thread.join(STOP_TIMEOUT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

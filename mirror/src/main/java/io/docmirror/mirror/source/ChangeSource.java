@@ -1,0 +1,48 @@
+package io.docmirror.mirror.source;
+
+import io.docmirror.feed.ChangeFeedException;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.changelog.ChangeEvent;
+
+import java.util.List;
+
+/**
+ * Where a container's mirror reads its changes from: the store's own change feed ({@link EmbeddedFeedSource}) or the
+ * container's Kafka topic ({@link KafkaTopicSource}). A source opens at a manifest's checkpoint, returns every change
+ * after it exactly once, in order per item, and tells the checkpoint to commit with the changes it returned.
+ */
+public interface ChangeSource extends AutoCloseable {
+    /** Opens a container's source at a committed checkpoint. */
+    @FunctionalInterface
+    interface Opener {
+        ChangeSource open(ContainerProperties container, Checkpoint from);
+    }
+
+    /**
+     * Changes read by one call.
+     *
+     * @param caughtUp true when the source had nothing more committed at the time of the read
+     */
+    record Changes(List<ChangeEvent> events, boolean caughtUp) {
+        public Changes {
+            events = List.copyOf(events);
+        }
+    }
+
+    /**
+     * The next changes, at most {@code maxEvents}.
+     *
+     * @throws ChangeFeedException with {@code GONE} when changes after the checkpoint are no longer in the source
+     */
+    Changes read(int maxEvents);
+
+    /** The checkpoint to commit with every change returned so far. */
+    Checkpoint checkpoint();
+
+    /** What a user can do when changes the mirror needs are gone from this source (a sentence for an error). */
+    String gapRemedy(String container);
+
+    @Override
+    void close();
+}

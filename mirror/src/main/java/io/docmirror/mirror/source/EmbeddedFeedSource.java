@@ -1,0 +1,60 @@
+package io.docmirror.mirror.source;
+
+import io.docmirror.feed.ChangeFeedMode;
+import io.docmirror.feed.ChangeFeedPage;
+import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.StartFrom;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.StoreClient;
+
+/** A container's changes from the store's own change feed, all versions and deletes. */
+public final class EmbeddedFeedSource implements ChangeSource {
+    private final ChangeFeedReader reader;
+
+    private EmbeddedFeedSource(ChangeFeedReader reader) {
+        this.reader = reader;
+    }
+
+    public static Opener opener(StoreClient store) {
+        return (container, from) -> open(store, container, from);
+    }
+
+    /**
+     * @throws IllegalStateException when the mirror reads from Kafka: its continuation is where it switched to
+     *     Kafka, and reading the feed from there would apply the Kafka changes a second time
+     */
+    public static EmbeddedFeedSource open(StoreClient store, ContainerProperties container, Checkpoint from) {
+        if (from.isKafka()) {
+            throw new IllegalStateException("Cannot mirror container " + container.id() + " from the store's change "
+                    + "feed: its mirror reads from Kafka (its checkpoint holds Kafka offsets " + from.kafkaOffsets()
+                    + "); run the mirror with --source kafka, or run `docmirror backfill --container "
+                    + container.id() + "` to start it again from the store");
+        }
+        return new EmbeddedFeedSource(ChangeFeedReader.open(store, container.id(),
+                ChangeFeedMode.ALL_VERSIONS_AND_DELETES, from.continuation() == null ? StartFrom.beginning()
+                        : StartFrom.continuation(from.continuation())));
+    }
+
+    @Override
+    public Changes read(int maxEvents) {
+        ChangeFeedPage page = reader.readNext(maxEvents);
+        return new Changes(page.events(), page.caughtUp());
+    }
+
+    @Override
+    public Checkpoint checkpoint() {
+        return Checkpoint.ofContinuation(reader.continuation());
+    }
+
+    @Override
+    public String gapRemedy(String container) {
+        return "run `docmirror backfill --container " + container + "` to snapshot the container again, and the "
+                + "daemon streams on from the snapshot.";
+    }
+
+    @Override
+    public void close() {
+        // The reader holds nothing open.
+    }
+}
