@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 ImportCommand.class,
                 MirrorCommand.class,
                 BackfillCommand.class,
+                RebuildCommand.class,
                 DeriveCommand.class,
                 StatusCommand.class,
                 SqlCommand.class,

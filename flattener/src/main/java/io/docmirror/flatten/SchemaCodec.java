@@ -75,7 +75,8 @@ public final class SchemaCodec {
         if (!saved.equals(config)) {
             throw new IllegalArgumentException("Cannot load schema of " + config.rootTable()
                     + ": it was made with configuration " + saved + " but the configuration is now " + config
-                    + "; rebuild the tables from their history to apply a new mapping");
+                    + "; run `docmirror rebuild --table " + config.rootTable() + "` to rebuild the tables from their "
+                    + "history under the new configuration");
         }
         ContainerSchema schema = ContainerSchema.create(config);
         for (JsonNode tableJson : root.get("tables")) {

@@ -70,6 +70,8 @@ public final class ContainerMirror implements AutoCloseable {
     private Manifest committed;
     private String committedSchema;
     private Flattener flattener;
+    /** True from {@link #openForRebuild} until the rebuild commits: the saved schema is being replaced. */
+    private boolean rebuilding;
     private Batch openBatch;
     /** Files replaced by compactions, oldest first, until no kept manifest version lists them. */
     private final Deque<ReplacedFiles> garbage = new ArrayDeque<>();
@@ -98,11 +100,30 @@ public final class ContainerMirror implements AutoCloseable {
      */
     public static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        return open(mirrorDirectory, container, analyticalTtl, flattenerConfig, config, clock, false);
+    }
+
+    /**
+     * Opens a committed mirror to rebuild its tables from its history under {@code flattenerConfig}, which may
+     * differ from the configuration its saved schema was made with.
+     */
+    static ContainerMirror openForRebuild(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
+            MirrorConfig config, Clock clock) {
+        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
+        long analyticalTtl = new ManifestStore(directory).latest().map(Manifest::analyticalTtl).orElseThrow(() ->
+                new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + directory
+                        + " holds no committed mirror"));
+        return open(mirrorDirectory, container, analyticalTtl, flattenerConfig, config, clock, true);
+    }
+
+    private static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl,
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, boolean rebuilding) {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         FileChannel lockChannel = lock(directory, container);
         try {
             ContainerMirror mirror = new ContainerMirror(container, analyticalTtl, flattenerConfig, config, clock,
                     new ManifestStore(directory), lockChannel);
+            mirror.rebuilding = rebuilding;
             mirror.committed = mirror.manifests.latest().orElse(null);
             mirror.committedSchema = mirror.committed == null ? null : mirror.readSchema(mirror.committed);
             mirror.flattener = mirror.committedFlattener();
@@ -140,21 +161,33 @@ public final class ContainerMirror implements AutoCloseable {
 
     /** Starts the next batch of streamed changes; one batch at a time. */
     public Batch begin() {
-        return begin(DataFile.Kind.DELTA);
+        return begin(MirrorBatch.Purpose.STREAM);
     }
 
     /** Starts the batch of one feed range's backfill snapshot, whose table files are base files. */
     Batch beginBackfill() {
-        return begin(DataFile.Kind.BASE);
+        return begin(MirrorBatch.Purpose.BACKFILL);
     }
 
-    private Batch begin(DataFile.Kind tableFileKind) {
+    /** Starts the one batch of a rebuild: the history's changes, flattened afresh. See {@link #openForRebuild}. */
+    Batch beginRebuild() {
+        if (!rebuilding) {
+            throw new IllegalStateException("The mirror of " + container + " was not opened for a rebuild");
+        }
+        backfill().ifPresent(unfinished -> {
+            throw new IllegalStateException("Cannot rebuild the tables of " + container + ": its backfill has not "
+                    + "finished; run `docmirror backfill --container " + container + "` again first");
+        });
+        return begin(MirrorBatch.Purpose.REBUILD);
+    }
+
+    private Batch begin(MirrorBatch.Purpose purpose) {
         if (openBatch != null) {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
         long version = committed == null ? 1 : committed.version() + 1;
         openBatch = new Batch(new MirrorBatch(manifests.containerDirectory(), container, version, config.parquet(),
-                flattener, tableFileKind), version);
+                flattener, purpose), version);
         return openBatch;
     }
 
@@ -223,6 +256,24 @@ public final class ContainerMirror implements AutoCloseable {
                     conflicts(flattener.schema()), backfill().orElse(BackfillProgress.start(feedRanges))
                             .withRange(feedRange, lsn, written.tables(), written.history(), written.deadLetters(),
                                     written.events(), written.lastEventTs())));
+        }
+
+        /**
+         * Commits a rebuild: its files and schema replace every table's files, schema and dead letters at once;
+         * the history and the checkpoint stay as they were. The replaced files are deleted once no kept manifest
+         * version lists them.
+         */
+        Commit commitRebuild() {
+            List<DataFile> replaced = concat(committed.tables().stream().flatMap(table -> table.files().stream())
+                    .toList(), committed.deadLetters());
+            Commit commit = commitVersion((written, schemaFile) -> new Manifest(version, container, clock.millis(),
+                    analyticalTtl, checkpoint(), schemaFile,
+                    tables(table -> written.tables().getOrDefault(table, List.of())), committedHistory(),
+                    written.deadLetters(), committedLastEventTs(), conflicts(flattener.schema()), null));
+            rebuilding = false;
+            garbage.add(new ReplacedFiles(version, replaced));
+            pruneVersions();
+            return commit;
         }
 
         private Commit commitVersion(BiFunction<MirrorBatch.Files, String, Manifest> nextVersion) {
@@ -412,7 +463,7 @@ public final class ContainerMirror implements AutoCloseable {
     }
 
     private Flattener committedFlattener() {
-        return committedSchema == null
+        return committedSchema == null || rebuilding
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
     }

@@ -43,7 +43,7 @@ final class MirrorBatch implements AutoCloseable {
     private final long version;
     private final ParquetOptions options;
     private final Flattener flattener;
-    private final DataFile.Kind tableFileKind;
+    private final Purpose purpose;
     private final Map<String, TableWriter> openTables = new LinkedHashMap<>();
     private final Map<String, List<DataFile>> tableFiles = new LinkedHashMap<>();
     private ParquetDataFileWriter history;
@@ -53,6 +53,16 @@ final class MirrorBatch implements AutoCloseable {
     private long lastEventTs;
 
     private record TableWriter(TableFormat format, ParquetDataFileWriter file) {
+    }
+
+    /** Why a batch is written, which decides the kind of its table files and whether it writes history. */
+    enum Purpose {
+        /** Streamed changes: delta files, and each change into the history. */
+        STREAM,
+        /** A backfill's snapshot, one current version per document: base files, and each version into the history. */
+        BACKFILL,
+        /** The history replayed under a new flattener configuration: delta files, and no history (it is the input). */
+        REBUILD
     }
 
     /** What a finished batch wrote. */
@@ -68,14 +78,10 @@ final class MirrorBatch implements AutoCloseable {
         }
     }
 
-    /**
-     * @param tableFileKind {@code DELTA} for streamed changes; {@code BASE} for a backfill's snapshot, which holds
-     *     one current version per document
-     */
     MirrorBatch(Path containerDirectory, String container, long version, ParquetOptions options, Flattener flattener,
-            DataFile.Kind tableFileKind) {
+            Purpose purpose) {
         this.containerDirectory = containerDirectory;
-        this.tableFileKind = tableFileKind;
+        this.purpose = purpose;
         this.container = container;
         this.version = version;
         this.options = options;
@@ -94,7 +100,9 @@ final class MirrorBatch implements AutoCloseable {
                 .map(document -> document.path("_ts").asLong(event.ts() / 1000))
                 .orElse(event.ts() / 1000);
         String partitionKey = event.partitionKey().toString();
-        history().write(HistoryFormat.record(event, partitionKey, documentTs, documentJson));
+        if (purpose != Purpose.REBUILD) {
+            history().write(HistoryFormat.record(event, partitionKey, documentTs, documentJson));
+        }
         if (event.operation() == Operation.DELETE) {
             // A TTL expiry in the store leaves the mirror's row alone: the analytical TTL decides how long it stays.
             if (!event.ttlExpired()) {
@@ -198,7 +206,8 @@ final class MirrorBatch implements AutoCloseable {
         if (writer == null) {
             TableFormat format = TableFormat.of(table);
             ParquetDataFileWriter file = new ParquetDataFileWriter(containerDirectory,
-                    newFilePath(MirrorLayout.tableDirectory(table.name())), tableFileKind, format.schema(),
+                    newFilePath(MirrorLayout.tableDirectory(table.name())),
+                    purpose == Purpose.BACKFILL ? DataFile.Kind.BASE : DataFile.Kind.DELTA, format.schema(),
                     format.indexOf("_lsn"), options);
             writer = new TableWriter(format, file);
             openTables.put(table.name(), writer);

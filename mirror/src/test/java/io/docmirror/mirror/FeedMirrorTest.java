@@ -336,7 +336,8 @@ class FeedMirrorTest {
             assertThatThrownBy(wellDefined::sync)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("Cannot load schema of orders")
-                    .hasMessageContaining("rebuild the tables from their history");
+                    .hasMessageContaining("run `docmirror rebuild --table orders` to rebuild the tables from their "
+                            + "history under the new configuration");
         }
 
         assertThat(new ManifestStore(mirrorDirectory.resolve("orders")).versions()).containsExactly(1L);

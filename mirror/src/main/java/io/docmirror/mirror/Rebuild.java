@@ -1,0 +1,139 @@
+package io.docmirror.mirror;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.ViewDefinitions;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.LongConsumer;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Re-derives a container's tables from the mirror's own history after a change of the flattener's configuration
+ * (a type policy, an override, the column limit), without reading the store: every change of the history is
+ * flattened afresh, in commit order, into new files, and one manifest version swaps them in for every table's files,
+ * schema, conflicts and dead letters at once. The history and the feed checkpoint stay as they were, so the daemon
+ * streams on with the new configuration. A killed rebuild leaves the mirror as it was (its files are removed when
+ * the mirror next opens).
+ *
+ * <p>A container's tables all come from the same documents, so a rebuild of any of them rebuilds them all.
+ */
+public final class Rebuild {
+    /** Progress is reported every this many changes. */
+    private static final int PROGRESS_STEP = 1000;
+
+    private final Path mirrorDirectory;
+    private final MirrorConfig config;
+    private final Clock clock;
+
+    public record Result(String container, long changes, Manifest manifest) {
+    }
+
+    public Rebuild(Path mirrorDirectory, MirrorConfig config, Clock clock) {
+        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /**
+     * The container whose mirror has a table of that name (its root table, named after it, or a child table).
+     *
+     * @throws IllegalArgumentException when no mirrored container has it
+     */
+    public String containerOf(String table) {
+        List<Path> containers;
+        try (Stream<Path> listed = Files.isDirectory(mirrorDirectory) ? Files.list(mirrorDirectory) : Stream.empty()) {
+            containers = listed.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list the mirrored containers in " + mirrorDirectory, e);
+        }
+        for (Path container : containers) {
+            Optional<Manifest> manifest = new ManifestStore(container).latest();
+            if (manifest.isPresent() && manifest.get().findTable(table).isPresent()) {
+                return manifest.get().container();
+            }
+        }
+        throw new IllegalArgumentException("Cannot rebuild table " + table + ": no mirrored container in "
+                + mirrorDirectory + " has a table of that name");
+    }
+
+    /**
+     * Rebuilds every table of {@code container} under {@code flattenerConfig}.
+     *
+     * @param progress told how many changes have been replayed so far
+     */
+    public Result run(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
+        try (ContainerMirror mirror = ContainerMirror.openForRebuild(mirrorDirectory, container, flattenerConfig,
+                config, clock)) {
+            Manifest before = mirror.manifest().orElseThrow();
+            ContainerMirror.Batch batch = mirror.beginRebuild();
+            long changes = 0;
+            String history = new ViewDefinitions(before, mirror.directory(), OptionalLong.empty()).history()
+                    + " ORDER BY _commit_time, _lsn";
+            try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+                 Statement statement = connection.createStatement()) {
+                statement.execute("SET threads = 1");
+                statement.execute("SET memory_limit = '1GB'");
+                try (ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), "
+                        + "operation, ttl_expired, document FROM (" + history + ")")) {
+                    while (rows.next()) {
+                        batch.add(change(container, rows));
+                        if (++changes % PROGRESS_STEP == 0) {
+                            progress.accept(changes);
+                        }
+                    }
+                }
+            } catch (SQLException e) {
+                batch.abort();
+                throw new IllegalStateException("Cannot read the history of " + container + " for its rebuild: "
+                        + e.getMessage(), e);
+            }
+            progress.accept(changes);
+            return new Result(container, changes, batch.commitRebuild().manifest());
+        }
+    }
+
+    /** A history row as the change it recorded (without the previous image, which the mirror does not use). */
+    private static ChangeEvent change(String container, ResultSet row) throws SQLException {
+        String id = row.getString(1);
+        JsonNode partitionKey = readJson(row.getString(2), container, id);
+        long lsn = row.getLong(3);
+        long commitMillis = row.getLong(4);
+        Operation operation = Operation.valueOf(row.getString(5));
+        if (operation == Operation.DELETE) {
+            return new ChangeEvent(container, partitionKey, id, operation, lsn, commitMillis, row.getBoolean(6),
+                    Optional.empty(), Optional.empty());
+        }
+        return ChangeEvent.ofCurrentVersion(container, partitionKey, id, operation == Operation.CREATE, lsn,
+                commitMillis, row.getString(7).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JsonNode readJson(String text, String container, String id) {
+        try {
+            return StoreJson.mapper().readTree(text);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot rebuild " + container + ": the history's partition key of " + id
+                    + " is not JSON: " + text, e);
+        }
+    }
+}
