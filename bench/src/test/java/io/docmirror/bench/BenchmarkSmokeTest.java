@@ -63,6 +63,18 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void freshnessBenchmarkRuns() throws Exception {
+        FreshnessBenchmark.Result result = FreshnessBenchmark.run(new int[] {300}, Duration.ofSeconds(1), 500, work,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        assertThat(result.phases()).singleElement().satisfies(phase -> {
+            assertThat(phase.documents()).isPositive();
+            assertThat(phase.p50()).isPositive().isLessThanOrEqualTo(phase.p99());
+        });
+        assertThat(result.capacity().mirrorRate()).isPositive();
+    }
+
+    @Test
     void derivationBenchmarkRuns() throws Exception {
         DerivationBenchmark.Result result = DerivationBenchmark.run(400, work,
                 Path.of("..", "docs", "examples", "customers-orders-items.yaml"),

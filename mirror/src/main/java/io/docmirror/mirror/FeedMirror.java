@@ -28,9 +28,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Mirrors every mirrored container of a store (analytical TTL -1 or positive) from a {@link ChangeSource} (the
  * store's own change feed, all versions and deletes, or the container's Kafka topic), each container resuming from
- * the checkpoint in its last manifest. {@link #sync} catches
- * up and returns, for batch jobs; {@link #run} keeps going until stopped, committing a batch when it is full or
- * its first change is {@code mirror.batch.max-interval-ms} old. Single-threaded: one {@code FeedMirror} per store.
+ * the checkpoint in its last manifest. {@link #sync} catches up and returns, for batch jobs; {@link #run} keeps going
+ * until stopped, committing a batch when it is full or its first change is {@code mirror.batch.max-interval-ms} old.
+ * Single-threaded: one {@code FeedMirror} per store.
  */
 public final class FeedMirror implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FeedMirror.class);
@@ -217,7 +217,7 @@ public final class FeedMirror implements AutoCloseable {
     }
 
     /**
-     * After an I/O error (a full disk, say) the batch is dropped uncommitted, so the mirror stays at its last
+     * After an I/O error (a full disk, an unreachable Kafka broker) the batch is dropped uncommitted, so the mirror stays at its last
      * version, and the container is read again from that version's checkpoint after a pause that doubles with each
      * failure in a row, up to {@link #MAX_RETRY_DELAY}.
      */
@@ -237,7 +237,7 @@ public final class FeedMirror implements AutoCloseable {
         source.retryAt = clock.millis() + delay;
         reopen(source);
         record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 0, 1));
-        log.warn("Cannot write the mirror of {} ({} failure{} in a row): the batch is not committed, the mirror "
+        log.warn("Cannot mirror {} ({} failure{} in a row): the batch is not committed, the mirror "
                         + "stays at {}; retrying in {} ms", source.mirror.container(), source.failuresInARow,
                 source.failuresInARow == 1 ? "" : "s", source.mirror.manifest()
                         .map(manifest -> "version " + manifest.version()).orElse("its start"), delay, failure);

@@ -34,6 +34,8 @@ public interface ChangeSource extends AutoCloseable {
      * The next changes, at most {@code maxEvents}.
      *
      * @throws ChangeFeedException with {@code GONE} when changes after the checkpoint are no longer in the source
+     * @throws java.io.UncheckedIOException when the source cannot be read for now (an unreachable broker): the caller
+     *     reopens it at its last committed checkpoint later
      */
     Changes read(int maxEvents);
 

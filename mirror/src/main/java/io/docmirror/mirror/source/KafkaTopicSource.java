@@ -8,7 +8,10 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -54,9 +57,19 @@ public final class KafkaTopicSource implements ChangeSource {
 
     @Override
     public Changes read(int maxEvents) {
-        if (fetched.isEmpty()) {
-            fetched.addAll(reader.poll(POLL_TIMEOUT));
+        try {
+            if (fetched.isEmpty()) {
+                fetched.addAll(reader.poll(POLL_TIMEOUT));
+            }
+            return take(maxEvents);
+        } catch (RetriableException e) {
+            // An unreachable broker, say: the daemon retries from the last commit, as after any I/O error.
+            throw new UncheckedIOException(new IOException("Cannot read the Kafka topic of " + container.id()
+                    + ": " + e.getMessage(), e));
         }
+    }
+
+    private Changes take(int maxEvents) {
         List<ChangeEvent> events = new ArrayList<>();
         while (events.size() < maxEvents && !fetched.isEmpty()) {
             KafkaChangeFeedReader.Record record = fetched.poll();
