@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class KafkaPublishers implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KafkaPublishers.class);
-    static final Duration CONTAINER_LOOKUP_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration CONTAINER_LOOKUP_INTERVAL = Duration.ofSeconds(10);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
     private final StoreClient store;
