@@ -16,6 +16,8 @@ public final class Docmirror {
 
     static int run(String... args) {
         CommandLine commandLine = new CommandLine(new DocmirrorCommand());
+        // Enum options are written in lower case on the command line (--source kafka).
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
             // Errors a user can act on are one clear line; anything else keeps its stack trace.
             if (exception instanceof StoreException || exception instanceof IllegalArgumentException

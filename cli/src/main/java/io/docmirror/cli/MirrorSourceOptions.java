@@ -18,7 +18,6 @@ final class MirrorSourceOptions {
     enum Source { EMBEDDED, KAFKA }
 
     @Option(names = "--source", paramLabel = "embedded|kafka", defaultValue = "embedded",
-            converter = SourceConverter.class,
             description = "Read changes from the store's own change feed (embedded, the default) or from the "
                     + "containers' Kafka topics (kafka.* options; `store serve --publish-kafka` writes them).")
     Source source;
@@ -41,17 +40,5 @@ final class MirrorSourceOptions {
             case EMBEDDED -> EmbeddedFeedSource.opener(store);
             case KAFKA -> KafkaTopicSource.opener(dataDir.kafkaConfig());
         };
-    }
-
-    static final class SourceConverter implements picocli.CommandLine.ITypeConverter<Source> {
-        @Override
-        public Source convert(String value) {
-            return switch (value) {
-                case "embedded" -> Source.EMBEDDED;
-                case "kafka" -> Source.KAFKA;
-                default -> throw new picocli.CommandLine.TypeConversionException("'" + value
-                        + "' is not a source: use embedded or kafka");
-            };
-        }
     }
 }

@@ -26,10 +26,13 @@ public final class KafkaPublishers implements AutoCloseable {
 
     private final StoreClient store;
     private final KafkaBridgeConfig config;
-    private final Map<String, Thread> running = new LinkedHashMap<>();
-    private final Map<String, KafkaChangePublisher> publishers = new LinkedHashMap<>();
+    private final Map<String, Running> publishers = new LinkedHashMap<>();
     private final ScheduledExecutorService lookups = Executors.newSingleThreadScheduledExecutor(runnable ->
             new Thread(runnable, "kafka-publishers"));
+
+    /** A container's publisher and the thread that runs it. */
+    private record Running(KafkaChangePublisher publisher, Thread thread) {
+    }
 
     private KafkaPublishers(StoreClient store, KafkaBridgeConfig config) {
         this.store = requireNonNull(store, "store is null");
@@ -59,8 +62,7 @@ public final class KafkaPublishers implements AutoCloseable {
                     log.error("Publishing the changes of {} to Kafka stopped", container.id(), e);
                 }
             }, "kafka-publisher-" + container.id());
-            publishers.put(container.id(), publisher);
-            running.put(container.id(), thread);
+            publishers.put(container.id(), new Running(publisher, thread));
             thread.start();
         }
     }
@@ -69,10 +71,10 @@ public final class KafkaPublishers implements AutoCloseable {
     @Override
     public synchronized void close() {
         lookups.shutdownNow();
-        publishers.values().forEach(KafkaChangePublisher::close);
-        for (Thread thread : running.values()) {
+        publishers.values().forEach(running -> running.publisher().close());
+        for (Running running : publishers.values()) {
             try {
-                thread.join(STOP_TIMEOUT.toMillis());
+                running.thread().join(STOP_TIMEOUT.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
