@@ -16,7 +16,8 @@ import java.util.Random;
 
 /**
  * The child process of {@link MirrorCrashTest}: writes creates, replaces, patches and deletes into the store on one thread
- * while the mirror daemon commits small batches on another, until it is killed.
+ * while the mirror daemon commits small batches on another, until it is killed. The store's reaper runs as in
+ * production, so orders written with a TTL expire and leave the change log as TTL deletes meanwhile.
  * Arguments: data directory, random seed.
  */
 public final class MirrorCrashWorker {
@@ -43,8 +44,19 @@ public final class MirrorCrashWorker {
         }
     }
 
-    /** One random create, replace, patch or delete of an order among 300. */
+    /**
+     * One random create, replace, patch or delete of an order among 300, or, one time in ten, an upsert of a
+     * short-lived order among 2,000 with a TTL of one second (honoured when the container has TTL on). Short-lived
+     * orders are seldom written twice, so most expire and are reaped; they are never patched or deleted, so that no
+     * write races an expiry.
+     */
     static void writeOne(StoreClient store, Random random) {
+        if (random.nextInt(10) == 0) {
+            int order = random.nextInt(2000);
+            store.upsertItem("orders", "{\"id\":\"t" + order + "\",\"customerId\":\"c" + order % 17
+                    + "\",\"amount\":" + random.nextInt(1000) + ",\"ttl\":1,\"items\":[]}");
+            return;
+        }
         int order = random.nextInt(300);
         String customer = "c" + order % 17;
         boolean exists = store.findItem("orders", PartitionKey.of(customer), "o" + order).isPresent();
