@@ -56,7 +56,9 @@ public final class FeedMirror implements AutoCloseable {
         final ContainerMirror mirror;
         ChangeSource changes;
         ContainerMirror.Batch batch;
-        long batchStartedAt;
+        /** When the open batch's first change was read, and when the store committed it (its clock). */
+        long batchReadAt;
+        long batchFirstCommitAt;
         /** Batches in a row that an I/O error stopped; 0 once one commits. */
         int failuresInARow;
         long retryAt;
@@ -133,8 +135,7 @@ public final class FeedMirror implements AutoCloseable {
                 try {
                     ChangeSource.Changes page = read(source);
                     allCaughtUp &= page.caughtUp();
-                    if (source.batch != null && (source.batch.events() >= config.batchMaxEvents()
-                            || clock.millis() - source.batchStartedAt >= config.batchMaxInterval().toMillis())) {
+                    if (source.batch != null && isDue(source, page.caughtUp())) {
                         commit(source);
                         source.failuresInARow = 0;
                     }
@@ -146,7 +147,7 @@ public final class FeedMirror implements AutoCloseable {
                 }
             }
             if (allCaughtUp) {
-                Thread.sleep(config.pollInterval().toMillis());
+                Thread.sleep(untilNextPoll());
             }
         }
         for (Source source : sources.values()) {
@@ -155,6 +156,35 @@ public final class FeedMirror implements AutoCloseable {
             }
             compactions.await(source.mirror);
         }
+    }
+
+    /**
+     * A batch is due when it is full, or when its first change has waited {@code mirror.batch.max-interval-ms}:
+     * counted from the change's commit in the store once the source is caught up, so that the time the change waited
+     * to be read counts too, and from its read while the source works through a backlog, so that a backlog of old
+     * changes still fills batches rather than being committed page by page. (The read time also bounds the wait when
+     * the store's clock runs ahead of this one.)
+     */
+    private boolean isDue(Source source, boolean caughtUp) {
+        long now = clock.millis();
+        long interval = config.batchMaxInterval().toMillis();
+        return source.batch.events() >= config.batchMaxEvents()
+                || now - source.batchReadAt >= interval
+                || caughtUp && now - source.batchFirstCommitAt >= interval;
+    }
+
+    /** How long a caught-up daemon sleeps: a poll interval, or less when an open batch falls due sooner. */
+    private long untilNextPoll() {
+        long now = clock.millis();
+        long sleep = config.pollInterval().toMillis();
+        for (Source source : sources.values()) {
+            if (source.batch != null) {
+                long due = Math.min(source.batchReadAt, source.batchFirstCommitAt)
+                        + config.batchMaxInterval().toMillis();
+                sleep = Math.min(sleep, Math.max(1, due - now));
+            }
+        }
+        return sleep;
     }
 
     public void stop() {
@@ -191,7 +221,8 @@ public final class FeedMirror implements AutoCloseable {
         if (!page.events().isEmpty()) {
             if (source.batch == null) {
                 source.batch = source.mirror.begin();
-                source.batchStartedAt = clock.millis();
+                source.batchReadAt = clock.millis();
+                source.batchFirstCommitAt = page.events().get(0).ts();
             }
             for (ChangeEvent event : page.events()) {
                 source.batch.add(event);

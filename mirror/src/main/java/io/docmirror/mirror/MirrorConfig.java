@@ -34,9 +34,11 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
                             + "changes."),
-            new ConfigOption("mirror.batch.max-interval-ms", "1000",
-                    "... or when its first change is this many milliseconds old, so an idle mirror is at most "
-                            + "about this far behind the store."),
+            new ConfigOption("mirror.batch.max-interval-ms", "500",
+                    "... or when its first change is this many milliseconds old: counted from the change's commit "
+                            + "in the store once the mirror has caught up, from its read while it works through a "
+                            + "backlog. An idle mirror is at most about this far behind the store (a little more "
+                            + "under load: the commit itself)."),
             new ConfigOption("mirror.poll-interval-ms", "200",
                     "How long a caught-up daemon waits before reading the change feed again."),
             new ConfigOption("mirror.parquet.compression", "zstd",

@@ -141,6 +141,27 @@ class FeedMirrorTest {
     }
 
     @Test
+    void aCaughtUpDaemonCommitsWhenTheFirstChangeIsAnIntervalOldSinceTheStoreCommittedItAndABacklogInOneBatch()
+            throws Exception {
+        // The store's clock is years behind the daemon's: to the daemon, every change has waited long already.
+        for (int index = 0; index < 3000; index++) {
+            store.createItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + index % 7 + "\"}");
+        }
+        FeedMirror daemon = new FeedMirror(store, mirrorDirectory,
+                MirrorConfig.defaults().withBatch(50_000, Duration.ofMinutes(10)), FlattenerConfig::defaults,
+                Clock.systemUTC());
+        Thread thread = runInBackground(daemon);
+        try {
+            // Counted from its read, the batch would wait ten minutes.
+            awaitRows("orders", 3000);
+        } finally {
+            stop(daemon, thread);
+        }
+        assertThat(daemon.activity()).extracting(MirrorActivity::commits)
+                .as("the backlog, read page by page, is committed as one batch").containsExactly(1L);
+    }
+
+    @Test
     void anIoErrorLeavesTheBatchUncommittedAndTheDaemonRetriesUntilItCanWrite() throws Exception {
         store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
         sync();

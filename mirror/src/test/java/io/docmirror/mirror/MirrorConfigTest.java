@@ -12,11 +12,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MirrorConfigTest {
     @Test
-    void defaultsKeepTheMirrorAboutASecondBehind() {
+    void defaultsKeepTheMirrorWithinHalfASecond() {
         MirrorConfig config = MirrorConfig.defaults();
 
         assertThat(config.batchMaxEvents()).isEqualTo(50_000);
-        assertThat(config.batchMaxInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.batchMaxInterval()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.parquet().compression()).isEqualTo(CompressionCodecName.ZSTD);
     }
 
