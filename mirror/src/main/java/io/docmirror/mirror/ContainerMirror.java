@@ -40,6 +40,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -67,6 +69,8 @@ public final class ContainerMirror implements AutoCloseable {
     private final Clock clock;
     private final ManifestStore manifests;
     private final FileChannel lockChannel;
+    /** Encodes and writes the rows of this mirror's batches, beside the thread that flattens them. */
+    private final ExecutorService encoders;
     private Manifest committed;
     private String committedSchema;
     private Flattener flattener;
@@ -89,6 +93,11 @@ public final class ContainerMirror implements AutoCloseable {
         this.clock = clock;
         this.manifests = manifests;
         this.lockChannel = lockChannel;
+        this.encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), runnable -> {
+            Thread thread = new Thread(runnable, "docmirror-encoder-" + container);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /**
@@ -187,14 +196,18 @@ public final class ContainerMirror implements AutoCloseable {
         }
         long version = committed == null ? 1 : committed.version() + 1;
         openBatch = new Batch(new MirrorBatch(manifests.containerDirectory(), container, version, config.parquet(),
-                flattener, purpose), version);
+                flattener, purpose, encoders), version);
         return openBatch;
     }
 
     @Override
     public void close() {
-        if (openBatch != null) {
-            openBatch.abort();
+        try {
+            if (openBatch != null) {
+                openBatch.abort();
+            }
+        } finally {
+            encoders.shutdown();
         }
         try {
             lockChannel.close();

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * The files of one commit while they are written: each change is flattened and its rows stream into one delta
@@ -44,6 +45,7 @@ final class MirrorBatch implements AutoCloseable {
     private final ParquetOptions options;
     private final Flattener flattener;
     private final Purpose purpose;
+    private final Executor encoder;
     private final Map<String, TableWriter> openTables = new LinkedHashMap<>();
     private final Map<String, List<DataFile>> tableFiles = new LinkedHashMap<>();
     private ParquetDataFileWriter history;
@@ -78,14 +80,16 @@ final class MirrorBatch implements AutoCloseable {
         }
     }
 
+    /** @param encoder where the batch's files encode and write their rows, beside the flattening */
     MirrorBatch(Path containerDirectory, String container, long version, ParquetOptions options, Flattener flattener,
-            Purpose purpose) {
+            Purpose purpose, Executor encoder) {
         this.containerDirectory = containerDirectory;
         this.purpose = purpose;
         this.container = container;
         this.version = version;
         this.options = options;
         this.flattener = flattener;
+        this.encoder = encoder;
     }
 
     long events() {
@@ -208,7 +212,7 @@ final class MirrorBatch implements AutoCloseable {
             ParquetDataFileWriter file = new ParquetDataFileWriter(containerDirectory,
                     newFilePath(MirrorLayout.tableDirectory(table.name())),
                     purpose == Purpose.BACKFILL ? DataFile.Kind.BASE : DataFile.Kind.DELTA, format.schema(),
-                    format.indexOf("_lsn"), options);
+                    format.indexOf("_lsn"), options, encoder);
             writer = new TableWriter(format, file);
             openTables.put(table.name(), writer);
         }
@@ -223,7 +227,7 @@ final class MirrorBatch implements AutoCloseable {
     private ParquetDataFileWriter history() {
         if (history == null) {
             history = new ParquetDataFileWriter(containerDirectory, newFilePath(MirrorLayout.HISTORY_DIRECTORY),
-                    DataFile.Kind.DELTA, HistoryFormat.SCHEMA, HistoryFormat.LSN_FIELD, options);
+                    DataFile.Kind.DELTA, HistoryFormat.SCHEMA, HistoryFormat.LSN_FIELD, options, encoder);
         }
         return history;
     }
@@ -232,7 +236,7 @@ final class MirrorBatch implements AutoCloseable {
         if (deadLetters == null) {
             deadLetters = new ParquetDataFileWriter(containerDirectory,
                     newFilePath(MirrorLayout.DEAD_LETTER_DIRECTORY), DataFile.Kind.DELTA, DeadLetterFormat.SCHEMA,
-                    DeadLetterFormat.LSN_FIELD, options);
+                    DeadLetterFormat.LSN_FIELD, options, encoder);
         }
         return deadLetters;
     }

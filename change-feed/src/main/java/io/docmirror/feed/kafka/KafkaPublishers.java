@@ -42,9 +42,22 @@ public final class KafkaPublishers implements AutoCloseable {
     public static KafkaPublishers start(StoreClient store, KafkaBridgeConfig config) {
         KafkaPublishers publishers = new KafkaPublishers(store, config);
         publishers.startNewContainers();
-        publishers.lookups.scheduleWithFixedDelay(publishers::startNewContainers,
+        publishers.lookups.scheduleWithFixedDelay(publishers::lookUpNewContainers,
                 CONTAINER_LOOKUP_INTERVAL.toMillis(), CONTAINER_LOOKUP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         return publishers;
+    }
+
+    /**
+     * The periodic lookup. A failure (the store closing, say) is logged and the next lookup tries again: a scheduled
+     * task that throws is never run again, silently.
+     */
+    private void lookUpNewContainers() {
+        try {
+            startNewContainers();
+        } catch (RuntimeException e) {
+            log.error("Cannot look up the store's containers to publish; trying again in {}", CONTAINER_LOOKUP_INTERVAL,
+                    e);
+        }
     }
 
     private synchronized void startNewContainers() {
