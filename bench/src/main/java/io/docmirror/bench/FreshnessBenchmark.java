@@ -33,8 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  * store's acknowledgement to the commit of the manifest version that makes it visible to a new query (a watcher
  * polls the manifests every 2 ms), after a warm-up of 5 s at the first rate. It reports p50, p99 and max per rate,
  * then the most the mirror sustains: the rate at which it catches up with a backlog, next to the rate one writer
- * puts those documents into the store, measured in the same run (a backlog of 200,000 documents). Usage: {@code FreshnessBenchmark [seconds per rate] [workDir]
- * [rates...]}, rates in documents a second (default 2000 10000).
+ * puts those documents into the store, measured in the same run (a backlog of 200,000 documents). Usage:
+ * {@code FreshnessBenchmark [seconds per rate] [workDir] [rates...]}, rates in documents a second (default 2000
+ * 10000).
  */
 public final class FreshnessBenchmark {
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(2);

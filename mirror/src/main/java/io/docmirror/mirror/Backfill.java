@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
  * feed at each range's snapshot LSN, so the daemon streams on with no gap and no duplicate.
  *
  * <p>Reading (the snapshot scan and JSON parsing) runs ahead on {@code mirror.backfill.readers} threads, one feed
- * range each; one thread flattens and writes, as one flattener's schema decides every column's identity.
+ * range each; one thread flattens, as one flattener's schema decides every column's identity, and the mirror's
+ * encoder threads write the Parquet files.
  */
 public final class Backfill {
     private static final Logger log = LoggerFactory.getLogger(Backfill.class);

@@ -60,8 +60,8 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                             + "off."),
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
-                            + "thread, ahead of the one thread that flattens and writes Parquet. 1 keeps both "
-                            + "cores of a small machine busy."));
+                            + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
+                            + "Parquet). 1 keeps both cores of a small machine busy."));
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");

@@ -12,7 +12,6 @@ import org.apache.parquet.avro.AvroWriteSupport;
 import org.apache.parquet.hadoop.ParquetFileWriter.Mode;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.LocalOutputFile;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
