@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -85,11 +84,8 @@ final class Compactor {
         ViewDefinitions views = new ViewDefinitions(snapshot, containerDirectory, OptionalLong.of(nowEpochSeconds));
         TableEntry root = snapshot.root();
         List<CompactedTable> tables = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        try (Connection connection = BackgroundDuckDb.connect();
                 Statement statement = connection.createStatement()) {
-            // One thread and a bounded memory: compaction runs beside the mirror and the SQL endpoint.
-            statement.execute("SET threads = 1");
-            statement.execute("SET memory_limit = '1GB'");
             statement.execute("SET preserve_insertion_order = false");
             String rootRows = "(" + views.currentRows(root, null) + ")";
             for (TableEntry table : snapshot.tables()) {

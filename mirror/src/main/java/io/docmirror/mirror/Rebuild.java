@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -90,17 +89,14 @@ public final class Rebuild {
             long changes = 0;
             String history = new ViewDefinitions(before, mirror.directory(), OptionalLong.empty()).history()
                     + " ORDER BY _commit_time, _lsn";
-            try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
-                 Statement statement = connection.createStatement()) {
-                statement.execute("SET threads = 1");
-                statement.execute("SET memory_limit = '1GB'");
-                try (ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), "
-                        + "operation, ttl_expired, document FROM (" + history + ")")) {
-                    while (rows.next()) {
-                        batch.add(change(container, rows));
-                        if (++changes % PROGRESS_STEP == 0) {
-                            progress.accept(changes);
-                        }
+            try (Connection connection = BackgroundDuckDb.connect();
+                 Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
+                         + "ttl_expired, document FROM (" + history + ")")) {
+                while (rows.next()) {
+                    batch.add(change(container, rows));
+                    if (++changes % PROGRESS_STEP == 0) {
+                        progress.accept(changes);
                     }
                 }
             } catch (SQLException e) {

@@ -1,0 +1,27 @@
+package io.docmirror.mirror;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * An in-memory DuckDB for the mirror's own work on its files (compaction, rebuild): one thread and a bounded memory,
+ * as it runs beside the daemon and the SQL endpoint.
+ */
+final class BackgroundDuckDb {
+    private BackgroundDuckDb() {
+    }
+
+    static Connection connect() throws SQLException {
+        Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET threads = 1");
+            statement.execute("SET memory_limit = '1GB'");
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
+    }
+}
