@@ -32,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -376,19 +377,20 @@ public final class EmbeddedStore implements StoreClient {
         List<BulkResult.Failure> failures = new ArrayList<>();
         List<ValidatedDocument> valid = new ArrayList<>(documents.size());
         List<Integer> positions = new ArrayList<>(documents.size());
-        for (int index = 0; index < documents.size(); index++) {
-            try {
-                valid.add(state.validator().validate(documents.get(index)));
-                positions.add(index);
+        for (Validation validation : validateInParallel(state, documents)) {
+            if (validation.failure() == null) {
+                valid.add(validation.document());
+                positions.add(validation.index());
+                continue;
             }
-            catch (StoreException e) {
-                failures.add(new BulkResult.Failure(index, e.httpStatus(), e.getMessage()));
-                if (options.stopAtFirstFailure()) {
-                    break;
-                }
+            failures.add(new BulkResult.Failure(validation.index(), validation.failure().httpStatus(),
+                    validation.failure().getMessage()));
+            if (options.stopAtFirstFailure()) {
+                break;
             }
         }
         int written = inPartitions(state, valid.stream().map(ValidatedDocument::partitionKey).toList(), transaction -> {
+            transaction.readAhead(valid);
             int stored = 0;
             for (int index = 0; index < valid.size(); index++) {
                 try {
@@ -412,6 +414,25 @@ public final class EmbeddedStore implements StoreClient {
         });
         failures.sort(Comparator.comparingInt(BulkResult.Failure::index));
         return new BulkResult(written, failures);
+    }
+
+    /** One document of a bulk write, checked: either the document or why it was refused. */
+    private record Validation(int index, ValidatedDocument document, StoreException failure) {
+    }
+
+    /**
+     * Validates the documents on every core (parsing and re-encoding is most of a bulk load's work, and each
+     * document is checked on its own), in their order.
+     */
+    private static List<Validation> validateInParallel(ContainerState state, List<byte[]> documents) {
+        return IntStream.range(0, documents.size()).parallel().mapToObj(index -> {
+            try {
+                return new Validation(index, state.validator().validate(documents.get(index)), null);
+            }
+            catch (StoreException e) {
+                return new Validation(index, null, e);
+            }
+        }).toList();
     }
 
     @Override

@@ -381,6 +381,27 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void bulkWriteChecksItemsStoredBeforeIt() {
+        store.createItem(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":1}");
+
+        BulkResult created = store.bulkWrite(ORDERS, List.of(
+                bytes("{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}"),
+                bytes("{\"id\":\"o2\",\"customerId\":\"c1\",\"v\":1}")), BulkOptions.CREATE);
+        BulkResult upserted = store.bulkWrite(ORDERS, List.of(
+                bytes("{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":3}")), new BulkOptions(true, false));
+
+        assertThat(created.written()).isEqualTo(1);
+        assertThat(created.failures()).extracting(BulkResult.Failure::index, BulkResult.Failure::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 409));
+        assertThat(upserted.written()).isEqualTo(1);
+        List<ChangeEvent> log = StoreTesting.changeLog(store, ORDERS);
+        assertThat(log).extracting(event -> event.operation() + " " + event.id())
+                .containsExactly("CREATE o1", "CREATE o2", "REPLACE o1");
+        assertThat(log.get(2).previous().orElseThrow().get("v").asInt()).isEqualTo(1);
+        assertThat(store.readItem(ORDERS, PartitionKey.of("c1"), "o1").tree().get("v").asInt()).isEqualTo(3);
+    }
+
+    @Test
     void bulkWriteCanStopAtTheFirstFailure() {
         BulkResult result = store.bulkWrite(ORDERS, List.of(
                 bytes("{\"id\":\"o1\",\"customerId\":\"c1\"}"),

@@ -26,6 +26,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -94,10 +95,17 @@ public final class DocumentValidator {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot write item to container " + container
                     + ": it starts with a UTF-8 byte order mark, which JSON exchanged between systems must not have");
         }
+        int firstNonAscii = 0;
+        while (firstNonAscii < json.length && json[firstNonAscii] >= 0) {
+            firstNonAscii++;
+        }
+        if (firstNonAscii == json.length) {
+            return; // ASCII is UTF-8; most documents are ASCII, and the decoder below costs as much as parsing them
+        }
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(json);
+        ByteBuffer in = ByteBuffer.wrap(json, firstNonAscii, json.length - firstNonAscii);
         CharBuffer out = CharBuffer.allocate(Math.min(json.length, 8192));
         while (true) {
             CoderResult result = decoder.decode(in, out, true);
@@ -116,6 +124,8 @@ public final class DocumentValidator {
     private final class Pass {
         private final byte[] json;
         private final List<Frame> stack = new ArrayList<>();
+        /** Frames of closed objects and arrays, reused: a document opens many, and most are small. */
+        private final List<Frame> spareFrames = new ArrayList<>();
         private String id;
 
         Pass(byte[] json) {
@@ -136,7 +146,7 @@ public final class DocumentValidator {
                             : "is not a JSON object but " + describe(token) + ": a document is one JSON object", null);
                 }
                 generator.writeStartObject();
-                stack.add(new Frame(true));
+                push(true);
                 while (!stack.isEmpty()) {
                     token = parser.nextToken();
                     Frame frame = stack.get(stack.size() - 1);
@@ -144,7 +154,7 @@ public final class DocumentValidator {
                         String name = parser.currentName();
                         checkSurrogates(name, "property name");
                         frame.field = name;
-                        if (!frame.keys.add(name)) {
+                        if (!frame.names.add(name)) {
                             throw failure("has the property name '" + name + "' twice in one object", null);
                         }
                         if (stack.size() == 1 && SYSTEM_PROPERTIES.contains(name)) {
@@ -159,7 +169,7 @@ public final class DocumentValidator {
                         continue;
                     }
                     if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
-                        stack.remove(stack.size() - 1);
+                        spareFrames.add(stack.remove(stack.size() - 1));
                         if (!stack.isEmpty()) {
                             if (token == JsonToken.END_OBJECT) {
                                 generator.writeEndObject();
@@ -185,9 +195,7 @@ public final class DocumentValidator {
                         if (stack.size() + 1 > StoreJson.MAX_NESTING_DEPTH) {
                             throw failure("nests deeper than " + StoreJson.MAX_NESTING_DEPTH + " levels", null);
                         }
-                        Frame child = new Frame(token == JsonToken.START_OBJECT);
-                        stack.add(child);
-                        if (child.isObject) {
+                        if (push(token == JsonToken.START_OBJECT).isObject) {
                             generator.writeStartObject();
                         }
                         else {
@@ -224,22 +232,39 @@ public final class DocumentValidator {
             return new ValidatedDocument(id, key, ttl, out.toByteArray(), hasProperties);
         }
 
+        private Frame push(boolean isObject) {
+            Frame frame = spareFrames.isEmpty() ? new Frame() : spareFrames.remove(spareFrames.size() - 1);
+            frame.open(isObject);
+            stack.add(frame);
+            return frame;
+        }
+
         /** Copies one scalar to the output; returns its value when {@code needValue}, else null. */
         private JsonNode copyScalar(JsonParser parser, JsonToken token, JsonGenerator generator, boolean needValue)
                 throws IOException {
             switch (token) {
                 case VALUE_STRING -> {
+                    if (!needValue) {
+                        // Straight from the parser's buffer: most strings are only copied, and need no String.
+                        CharBuffer text = CharBuffer.wrap(parser.getTextCharacters(), parser.getTextOffset(),
+                                parser.getTextLength());
+                        checkSurrogates(text, "string");
+                        generator.writeString(text.array(), text.position(), text.remaining());
+                        return null;
+                    }
                     String text = parser.getText();
                     checkSurrogates(text, "string");
                     generator.writeString(text);
                     return TextNode.valueOf(text);
                 }
                 case VALUE_NUMBER_INT -> {
-                    String text = parser.getText();
-                    generator.writeNumber(text);
                     if (!needValue) {
+                        generator.writeNumber(parser.getTextCharacters(), parser.getTextOffset(),
+                                parser.getTextLength());
                         return null;
                     }
+                    String text = parser.getText();
+                    generator.writeNumber(text);
                     BigInteger value = new BigInteger(text);
                     return value.bitLength() < 64
                             ? JsonNodeFactory.instance.numberNode(value.longValue())
@@ -323,7 +348,7 @@ public final class DocumentValidator {
             throw failure("has ttl " + value + ": an item's ttl is -1 (never expire) or 1 to 2147483647 seconds", null);
         }
 
-        private void checkSurrogates(String text, String what) {
+        private void checkSurrogates(CharSequence text, String what) {
             for (int index = 0; index < text.length(); index++) {
                 char c = text.charAt(index);
                 if (Character.isHighSurrogate(c) && index + 1 < text.length()
@@ -373,14 +398,48 @@ public final class DocumentValidator {
     }
 
     private static final class Frame {
-        final boolean isObject;
-        final Set<String> keys;
+        final PropertyNames names = new PropertyNames();
+        boolean isObject;
         String field;
         int index;
 
-        Frame(boolean isObject) {
+        void open(boolean isObject) {
             this.isObject = isObject;
-            this.keys = isObject ? new HashSet<>() : Set.of();
+            names.clear();
+            field = null;
+            index = 0;
+        }
+    }
+
+    /** The property names of one object so far: scanned while there are few, hashed once there are many. */
+    private static final class PropertyNames {
+        private static final int SCANNED = 16;
+        private final String[] few = new String[SCANNED];
+        private int count;
+        private Set<String> many;
+
+        /** @return false if the object already has the name */
+        boolean add(String name) {
+            if (many != null) {
+                return many.add(name);
+            }
+            for (int index = 0; index < count; index++) {
+                if (few[index].equals(name)) {
+                    return false;
+                }
+            }
+            if (count < SCANNED) {
+                few[count++] = name;
+                return true;
+            }
+            many = new HashSet<>(Arrays.asList(few));
+            return many.add(name);
+        }
+
+        void clear() {
+            Arrays.fill(few, 0, count, null);
+            count = 0;
+            many = null;
         }
     }
 }

@@ -15,6 +15,7 @@ import org.rocksdb.WriteBatch;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +40,31 @@ public final class WriteTransaction implements AutoCloseable {
     /** Items written in this transaction; an empty Optional is an item deleted in it. */
     private final Map<ByteBuffer, Optional<StoredItem>> overlay = new HashMap<>();
     private final Map<Integer, Long> lastLsns = new TreeMap<>();
+    /** Items read ahead of the operations that need them; an empty Optional is an item that did not exist. */
+    private final Map<ByteBuffer, Optional<StoredItem>> readAhead = new HashMap<>();
 
     public WriteTransaction(RocksStorage storage, ContainerState container, long nowMillis) {
         this.storage = storage;
         this.container = container;
         this.nowMillis = nowMillis;
         this.nowSeconds = Math.floorDiv(nowMillis, 1000);
+    }
+
+    /**
+     * Reads the current items of the documents' keys in one call, for the operations on them that follow: a bulk
+     * load of new documents otherwise spends a fifth of its time asking RocksDB one key at a time.
+     */
+    public void readAhead(List<ValidatedDocument> documents) {
+        List<byte[]> keys = new ArrayList<>(documents.size());
+        for (ValidatedDocument document : documents) {
+            keys.add(key(document.partitionKey(), document.id()));
+        }
+        List<byte[]> values = storage.multiGet(storage.items(), keys);
+        for (int index = 0; index < keys.size(); index++) {
+            byte[] value = values.get(index);
+            readAhead.put(ByteBuffer.wrap(keys.get(index)),
+                    value == null ? Optional.empty() : Optional.of(StoredItem.decode(value)));
+        }
     }
 
     public Item create(ValidatedDocument document) {
@@ -179,9 +199,14 @@ public final class WriteTransaction implements AutoCloseable {
     }
 
     private Optional<StoredItem> current(byte[] key) {
-        Optional<StoredItem> written = overlay.get(ByteBuffer.wrap(key));
+        ByteBuffer wrapped = ByteBuffer.wrap(key);
+        Optional<StoredItem> written = overlay.get(wrapped);
         if (written != null) {
             return written;
+        }
+        Optional<StoredItem> readBefore = readAhead.get(wrapped);
+        if (readBefore != null) {
+            return readBefore;
         }
         byte[] value = storage.get(storage.items(), key);
         return value == null ? Optional.empty() : Optional.of(StoredItem.decode(value));
