@@ -55,8 +55,9 @@ public final class ViewDefinitions {
      *
      * <p>Before the first compaction every file is a delta, and the newest version of each key is found over all of
      * them. After it, the base file holds one current row per key as of the compacted version, and every key in a
-     * newer delta supersedes its base row; so only the deltas are ranked, and the base is read with a cheap anti
-     * join against the deltas' keys (filters on the base, a point lookup say, reach its sorted row groups).
+     * newer delta supersedes its base row; so the newest version of each key is looked for among the deltas only,
+     * and the base is read with a cheap anti join against the deltas' keys (filters on the base, a point lookup
+     * say, reach its sorted row groups).
      *
      * @param rootRelation the root table's current rows (a view, or this method's SQL for the root in parentheses)
      */
@@ -88,17 +89,26 @@ public final class ViewDefinitions {
                             + "c._id = d.id"));
         }
         if (!deltas.isEmpty()) {
-            parts.add("SELECT c.* FROM " + readParquet(deltas) + " AS c SEMI JOIN (" + newestVersions(rootDeltas)
+            parts.add("SELECT c.* FROM " + readParquet(deltas) + " AS c SEMI JOIN (" + newestKeys(rootDeltas)
                     + ") AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn");
         }
         return String.join(" UNION ALL BY NAME ", parts);
     }
 
-    /** Of each key in {@code files} the newest version, unless it is a tombstone or past the analytical TTL. */
+    /**
+     * Of each key in {@code files} the newest version, unless it is a tombstone or past the analytical TTL. The
+     * newest version is found on the key columns alone and joined back (a key's versions have distinct LSNs), so
+     * that a query's filters reach the files' row groups; ranking whole rows with a window kept them from it.
+     */
     private String newestVersions(List<DataFile> files) {
-        return "SELECT * EXCLUDE (__docmirror_rank) FROM (SELECT *, row_number() OVER "
-                + "(PARTITION BY _pk, id ORDER BY _lsn DESC) AS __docmirror_rank FROM " + readParquet(files) + ")"
-                + " WHERE __docmirror_rank = 1 AND _deleted IS NOT TRUE" + ttlCondition("_ts");
+        return "SELECT v.* FROM " + readParquet(files) + " AS v SEMI JOIN (" + newestKeys(files)
+                + ") AS n ON v._pk = n._pk AND v.id = n.id AND v._lsn = n._lsn"
+                + " WHERE v._deleted IS NOT TRUE" + ttlCondition("v._ts");
+    }
+
+    /** Each root key in {@code files} with the LSN of its newest version: {@code _pk, id, _lsn}. */
+    private String newestKeys(List<DataFile> files) {
+        return "SELECT _pk, id, max(_lsn) AS _lsn FROM " + readParquet(files) + " GROUP BY _pk, id";
     }
 
     private static List<DataFile> files(TableEntry table, DataFile.Kind kind) {
