@@ -4,6 +4,7 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -35,7 +36,7 @@ class ChangeFeedReaderTest {
 
     @BeforeEach
     void setUp() {
-        store = EmbeddedStore.open(dataDir, StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store = StoreTesting.openWithClock(dataDir, clock);
         store.createContainer(ContainerProperties.of("orders", "/customer"));
     }
 

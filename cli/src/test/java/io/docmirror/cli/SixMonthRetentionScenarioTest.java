@@ -15,7 +15,6 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
-import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.Test;
@@ -59,8 +58,7 @@ class SixMonthRetentionScenarioTest {
     void theDerivedContainersKeepTheWholeYearAfterTheSourceExpiresHalfOfIt() throws Exception {
         List<Derivation> derivations = DataDirOptions.of(dataDir, exampleConfig()).derivations();
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(dataDir);
-        try (EmbeddedStore store = EmbeddedStore.open(dataDir.resolve("store"),
-                StoreConfig.defaults().withSyncWrites(false), clock, false);
+        try (EmbeddedStore store = StoreTesting.openWithClock(dataDir.resolve("store"), clock);
                 DerivationRunner runner = new DerivationRunner(store, derivations,
                         name -> ProcessorOptions.defaults(name, "scenario"), clock);
                 FeedMirror mirror = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),

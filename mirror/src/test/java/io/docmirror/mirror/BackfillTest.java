@@ -6,6 +6,7 @@ import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,7 +41,7 @@ class BackfillTest {
 
     @BeforeEach
     void openStore() {
-        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
         store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1)
                 .withLogPartitions(4));
         orders = new RandomOrders(store, 5);

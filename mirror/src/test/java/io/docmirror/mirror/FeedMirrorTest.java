@@ -11,7 +11,7 @@ import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
-import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreTesting;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -47,7 +47,7 @@ class FeedMirrorTest {
 
     @BeforeEach
     void openStore() {
-        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
         store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
         mirrorDirectory = work.resolve("mirror");
     }

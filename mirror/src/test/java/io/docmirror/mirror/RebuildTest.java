@@ -8,7 +8,7 @@ import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
-import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,7 +37,7 @@ class RebuildTest {
 
     @BeforeEach
     void openStore() {
-        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
         store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
         mirrorDirectory = work.resolve("mirror");
     }
@@ -176,7 +176,7 @@ class RebuildTest {
     }
 
     private void reopenStore() {
-        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
     }
 
     private void sync(Function<String, FlattenerConfig> flattenerConfigs) {

@@ -2,12 +2,25 @@ package io.docmirror.store;
 
 import io.docmirror.store.changelog.ChangeEvent;
 
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What several store tests need: the whole change log of a container, and a snapshot of its items. */
+/**
+ * What several tests need: a store whose time they control, the whole change log of a container, and a snapshot of
+ * its items.
+ */
 public final class StoreTesting {
     private StoreTesting() {
+    }
+
+    /**
+     * A store on {@code directory} for tests that drive time themselves: writes are not fsynced, time is
+     * {@code clock}, and no background reaper runs (expired items are invisible, and removed only when a test asks).
+     */
+    public static EmbeddedStore openWithClock(Path directory, Clock clock) {
+        return EmbeddedStore.open(directory, StoreConfig.defaults().withSyncWrites(false), clock, false);
     }
 
     public static List<ChangeEvent> changeLog(StoreClient store, String container) {
