@@ -1,20 +1,31 @@
 package io.docmirror.bench;
 
 import io.docmirror.demo.DemoDataset;
+import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.Row;
+import io.docmirror.flatten.SourceDocument;
+import io.docmirror.flatten.TableSchema;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.mirror.parquet.HistoryFormat;
+import io.docmirror.mirror.parquet.ParquetDataFileWriter;
+import io.docmirror.mirror.parquet.ParquetOptions;
+import io.docmirror.mirror.parquet.TableFormat;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.avro.generic.GenericRecord;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,7 +33,13 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -39,11 +56,20 @@ public final class BackfillBenchmark {
      * @param peakHeapBytes the most heap in use at any sample (every 10 ms) during the backfill, garbage included
      */
     public record Result(long documents, double backfillSeconds, double duckDbSeconds, long mirrorRows,
-            long mirrorBytes, long duckDbRows, long duckDbBytes, long peakHeapBytes) {
+            long mirrorBytes, long duckDbRows, long duckDbBytes, long peakHeapBytes,
+            double parquetAvroSecondsPerDocument) {
         public double ratio() {
             return backfillSeconds / duckDbSeconds;
         }
+
+        /** parquet-avro alone, writing the backfill's rows for every document, against DuckDB's whole COPY. */
+        public double parquetAvroRatio() {
+            return parquetAvroSecondsPerDocument * documents / duckDbSeconds;
+        }
     }
+
+    /** Documents whose rows the parquet-avro reference holds in memory as records (over 1 GB for 100,000). */
+    private static final int PARQUET_AVRO_SAMPLE = 50_000;
 
     public static void main(String[] args) throws Exception {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -107,12 +133,89 @@ public final class BackfillBenchmark {
                 out.printf(Locale.ROOT, "DuckDB COPY read_json_auto -> Parquet: %,d rows (line items as a nested "
                                 + "LIST of STRUCTs in one table) in %.1f s (%,.0f docs/s), %,.0f MB%n", duckDbRows,
                         duckDbSeconds, orders / duckDbSeconds, Files.size(duckDbFile) / 1e6);
+                double parquetAvroSeconds = parquetAvroSecondsPerDocument(store, work.resolve("parquet-avro"),
+                        Math.min(orders, PARQUET_AVRO_SAMPLE));
+                out.printf(Locale.ROOT, "parquet-avro alone, writing the same tables and history from records "
+                                + "built beforehand: %,.0f docs/s (%,d documents), %.1f s for %,d%n",
+                        1 / parquetAvroSeconds, Math.min(orders, PARQUET_AVRO_SAMPLE), parquetAvroSeconds * orders,
+                        orders);
                 result = new Result(backfill.items(), backfillSeconds, duckDbSeconds, rows, bytes, duckDbRows,
-                        Files.size(duckDbFile), peakHeap);
+                        Files.size(duckDbFile), peakHeap, parquetAvroSeconds);
             }
         }
-        out.printf(Locale.ROOT, "ratio backfill / DuckDB: %.2f (target <= 1.0)%n", result.ratio());
+        out.printf(Locale.ROOT, "ratio backfill / DuckDB: %.2f (target <= 1.0); parquet-avro alone / DuckDB: %.2f%n",
+                result.ratio(), result.parquetAvroRatio());
         return result;
+    }
+
+    /**
+     * Seconds per document that parquet-avro alone takes to write a document's rows (its table rows and its
+     * history row), with the mirror's writer and options, on as many encoder threads as the mirror uses. The
+     * records are built beforehand from the first {@code documents} change events, so reading, parsing,
+     * flattening and converting values are not counted: this is the floor the mirror's Parquet writing cannot go
+     * below while it writes through parquet-avro.
+     */
+    private static double parquetAvroSecondsPerDocument(EmbeddedStore store, Path directory, int documents) {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults(DemoDataset.CONTAINER));
+        List<Row> rows = new ArrayList<>();
+        List<GenericRecord> history = new ArrayList<>(documents);
+        for (ChangeEvent event : firstEvents(store, documents)) {
+            String partitionKey = event.partitionKey().toString();
+            rows.addAll(flattener.flatten(new SourceDocument(DemoDataset.CONTAINER, partitionKey, event.lsn(),
+                    event.document().orElseThrow())).rows());
+            history.add(HistoryFormat.record(event, partitionKey, event.ts() / 1000,
+                    new String(event.documentJson().orElseThrow(), StandardCharsets.UTF_8)));
+        }
+        // Formats made after flattening know every column, so one file per table takes all its rows.
+        Map<TableSchema, TableFormat> formats = new LinkedHashMap<>();
+        Map<TableSchema, List<GenericRecord>> records = new LinkedHashMap<>();
+        for (Row row : rows) {
+            TableFormat format = formats.computeIfAbsent(row.table(), TableFormat::of);
+            records.computeIfAbsent(row.table(), table -> new ArrayList<>()).add(format.record(row));
+        }
+        rows.clear();
+
+        ExecutorService encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        try {
+            long startedAt = System.nanoTime();
+            List<ParquetDataFileWriter> files = new ArrayList<>();
+            ParquetDataFileWriter historyFile = new ParquetDataFileWriter(directory, "history.parquet",
+                    DataFile.Kind.BASE, HistoryFormat.SCHEMA, HistoryFormat.LSN_FIELD, ParquetOptions.defaults(),
+                    encoders);
+            files.add(historyFile);
+            history.forEach(historyFile::write);
+            for (Map.Entry<TableSchema, List<GenericRecord>> table : records.entrySet()) {
+                TableFormat format = formats.get(table.getKey());
+                ParquetDataFileWriter file = new ParquetDataFileWriter(directory, format.table() + ".parquet",
+                        DataFile.Kind.BASE, format.schema(), format.indexOf("_lsn"),
+                        ParquetOptions.defaults(), encoders);
+                files.add(file);
+                table.getValue().forEach(file::write);
+            }
+            files.forEach(ParquetDataFileWriter::finish);
+            return (System.nanoTime() - startedAt) / 1e9 / documents;
+        } finally {
+            encoders.shutdown();
+        }
+    }
+
+    /** The first {@code count} change events of the demo container, feed range by feed range. */
+    private static List<ChangeEvent> firstEvents(EmbeddedStore store, int count) {
+        List<ChangeEvent> events = new ArrayList<>(count);
+        int partitions = store.readContainer(DemoDataset.CONTAINER).logPartitions();
+        for (int partition = 0; partition < partitions && events.size() < count; partition++) {
+            long after = 0;
+            while (events.size() < count) {
+                List<ChangeEvent> page = store.readChangeLog(DemoDataset.CONTAINER, partition, after,
+                        Math.min(1000, count - events.size())).events();
+                if (page.isEmpty()) {
+                    break;
+                }
+                events.addAll(page);
+                after = page.get(page.size() - 1).lsn();
+            }
+        }
+        return events;
     }
 
     /** Samples the heap in use every 10 ms on a daemon thread, keeping the highest. */
