@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Backfill of the demo's orders from the store into the mirror (root table, line items child table, history) against
  * DuckDB converting the same orders from JSON Lines into one Parquet file with {@code COPY (SELECT * FROM
- * read_json_auto(...)) TO ... (FORMAT parquet)}, in the same run, plus the backfill's peak heap. Usage:
+ * read_json_auto(...)) TO ... (FORMAT parquet)}, and against parquet-avro alone writing the backfill's rows, in the
+ * same run; plus the backfill's peak heap. Usage:
  * {@code BackfillBenchmark [orders] [workDir]}.
  */
 public final class BackfillBenchmark {
