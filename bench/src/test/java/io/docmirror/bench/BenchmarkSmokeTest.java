@@ -119,6 +119,7 @@ class BenchmarkSmokeTest {
 
         assertThat(results).singleElement().satisfies(result -> {
             assertThat(result.parseNanos()).isPositive();
+            assertThat(result.tokensNanos()).isPositive();
             assertThat(result.flattenNanos()).isPositive();
         });
         assertThat(allocations).hasSize(1).allSatisfy(allocation ->
