@@ -19,6 +19,24 @@ public record ColumnType(Kind kind, int scale, ColumnType element) {
 
     public enum Kind { BOOLEAN, BIGINT, DOUBLE, DECIMAL, VARCHAR, TIMESTAMP, JSON, LIST }
 
+    /**
+     * Every type's SQL text, spelled once: the flattener names the kept type of a conflict per conflicting value,
+     * and compares these texts to find its tally.
+     */
+    private static final String[] DECIMAL_SQL = new String[DECIMAL_PRECISION + 1];
+    private static final String[] DECIMAL_LIST_SQL = new String[DECIMAL_PRECISION + 1];
+    private static final String[] LIST_SQL = new String[Kind.values().length];
+
+    static {
+        for (int scale = 0; scale <= DECIMAL_PRECISION; scale++) {
+            DECIMAL_SQL[scale] = "DECIMAL(" + DECIMAL_PRECISION + "," + scale + ")";
+            DECIMAL_LIST_SQL[scale] = DECIMAL_SQL[scale] + "[]";
+        }
+        for (Kind kind : Kind.values()) {
+            LIST_SQL[kind.ordinal()] = kind.name() + "[]";
+        }
+    }
+
     public ColumnType {
         requireNonNull(kind, "kind is null");
         if (kind == Kind.DECIMAL && (scale < 0 || scale > DECIMAL_PRECISION)) {
@@ -46,8 +64,10 @@ public record ColumnType(Kind kind, int scale, ColumnType element) {
     /** The type as DuckDB spells it: {@code DECIMAL(38,2)}, {@code VARCHAR[]}. */
     public String sql() {
         return switch (kind) {
-            case DECIMAL -> "DECIMAL(" + DECIMAL_PRECISION + "," + scale + ")";
-            case LIST -> element.sql() + "[]";
+            case DECIMAL -> DECIMAL_SQL[scale];
+            case LIST -> element.kind == Kind.DECIMAL
+                    ? DECIMAL_LIST_SQL[element.scale]
+                    : LIST_SQL[element.kind.ordinal()];
             default -> kind.name();
         };
     }
