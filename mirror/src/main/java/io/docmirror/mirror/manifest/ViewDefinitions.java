@@ -99,7 +99,7 @@ public final class ViewDefinitions {
      * Of each key in {@code files} the newest version, unless it is a tombstone or past the analytical TTL: the
      * versions that no version of the same key with a higher LSN supersedes. Written as an anti join on the key
      * columns, so a query's filters reach the files' row groups (ranking whole rows with a window kept them from
-     * it). DuckDB 1.4 answered this anti join wrongly once a filter sat on top of it (fixed by 1.5.6);
+     * it). DuckDB 1.4 answered this anti join wrongly once a filter sat on top of it (1.5.6 and 2.0 answer it right);
      * {@code CompactionTest} fails on such a version.
      */
     private String newestVersions(List<DataFile> files) {
