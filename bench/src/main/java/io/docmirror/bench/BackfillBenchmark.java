@@ -1,6 +1,10 @@
 package io.docmirror.bench;
 
 import io.docmirror.demo.DemoDataset;
+import io.docmirror.feed.ChangeFeedMode;
+import io.docmirror.feed.ChangeFeedPage;
+import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.StartFrom;
 import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.Row;
@@ -200,20 +204,16 @@ public final class BackfillBenchmark {
         }
     }
 
-    /** The first {@code count} change events of the demo container, feed range by feed range. */
+    /** The first {@code count} change events of the demo container, read through the change feed. */
     private static List<ChangeEvent> firstEvents(EmbeddedStore store, int count) {
+        ChangeFeedReader feed = ChangeFeedReader.open(store, DemoDataset.CONTAINER,
+                ChangeFeedMode.ALL_VERSIONS_AND_DELETES, StartFrom.beginning());
         List<ChangeEvent> events = new ArrayList<>(count);
-        int partitions = store.readContainer(DemoDataset.CONTAINER).logPartitions();
-        for (int partition = 0; partition < partitions && events.size() < count; partition++) {
-            long after = 0;
-            while (events.size() < count) {
-                List<ChangeEvent> page = store.readChangeLog(DemoDataset.CONTAINER, partition, after,
-                        Math.min(1000, count - events.size())).events();
-                if (page.isEmpty()) {
-                    break;
-                }
-                events.addAll(page);
-                after = page.get(page.size() - 1).lsn();
+        while (events.size() < count) {
+            ChangeFeedPage page = feed.readNext(Math.min(1000, count - events.size()));
+            events.addAll(page.events());
+            if (page.caughtUp()) {
+                break;
             }
         }
         return events;
