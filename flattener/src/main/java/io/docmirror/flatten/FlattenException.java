@@ -1,5 +1,7 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -21,7 +23,7 @@ public final class FlattenException extends RuntimeException {
     }
 
     /** Adds a property name or an array index in front of the path, as the exception travels up the recursion. */
-    static FlattenException wrapWithPath(RuntimeException failure, String step) {
+    static FlattenException wrapWithPath(Exception failure, String step) {
         FlattenException wrapped = failure instanceof FlattenException flattenException
                 ? flattenException
                 : new FlattenException(reasonOf(failure), failure);
@@ -29,15 +31,19 @@ public final class FlattenException extends RuntimeException {
         return wrapped;
     }
 
-    static FlattenException forDocument(RuntimeException failure, String container, String id) {
+    /** @param id the document's id, {@code null} if the failure came before it was read */
+    static FlattenException forDocument(Exception failure, String container, String id) {
         FlattenException wrapped = failure instanceof FlattenException flattenException
                 ? flattenException
                 : new FlattenException(reasonOf(failure), failure);
-        wrapped.document = container + "/" + id;
+        wrapped.document = container + "/" + (id != null ? id : "(id not read)");
         return wrapped;
     }
 
-    private static String reasonOf(RuntimeException failure) {
+    private static String reasonOf(Exception failure) {
+        if (failure instanceof JsonProcessingException notJson) {
+            return "not valid JSON: " + notJson.getOriginalMessage();
+        }
         return failure.getMessage() != null ? failure.getMessage() : failure.toString();
     }
 

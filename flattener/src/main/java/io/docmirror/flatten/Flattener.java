@@ -1,6 +1,10 @@
 package io.docmirror.flatten;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,7 +15,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <pre>{@code
  * Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
- * FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"customer-7\"", 42, body));
+ * FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"customer-7\"", 42, json));
  * }</pre>
  */
 public final class Flattener {
@@ -33,39 +37,41 @@ public final class Flattener {
      * Flattens one document version. A document that cannot be mirrored at all (no string id, or system properties
      * that contradict the change event) comes back as a dead letter and changes nothing.
      *
+     * <p>Most documents fit the schema as it is: they are walked once, read-only, straight from their bytes. A
+     * document that changes the schema is walked a second time, from its tree, after its system properties have
+     * been checked, so that a dead letter never changes the schema.
+     *
      * @throws FlattenException if flattening fails part way; its message names the document and the JSON path
      */
     public FlattenResult flatten(SourceDocument document) {
         requireNonNull(document, "document is null");
-        JsonNode idNode = document.body().get("id");
-        String id = idNode != null && idNode.isTextual() ? idNode.textValue() : null;
-        String problem = id == null ? "the document has no string id" : systemPropertyProblem(document);
-        if (problem != null) {
-            return FlattenResult.deadLetter(new DeadLetter(document.container(), id, document.lsn(), problem,
-                    JsonText.write(document.body())));
-        }
-        try {
-            return new DocumentWalker(schema, document, id).walk();
-        } catch (RuntimeException e) {
-            throw FlattenException.forDocument(e, document.container(), id);
-        }
+        Optional<FlattenResult> withoutChanges = walk(document, true);
+        return withoutChanges.isPresent() ? withoutChanges.get() : walkChangingSchema(document);
     }
 
-    private static String systemPropertyProblem(SourceDocument document) {
-        JsonNode ts = document.body().get("_ts");
-        if (ts != null && !(ts.isIntegralNumber() && ts.canConvertToLong())) {
-            return "system property _ts must be an integer (seconds since the epoch), not " + ts;
+    private FlattenResult walkChangingSchema(SourceDocument document) {
+        ObjectNode body;
+        String problem;
+        try {
+            body = document.body();
+            problem = SystemPropertyRules.problem(body, document.lsn());
+        } catch (IOException e) {
+            throw FlattenException.forDocument(e, document.container(), null);
         }
-        for (String textual : new String[] {"_etag", "_rid"}) {
-            JsonNode value = document.body().get(textual);
-            if (value != null && !value.isTextual()) {
-                return "system property " + textual + " must be a string, not " + value;
-            }
+        if (problem != null) {
+            String id = body.path("id").isTextual() ? body.get("id").textValue() : null;
+            return FlattenResult.deadLetter(new DeadLetter(document.container(), id, document.lsn(), problem,
+                    JsonText.write(body)));
         }
-        JsonNode lsn = document.body().get("_lsn");
-        if (lsn != null && !(lsn.isIntegralNumber() && lsn.canConvertToLong() && lsn.longValue() == document.lsn())) {
-            return "system property _lsn is " + lsn + " but the change event's LSN is " + document.lsn();
+        return walk(document, false).orElseThrow();
+    }
+
+    private Optional<FlattenResult> walk(SourceDocument document, boolean readOnly) {
+        DocumentWalker walker = new DocumentWalker(schema, document, readOnly);
+        try (JsonParser parser = document.parser()) {
+            return walker.walk(parser);
+        } catch (IOException | RuntimeException e) {
+            throw FlattenException.forDocument(e, document.container(), walker.id());
         }
-        return null;
     }
 }

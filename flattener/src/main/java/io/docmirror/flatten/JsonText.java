@@ -1,5 +1,6 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
@@ -35,6 +37,19 @@ final class JsonText {
         }
     }
 
+    /** Reads the value the parser is on (its first token) and leaves the parser on the value's last token. */
+    static JsonNode read(JsonParser parser) throws IOException {
+        return MAPPER.readTree(parser);
+    }
+
+    static JsonParser parser(byte[] json) throws IOException {
+        return MAPPER.createParser(json);
+    }
+
+    static JsonNode read(byte[] json) throws IOException {
+        return MAPPER.readTree(json);
+    }
+
     static JsonNode read(String text) {
         try {
             return MAPPER.readTree(text);
@@ -46,6 +61,10 @@ final class JsonText {
     static boolean hasUnpairedSurrogate(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
+            if (c < Character.MIN_SURROGATE) {
+                // Nearly every character: one comparison, then on to the next.
+                continue;
+            }
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {

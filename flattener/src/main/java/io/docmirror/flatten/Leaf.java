@@ -1,7 +1,13 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+
+import java.io.IOException;
 
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -18,7 +24,6 @@ final class Leaf {
             "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{3}|\\.\\d{6})?Z");
 
     ValueTag natural;
-    JsonNode source;
     /** For numbers. */
     NumberShape number;
     /** For numeric lists: one shape per element, {@code null} for null elements. */
@@ -27,6 +32,8 @@ final class Leaf {
     NumberFacts elementFacts;
     /** Boolean, String, Instant or JSON text, as the tag says. */
     Object value;
+    /** For lists and JSON text: the array or value itself. */
+    private JsonNode tree;
     /** The shape a reused scalar leaf reads its numbers into. */
     private final NumberShape ownShape;
 
@@ -38,16 +45,16 @@ final class Leaf {
         return new Leaf(null, null, null, null, null, null, new NumberShape());
     }
 
-    private Leaf(ValueTag natural, JsonNode source, NumberShape number, NumberShape[] elementShapes,
+    private Leaf(ValueTag natural, JsonNode tree, NumberShape number, NumberShape[] elementShapes,
             NumberFacts elementFacts, Object value) {
-        this(natural, source, number, elementShapes, elementFacts, value, null);
+        this(natural, tree, number, elementShapes, elementFacts, value, null);
     }
 
-    private Leaf(ValueTag natural, JsonNode source, NumberShape number, NumberShape[] elementShapes,
+    private Leaf(ValueTag natural, JsonNode tree, NumberShape number, NumberShape[] elementShapes,
             NumberFacts elementFacts, Object value, NumberShape ownShape) {
         this.ownShape = ownShape;
         this.natural = natural;
-        this.source = source;
+        this.tree = tree;
         this.number = number;
         this.elementShapes = elementShapes;
         this.elementFacts = elementFacts;
@@ -55,33 +62,31 @@ final class Leaf {
     }
 
     /**
-     * Reads a scalar into this reusable leaf and returns it, or returns a new JSON leaf for a string that UTF-8
-     * cannot encode (an unpaired surrogate).
+     * Reads the scalar the parser is on into this reusable leaf and returns it, or returns a new JSON leaf for a
+     * string that UTF-8 cannot encode (an unpaired surrogate).
      */
-    Leaf readScalar(JsonNode node, boolean detectTimestamps) {
-        source = node;
+    Leaf readScalar(JsonParser parser, JsonToken token, boolean detectTimestamps) throws IOException {
         number = null;
-        switch (node.getNodeType()) {
-            case NUMBER -> {
-                number = ownShape.read(node);
+        switch (token) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+                number = ownShape.read(parser);
                 natural = number.naturalTag();
                 value = null;
             }
-            case BOOLEAN -> {
+            case VALUE_TRUE, VALUE_FALSE -> {
                 natural = ValueTag.BOOLEAN;
-                value = node.booleanValue();
+                value = token == JsonToken.VALUE_TRUE;
             }
-            case STRING -> {
-                String text = node.textValue();
+            case VALUE_STRING -> {
+                String text = parser.getText();
                 if (JsonText.hasUnpairedSurrogate(text)) {
-                    return ofJson(node);
+                    return ofJson(TextNode.valueOf(text));
                 }
                 Instant timestamp = detectTimestamps ? parseTimestamp(text) : null;
                 natural = timestamp != null ? ValueTag.TIMESTAMP : ValueTag.VARCHAR;
                 value = timestamp != null ? timestamp : text;
             }
-            default -> throw new IllegalArgumentException("Cannot flatten a " + node.getNodeType()
-                    + " node: not a JSON value");
+            default -> throw new IllegalArgumentException("Cannot flatten a " + token + " token: not a JSON value");
         }
         return this;
     }
@@ -92,11 +97,28 @@ final class Leaf {
 
     /** A number as its exact literal text, for when no numeric column can hold it together with its neighbours. */
     Leaf asNumberText() {
-        return new Leaf(ValueTag.NUMBER, source, NumberShape.of(source), null, null, null);
+        return new Leaf(ValueTag.NUMBER, null, number, null, null, null);
     }
 
     Leaf asJson() {
-        return ofJson(source);
+        return ofJson(toNode());
+    }
+
+    /** The value as JSON, as the document held it. */
+    JsonNode toNode() {
+        return switch (natural) {
+            case BOOLEAN -> BooleanNode.valueOf((Boolean) value);
+            case VARCHAR -> TextNode.valueOf((String) value);
+            // Only the canonical spelling is detected as a timestamp, so the instant spells the text again.
+            case TIMESTAMP -> TextNode.valueOf(value.toString());
+            case BIGINT, DOUBLE, DECIMAL, NUMBER -> number.toNode();
+            default -> tree;
+        };
+    }
+
+    /** The array of a list leaf. */
+    JsonNode list() {
+        return tree;
     }
 
     /**

@@ -40,6 +40,20 @@ final class NumberFacts {
         return narrowest(allFitLong, allExactInDouble, allFitDecimal, maxIntegerDigits, maxScale);
     }
 
+    /** Whether {@link #add} would leave these facts as they are. */
+    boolean alreadyCover(NumberShape number) {
+        return (number.fitsLong || !allFitLong) && (number.exactInDouble || !allExactInDouble)
+                && (number.fitsDecimal() || !allFitDecimal) && number.integerDigits <= maxIntegerDigits
+                && number.scale <= maxScale;
+    }
+
+    /** Whether {@link #addAll} would leave these facts as they are. */
+    boolean alreadyCover(NumberFacts other) {
+        return (other.allFitLong || !allFitLong) && (other.allExactInDouble || !allExactInDouble)
+                && (other.allFitDecimal || !allFitDecimal) && other.maxIntegerDigits <= maxIntegerDigits
+                && other.maxScale <= maxScale;
+    }
+
     void add(NumberShape number) {
         allFitLong &= number.fitsLong;
         allExactInDouble &= number.exactInDouble;

@@ -1,6 +1,11 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+import java.io.IOException;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -10,7 +15,7 @@ import java.math.BigInteger;
  * fraction digits a DECIMAL would need. Its natural type is the narrowest of BIGINT, DOUBLE and DECIMAL(38,s)
  * that holds it; a number none of them holds is kept as its literal text.
  *
- * <p>The walker reuses one shape for every scalar number ({@link #read}); list elements get their own.
+ * <p>The walker reuses one shape for every scalar number ({@link #read(JsonParser)}); list elements get their own.
  *
  * <p>"A double holds it" means the shortest decimal spelling of the nearest double equals the number, so 0.1 is a
  * DOUBLE and 1.000000000000000005 is not.
@@ -20,6 +25,7 @@ final class NumberShape {
     private static final long TWO_TO_53 = 1L << 53;
     /** Any decimal of at most 15 significant digits survives a trip through a double (DBL_DIG). */
     private static final int DOUBLE_SAFE_DIGITS = 15;
+    private static final JsonNodeFactory EXACT_NODES = JsonNodeFactory.withExactBigDecimals(true);
 
     boolean fitsLong;
     boolean exactInDouble;
@@ -27,7 +33,10 @@ final class NumberShape {
     int integerDigits;
     /** Digits right of the point, 0 for integers. */
     int scale;
-    private JsonNode node;
+    /** The number itself: exactly one of these is set, the narrowest of the three the JSON spelled. */
+    private long longValue;
+    private BigInteger bigInteger;
+    private BigDecimal decimal;
 
     static NumberShape of(JsonNode node) {
         return new NumberShape().read(node);
@@ -35,36 +44,56 @@ final class NumberShape {
 
     /** Makes this the shape of {@code node} and returns it. */
     NumberShape read(JsonNode node) {
-        this.node = node;
-        switch (node.numberType()) {
-            case INT, LONG -> {
-                long value = node.longValue();
-                set(true, isExactInDouble(value), digits(value), 0);
-            }
-            case BIG_INTEGER -> {
-                BigInteger value = node.bigIntegerValue();
-                double asDouble = value.doubleValue();
-                set(value.bitLength() < 64, !Double.isInfinite(asDouble)
-                        && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0,
-                        value.abs().toString().length(), 0);
-            }
-            case FLOAT, DOUBLE -> {
-                BigDecimal value = BigDecimal.valueOf(node.doubleValue());
-                set(false, true, integerDigits(value), Math.max(0, value.scale()));
-            }
-            case BIG_DECIMAL -> {
-                BigDecimal value = node.decimalValue();
-                set(false, isExactInDouble(value), integerDigits(value), Math.max(0, value.scale()));
-            }
+        return switch (node.numberType()) {
+            case INT, LONG -> readLong(node.longValue());
+            case BIG_INTEGER -> readBigInteger(node.bigIntegerValue());
+            case FLOAT, DOUBLE, BIG_DECIMAL -> readDecimal(node.decimalValue());
+        };
+    }
+
+    /** Makes this the shape of the number the parser is on and returns it. */
+    NumberShape read(JsonParser parser) throws IOException {
+        if (parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
+            // Straight to the exact decimal: asking for the number type first would parse a double as well.
+            return readDecimal(parser.getDecimalValue());
         }
+        return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                ? readBigInteger(parser.getBigIntegerValue())
+                : readLong(parser.getLongValue());
+    }
+
+    private NumberShape readLong(long value) {
+        set(value, null, null);
+        fitsLong = true;
+        exactInDouble = isExactInDouble(value);
+        integerDigits = digits(value);
+        scale = 0;
         return this;
     }
 
-    private void set(boolean fitsLong, boolean exactInDouble, int integerDigits, int scale) {
-        this.fitsLong = fitsLong;
-        this.exactInDouble = exactInDouble;
-        this.integerDigits = integerDigits;
-        this.scale = scale;
+    private NumberShape readBigInteger(BigInteger value) {
+        set(0, value, null);
+        double asDouble = value.doubleValue();
+        fitsLong = value.bitLength() < 64;
+        exactInDouble = !Double.isInfinite(asDouble) && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0;
+        integerDigits = value.abs().toString().length();
+        scale = 0;
+        return this;
+    }
+
+    private NumberShape readDecimal(BigDecimal value) {
+        set(0, null, value);
+        fitsLong = false;
+        exactInDouble = isExactInDouble(value);
+        integerDigits = integerDigits(value);
+        scale = Math.max(0, value.scale());
+        return this;
+    }
+
+    private void set(long longValue, BigInteger bigInteger, BigDecimal decimal) {
+        this.longValue = longValue;
+        this.bigInteger = bigInteger;
+        this.decimal = decimal;
     }
 
     boolean fitsDecimal() {
@@ -94,9 +123,11 @@ final class NumberShape {
     /** The value as a column of {@code type} holds it; the caller has checked that it holds it exactly. */
     Object valueAs(ColumnType type) {
         return switch (type.kind()) {
-            case BIGINT -> node.longValue();
-            case DOUBLE -> node.doubleValue();
-            case DECIMAL -> node.decimalValue().setScale(type.scale());
+            case BIGINT -> bigInteger != null ? bigInteger.longValueExact() : longValue;
+            case DOUBLE -> decimal != null ? decimal.doubleValue()
+                    : bigInteger != null ? bigInteger.doubleValue()
+                    : (double) longValue;
+            case DECIMAL -> exactDecimal().setScale(type.scale());
             case VARCHAR -> literal();
             default -> throw new IllegalStateException("Not a number type: " + type);
         };
@@ -104,7 +135,20 @@ final class NumberShape {
 
     /** The number's exact decimal spelling. */
     String literal() {
-        return node.isBigInteger() ? node.bigIntegerValue().toString() : node.decimalValue().toString();
+        return bigInteger != null ? bigInteger.toString() : exactDecimal().toString();
+    }
+
+    /** The number as a JSON node, for JSON text and {@code _overflow}. */
+    JsonNode toNode() {
+        return decimal != null ? EXACT_NODES.numberNode(decimal)
+                : bigInteger != null ? EXACT_NODES.numberNode(bigInteger)
+                : EXACT_NODES.numberNode(longValue);
+    }
+
+    private BigDecimal exactDecimal() {
+        return decimal != null ? decimal
+                : bigInteger != null ? new BigDecimal(bigInteger)
+                : BigDecimal.valueOf(longValue);
     }
 
     private static boolean isExactInDouble(long value) {

@@ -26,6 +26,11 @@ final class PathNode {
     TableSchema childTable;
     /** Well-defined policy: the structure that claimed this path first ({@code OBJECT}, {@code ARRAY OF OBJECTS}). */
     String claimedStructure;
+    /**
+     * Whether an array at this path held objects and other values: a hint that arrays here are better read whole
+     * before they are walked. Only speed depends on it, so a read-only walk may set it.
+     */
+    boolean seenMixedArray;
     private Map<String, PathNode> children;
     /**
      * The children in the order the last object at this path listed them. Documents of one container mostly list

@@ -98,6 +98,11 @@ final class RowBuilder {
         return root;
     }
 
+    /** Whether building this row adds {@code _empty} or {@code _overflow} to its table. */
+    boolean addsReservedColumn() {
+        return (empty != null && !table.hasEmptyColumn()) || (overflow != null && !table.hasOverflowColumn());
+    }
+
     Row build() {
         if (empty != null) {
             set(table.emptyColumnIndex(), table.emptyText(empty));

@@ -117,6 +117,14 @@ public final class TableSchema {
         return column;
     }
 
+    boolean hasEmptyColumn() {
+        return emptyColumn >= 0;
+    }
+
+    boolean hasOverflowColumn() {
+        return overflowColumn >= 0;
+    }
+
     int emptyColumnIndex() {
         if (emptyColumn < 0) {
             emptyColumn = addReservedColumn(SystemColumns.EMPTY, ColumnRole.EMPTY);

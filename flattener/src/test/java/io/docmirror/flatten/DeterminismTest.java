@@ -11,8 +11,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The same documents in the same order make the same schema and rows: in a second run, and after the schema was
- * saved and loaded again part way through (a restart or a replay).
+ * The same documents in the same order make the same schema and rows: in a second run, after the schema was saved
+ * and loaded again part way through (a restart or a replay), and whether they come as JSON bytes or as trees.
  */
 class DeterminismTest {
     @ParameterizedTest(name = "{0} {1}")
@@ -22,10 +22,9 @@ class DeterminismTest {
         String table = SharedDatasets.tableName(file);
         FlattenerConfig config = FlattenerConfig.defaults(table).withTypePolicy(policy);
         List<SourceDocument> documents = new ArrayList<>();
-        List<ObjectNode> lines = TestingDocuments.readLines(file);
-        for (int line = 0; line < lines.size(); line++) {
-            ObjectNode stored = TestingDocuments.asStored(lines.get(line), table + "-" + (line + 1), line + 1);
-            documents.add(TestingDocuments.source(table, stored, line + 1));
+        List<ObjectNode> stored = TestingDocuments.readStored(file, table);
+        for (int line = 0; line < stored.size(); line++) {
+            documents.add(TestingDocuments.source(table, stored.get(line), line + 1));
         }
 
         Flattener uninterrupted = Flattener.create(config);
@@ -45,6 +44,25 @@ class DeterminismTest {
 
         assertThat(rows).isEqualTo(uninterruptedRows);
         assertThat(SchemaCodec.toJson(resumed.schema())).isEqualTo(SchemaCodec.toJson(uninterrupted.schema()));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("io.docmirror.flatten.SharedDatasets#everyDatasetWithEveryPolicy")
+    void bytesAndTreesMakeTheSameRowsAndSchema(String fileName, TypePolicy policy) {
+        Path file = SharedDatasets.DIRECTORY.resolve(fileName);
+        String table = SharedDatasets.tableName(file);
+        FlattenerConfig config = FlattenerConfig.defaults(table).withTypePolicy(policy);
+        Flattener fromTrees = Flattener.create(config);
+        Flattener fromBytes = Flattener.create(config);
+        List<ObjectNode> stored = TestingDocuments.readStored(file, table);
+        for (int line = 0; line < stored.size(); line++) {
+            FlattenResult fromTree = fromTrees.flatten(TestingDocuments.source(table, stored.get(line), line + 1));
+            FlattenResult fromJson = fromBytes.flatten(TestingDocuments.sourceJson(table, stored.get(line), line + 1));
+            assertThat(fromJson.rows()).as("line %d", line + 1).hasToString(fromTree.rows().toString());
+            assertThat(fromJson.schemaChanges()).as("line %d", line + 1).isEqualTo(fromTree.schemaChanges());
+            assertThat(fromJson.losses()).as("line %d", line + 1).isEqualTo(fromTree.losses());
+        }
+        assertThat(SchemaCodec.toJson(fromBytes.schema())).isEqualTo(SchemaCodec.toJson(fromTrees.schema()));
     }
 
     private static List<String> flattenAll(Flattener flattener, List<SourceDocument> documents) {

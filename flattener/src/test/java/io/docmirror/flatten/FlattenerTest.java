@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static io.docmirror.flatten.TestingDocuments.parse;
@@ -13,6 +14,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FlattenerTest {
     private static FlattenResult flatten(Flattener flattener, String json, long lsn) {
         return flattener.flatten(new SourceDocument("orders", "\"p\"", lsn, parse(json)));
+    }
+
+    private static byte[] bytes(String json) {
+        return json.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -42,6 +47,55 @@ class FlattenerTest {
     }
 
     @Test
+    void aDeadLetterReadFromBytesChangesNothingThoughItsBadSystemPropertyComesLast() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        String schemaBefore = SchemaCodec.toJson(flattener.schema());
+        String json = "{\"id\":\"1\",\"fresh\":1,\"items\":[{\"sku\":\"a\"}],\"code\":[1,\"x\"],\"_ts\":\"yesterday\"}";
+
+        FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"p\"", 5, bytes(json)));
+
+        assertThat(result.deadLetter().orElseThrow().reason())
+                .isEqualTo("system property _ts must be an integer (seconds since the epoch), not \"yesterday\"");
+        assertThat(result.deadLetter().orElseThrow().id()).isEqualTo("1");
+        assertThat(result.rows()).isEmpty();
+        assertThat(SchemaCodec.toJson(flattener.schema())).isEqualTo(schemaBefore);
+    }
+
+    @Test
+    void anArrayThatTurnsMixedAfterItsFirstElementsWentToAChildTableIsFlattenedAsItsTreeWouldBe() {
+        List<String> documents = List.of(
+                "{\"id\":\"1\",\"items\":[{\"sku\":\"a\"}]}",
+                "{\"id\":\"2\",\"items\":[{\"sku\":\"b\"},{\"sku\":\"c\"},5]}",
+                "{\"id\":\"3\",\"items\":[{\"sku\":\"d\"}]}");
+        for (TypePolicy policy : TypePolicy.values()) {
+            Flattener fromTrees = Flattener.create(FlattenerConfig.defaults("orders").withTypePolicy(policy));
+            Flattener fromBytes = Flattener.create(FlattenerConfig.defaults("orders").withTypePolicy(policy));
+            for (int index = 0; index < documents.size(); index++) {
+                String json = documents.get(index);
+                FlattenResult fromTree = flatten(fromTrees, json, index + 1);
+                FlattenResult fromJson = fromBytes.flatten(new SourceDocument("orders", "\"p\"", index + 1, bytes(json)));
+                assertThat(fromJson.rows()).as("%s, document %d", policy, index + 1).hasToString(fromTree.rows().toString());
+                assertThat(fromJson.losses()).as("%s, document %d", policy, index + 1).isEqualTo(fromTree.losses());
+            }
+            assertThat(SchemaCodec.toJson(fromBytes.schema())).as("%s", policy)
+                    .isEqualTo(SchemaCodec.toJson(fromTrees.schema()));
+        }
+    }
+
+    @Test
+    void malformedJsonNamesTheDocumentAndWhereItWentWrong() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        flattener.flatten(new SourceDocument("orders", "\"p\"", 1, bytes("{\"id\":\"1\",\"a\":[1]}")));
+
+        assertThatThrownBy(() -> flattener.flatten(new SourceDocument("orders", "\"p\"", 2, bytes("{\"id\":\"2\",\"a\":[1,}"))))
+                .isInstanceOf(FlattenException.class)
+                .hasMessageStartingWith("Cannot flatten document orders/2 at /a: not valid JSON: Unexpected character ('}' (code 125)): expected a value");
+        assertThatThrownBy(() -> flattener.flatten(new SourceDocument("orders", "\"p\"", 3, bytes("[1]"))))
+                .isInstanceOf(FlattenException.class)
+                .hasMessage("Cannot flatten document orders/(id not read) at /: A document must be a JSON object");
+    }
+
+    @Test
     void systemPropertiesFillSystemColumns() {
         Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
 
@@ -63,8 +117,8 @@ class FlattenerTest {
 
         assertThatThrownBy(() -> flattener.flatten(new SourceDocument("orders", "\"p\"", 1, body)))
                 .isInstanceOf(FlattenException.class)
-                .hasMessage("Cannot flatten document orders/42 at /items/1/odd~1name: Cannot flatten a POJO node: "
-                        + "not a JSON value")
+                .hasMessage("Cannot flatten document orders/42 at /items/1/odd~1name: Cannot flatten a "
+                        + "VALUE_EMBEDDED_OBJECT token: not a JSON value")
                 .extracting(e -> ((FlattenException) e).path()).isEqualTo("/items/1/odd~1name");
     }
 

@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every document of every real dataset, flattened under each policy, is rebuilt from its rows alone
+ * Every document of every real dataset, flattened from its JSON bytes under each policy, is rebuilt from its rows alone
  * ({@link DocumentRebuilder}) and must equal the document as stored. The well-defined policy may lose values, but
  * only those it reported; the test takes exactly those out of the expected document.
  */
@@ -25,12 +25,12 @@ class RoundTripTest {
         Path file = SharedDatasets.DIRECTORY.resolve(fileName);
         String table = SharedDatasets.tableName(file);
         Flattener flattener = Flattener.create(FlattenerConfig.defaults(table).withTypePolicy(policy));
-        List<ObjectNode> documents = TestingDocuments.readLines(file);
+        List<ObjectNode> documents = TestingDocuments.readStored(file, table);
         int lossy = 0;
         for (int line = 0; line < documents.size(); line++) {
             long lsn = line + 1;
-            ObjectNode stored = TestingDocuments.asStored(documents.get(line), table + "-" + lsn, lsn);
-            FlattenResult result = flattener.flatten(TestingDocuments.source(table, stored, lsn));
+            ObjectNode stored = documents.get(line);
+            FlattenResult result = flattener.flatten(TestingDocuments.sourceJson(table, stored, lsn));
             assertThat(result.deadLetter()).as("line %d of %s", lsn, fileName).isEmpty();
             if (policy != TypePolicy.WELL_DEFINED) {
                 assertThat(result.losses()).as("line %d of %s", lsn, fileName).isEmpty();

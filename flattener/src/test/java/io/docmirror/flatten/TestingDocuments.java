@@ -69,8 +69,27 @@ public final class TestingDocuments {
         return stored;
     }
 
+    /** A dataset's documents as the store keeps them, the document of line n with LSN n. */
+    public static List<ObjectNode> readStored(Path file, String container) {
+        List<ObjectNode> lines = readLines(file);
+        List<ObjectNode> stored = new ArrayList<>(lines.size());
+        for (int line = 0; line < lines.size(); line++) {
+            stored.add(asStored(lines.get(line), container + "-" + (line + 1), line + 1));
+        }
+        return stored;
+    }
+
     public static SourceDocument source(String container, ObjectNode body, long lsn) {
         return new SourceDocument(container, body.get("id").toString(), lsn, body);
+    }
+
+    /** The document as the change feed hands it to the mirror: the JSON bytes the store wrote. */
+    public static SourceDocument sourceJson(String container, ObjectNode body, long lsn) {
+        try {
+            return new SourceDocument(container, body.get("id").toString(), lsn, EXACT.writeValueAsBytes(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static boolean sameDocument(JsonNode expected, JsonNode actual) {

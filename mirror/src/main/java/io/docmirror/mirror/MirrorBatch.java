@@ -99,32 +99,29 @@ final class MirrorBatch implements AutoCloseable {
     void add(ChangeEvent event) {
         events++;
         lastEventTs = Math.max(lastEventTs, event.ts());
-        String documentJson = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8)).orElse(null);
-        long documentTs = event.document()
-                .map(document -> document.path("_ts").asLong(event.ts() / 1000))
-                .orElse(event.ts() / 1000);
         String partitionKey = event.partitionKey().toString();
-        if (purpose != Purpose.REBUILD) {
-            history().write(HistoryFormat.record(event, partitionKey, documentTs, documentJson));
-        }
         if (event.operation() == Operation.DELETE) {
+            writeHistory(event, partitionKey, event.ts() / 1000, null);
             // A TTL expiry in the store leaves the mirror's row alone: the analytical TTL decides how long it stays.
             if (!event.ttlExpired()) {
                 writeTombstone(event, partitionKey);
             }
             return;
         }
+        byte[] json = event.documentJson().orElseThrow();
+        String documentJson = new String(json, StandardCharsets.UTF_8);
         FlattenResult result;
         try {
-            result = flattener.flatten(new SourceDocument(container, partitionKey, event.lsn(),
-                    event.document().orElseThrow()));
+            result = flattener.flatten(new SourceDocument(container, partitionKey, event.lsn(), json));
         } catch (FlattenException e) {
             log.warn("Document {} of {} at LSN {} cannot be mirrored; it goes to the dead letters: {}",
                     event.id(), container, event.lsn(), e.getMessage(), e);
+            writeHistory(event, partitionKey, event.ts() / 1000, documentJson);
             deadLetters().write(DeadLetterFormat.record(new DeadLetter(container, event.id(), event.lsn(),
                     e.getMessage(), documentJson)));
             return;
         }
+        writeHistory(event, partitionKey, documentTs(result, event), documentJson);
         if (result.deadLetter().isPresent()) {
             deadLetters().write(DeadLetterFormat.record(result.deadLetter().get()));
             return;
@@ -134,6 +131,21 @@ final class MirrorBatch implements AutoCloseable {
             TableWriter writer = tableWriter(row.table());
             writer.file().write(writer.format().record(row));
         }
+    }
+
+    private void writeHistory(ChangeEvent event, String partitionKey, long documentTs, String documentJson) {
+        if (purpose != Purpose.REBUILD) {
+            history().write(HistoryFormat.record(event, partitionKey, documentTs, documentJson));
+        }
+    }
+
+    /**
+     * The document's {@code _ts}, as its root row holds it; the event's commit second (the same instant, by the
+     * change event's contract) when the document has none or went to the dead letters.
+     */
+    private static long documentTs(FlattenResult result, ChangeEvent event) {
+        Object ts = result.rows().isEmpty() ? null : result.rows().get(0).value("_ts");
+        return ts instanceof Long seconds ? seconds : event.ts() / 1000;
     }
 
     /** Closes every file; the caller lists them in the next manifest version. */
