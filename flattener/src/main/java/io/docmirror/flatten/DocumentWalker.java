@@ -249,7 +249,7 @@ final class DocumentWalker {
             streamChildRows(parser, node, row);
         } else {
             // What the array becomes depends on all of its elements.
-            walkArray((ArrayNode) JsonText.read(parser), node, depth, row);
+            walkWholeArray((ArrayNode) JsonText.read(parser), node, depth, row);
         }
     }
 
@@ -269,7 +269,7 @@ final class DocumentWalker {
         }
     }
 
-    private void walkArray(ArrayNode array, PathNode node, int depth, RowBuilder row) throws IOException {
+    private void walkWholeArray(ArrayNode array, PathNode node, int depth, RowBuilder row) throws IOException {
         if (node.override == PathOverride.JSON) {
             placeLeaf(node, Leaf.ofJson(array), row);
             return;

@@ -71,8 +71,8 @@ public final class SourceDocument {
         return body;
     }
 
-    /** A parser over the document, before its first token. */
+    /** A parser over the document, before its first token: over its tree once there is one, else over its bytes. */
     JsonParser parser() throws IOException {
-        return json != null ? JsonText.parser(json) : body.traverse();
+        return body != null ? body.traverse() : JsonText.parser(json);
     }
 }
