@@ -86,6 +86,7 @@ class FlattenerTest {
     void malformedJsonNamesTheDocumentAndWhereItWentWrong() {
         Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
         flattener.flatten(new SourceDocument("orders", "\"p\"", 1, bytes("{\"id\":\"1\",\"a\":[1]}")));
+        String schemaBefore = SchemaCodec.toJson(flattener.schema());
 
         assertThatThrownBy(() -> flattener.flatten(new SourceDocument("orders", "\"p\"", 2, bytes("{\"id\":\"2\",\"a\":[1,}"))))
                 .isInstanceOf(FlattenException.class)
@@ -93,6 +94,7 @@ class FlattenerTest {
         assertThatThrownBy(() -> flattener.flatten(new SourceDocument("orders", "\"p\"", 3, bytes("[1]"))))
                 .isInstanceOf(FlattenException.class)
                 .hasMessage("Cannot flatten document orders/(id not read) at /: A document must be a JSON object");
+        assertThat(SchemaCodec.toJson(flattener.schema())).isEqualTo(schemaBefore);
     }
 
     @Test

@@ -85,6 +85,24 @@ class FeedMirrorTest {
     }
 
     @Test
+    void historyKeepsEachVersionsTsAndADeletesCommitSecond() throws Exception {
+        store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"n\":1}");
+        clock.advanceSeconds(60);
+        store.upsertItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"n\":2}");
+        clock.advanceSeconds(60);
+        store.deleteItem("orders", PartitionKey.of("c1"), "o1");
+        sync();
+
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT operation, _ts, json_extract(document, '$._ts')::BIGINT FROM orders_history "
+                    + "ORDER BY _lsn")).containsExactly(
+                    Arrays.asList("CREATE", START, START),
+                    Arrays.asList("REPLACE", START + 60, START + 60),
+                    Arrays.asList("DELETE", START + 120, null));
+        }
+    }
+
+    @Test
     void everyChangeLandsExactlyOnceAcrossBatchesAndRestarts() throws Exception {
         for (int index = 0; index < 500; index++) {
             store.createItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + (index % 37)
