@@ -42,6 +42,11 @@ final class JsonText {
         return MAPPER.readTree(parser);
     }
 
+    /** Makes nodes the way this class reads them: decimals exactly as written. */
+    static JsonNodeFactory nodes() {
+        return MAPPER.getNodeFactory();
+    }
+
     static JsonParser parser(byte[] json) throws IOException {
         return MAPPER.createParser(json);
     }

@@ -3,7 +3,6 @@ package io.docmirror.flatten;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
 
@@ -25,7 +24,6 @@ final class NumberShape {
     private static final long TWO_TO_53 = 1L << 53;
     /** Any decimal of at most 15 significant digits survives a trip through a double (DBL_DIG). */
     private static final int DOUBLE_SAFE_DIGITS = 15;
-    private static final JsonNodeFactory EXACT_NODES = JsonNodeFactory.withExactBigDecimals(true);
 
     boolean fitsLong;
     boolean exactInDouble;
@@ -140,9 +138,9 @@ final class NumberShape {
 
     /** The number as a JSON node, for JSON text and {@code _overflow}. */
     JsonNode toNode() {
-        return decimal != null ? EXACT_NODES.numberNode(decimal)
-                : bigInteger != null ? EXACT_NODES.numberNode(bigInteger)
-                : EXACT_NODES.numberNode(longValue);
+        return decimal != null ? JsonText.nodes().numberNode(decimal)
+                : bigInteger != null ? JsonText.nodes().numberNode(bigInteger)
+                : JsonText.nodes().numberNode(longValue);
     }
 
     private BigDecimal exactDecimal() {
