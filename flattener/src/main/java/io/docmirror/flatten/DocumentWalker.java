@@ -247,9 +247,28 @@ final class DocumentWalker {
             // Arrays at this path went to a child table before, so this one most likely does too: its elements
             // are walked as they are read, without building a tree.
             streamChildRows(parser, node, row);
+            return;
+        }
+        JsonToken first = parser.nextToken();
+        if (first == JsonToken.START_ARRAY && node.override != PathOverride.CHILD_TABLE) {
+            // An array that begins with an array can be neither child rows nor a list, only JSON text (or a loss),
+            // so it needs no tree.
+            walkArrayOfArrays(parser, node, row);
         } else {
             // What the array becomes depends on all of its elements.
-            walkWholeArray((ArrayNode) JsonText.read(parser), node, depth, row);
+            walkWholeArray(JsonText.readRestOfArray(parser, first), node, depth, row);
+        }
+    }
+
+    /** The parser on the first element's {@code [}; see {@link #walkWholeArray} for the rules this follows. */
+    private void walkArrayOfArrays(JsonParser parser, PathNode node, RowBuilder row) throws IOException {
+        if (config.typePolicy() == TypePolicy.WELL_DEFINED && node.override != PathOverride.JSON) {
+            for (JsonToken token = parser.currentToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                parser.skipChildren();
+            }
+            lose(row, node, keptType(row.table, node), MIXED_ARRAY);
+        } else {
+            placeLeaf(node, Leaf.ofJsonText(JsonText.copyRestOfArray(parser)), row);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -8,9 +10,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
 /**
@@ -35,6 +39,97 @@ final class JsonText {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("Cannot write JSON text", e);
         }
+    }
+
+    /**
+     * Copies the rest of an array as the JSON text {@link #write} makes of it, without building its tree: the
+     * parser on the token after the array's {@code [}, and left on its {@code ]}. Numbers are copied as they are
+     * spelled when that is how {@code write} spells them too; objects go through a tree, which keeps the last of
+     * repeated names just as reading the whole array would.
+     */
+    static String copyRestOfArray(JsonParser parser) throws IOException {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator generator = MAPPER.createGenerator(out)) {
+            generator.writeStartArray();
+            int depth = 1;
+            for (JsonToken token = parser.currentToken(); ; token = parser.nextToken()) {
+                switch (token) {
+                    case START_ARRAY -> {
+                        generator.writeStartArray();
+                        depth++;
+                    }
+                    case END_ARRAY -> {
+                        generator.writeEndArray();
+                        depth--;
+                    }
+                    case VALUE_STRING -> generator.writeString(
+                            parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> copyNumber(parser, generator);
+                    default -> MAPPER.writeTree(generator, read(parser));
+                }
+                if (depth == 0) {
+                    break;
+                }
+            }
+        }
+        String text = out.toString();
+        return hasUnpairedSurrogate(text) ? write(read(text)) : text;
+    }
+
+    private static void copyNumber(JsonParser parser, JsonGenerator generator) throws IOException {
+        char[] chars = parser.getTextCharacters();
+        int offset = parser.getTextOffset();
+        int length = parser.getTextLength();
+        if (writtenAsSpelled(chars, offset, length)) {
+            generator.writeNumber(chars, offset, length);
+        } else {
+            MAPPER.writeTree(generator, read(parser));
+        }
+    }
+
+    /**
+     * Whether {@link #write} spells the number as the text does: integers as plain digits, decimals as
+     * {@link java.math.BigDecimal#toString()} does. That is every number except negative zero and those with an
+     * exponent or with six or more zeros right after {@code 0.}, which {@code BigDecimal} spells with an exponent.
+     */
+    static boolean writtenAsSpelled(char[] chars, int offset, int length) {
+        int end = offset + length;
+        int start = offset < end && chars[offset] == '-' ? offset + 1 : offset;
+        boolean negative = start > offset;
+        boolean allZeros = true;
+        for (int i = start; i < end; i++) {
+            char c = chars[i];
+            if (c >= '1' && c <= '9') {
+                allZeros = false;
+            } else if (c != '0' && c != '.') {
+                // An exponent, or not a plain number at all (NaN in a tree, say).
+                return false;
+            }
+        }
+        if (start == end || (negative && allZeros)) {
+            return false;
+        }
+        boolean startsWithZeroPoint = end - start >= 2 && chars[start] == '0' && chars[start + 1] == '.';
+        if (startsWithZeroPoint) {
+            int zeros = 0;
+            for (int i = start + 2; i < end && chars[i] == '0'; i++) {
+                zeros++;
+            }
+            return zeros < 6;
+        }
+        return true;
+    }
+
+    /**
+     * Reads the rest of an array into a tree, the parser on {@code first}, the token after the array's {@code [},
+     * and left on its {@code ]}.
+     */
+    static ArrayNode readRestOfArray(JsonParser parser, JsonToken first) throws IOException {
+        ArrayNode array = nodes().arrayNode();
+        for (JsonToken token = first; token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            array.add(read(parser));
+        }
+        return array;
     }
 
     /** Reads the value the parser is on (its first token) and leaves the parser on the value's last token. */

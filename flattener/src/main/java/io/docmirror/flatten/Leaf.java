@@ -31,7 +31,7 @@ final class Leaf {
     NumberFacts elementFacts;
     /** Boolean, String, Instant or JSON text, as the tag says. */
     Object value;
-    /** For lists and JSON text: the array or value itself. */
+    /** For lists and JSON text: the array or value itself ({@code null} for JSON copied as text). */
     private JsonNode tree;
     /** The shape a reused scalar leaf reads its numbers into. */
     private final NumberShape ownShape;
@@ -94,6 +94,11 @@ final class Leaf {
         return new Leaf(ValueTag.JSON, node, null, null, null, JsonText.write(node));
     }
 
+    /** JSON text that {@link JsonText} wrote or copied. */
+    static Leaf ofJsonText(String text) {
+        return new Leaf(ValueTag.JSON, null, null, null, null, text);
+    }
+
     /** A number as its exact literal text, for when no numeric column can hold it together with its neighbours. */
     Leaf asNumberText() {
         return new Leaf(ValueTag.NUMBER, null, number, null, null, null);
@@ -111,6 +116,8 @@ final class Leaf {
             // Only the canonical spelling is detected as a timestamp, so the instant spells the text again.
             case TIMESTAMP -> TextNode.valueOf(value.toString());
             case BIGINT, DOUBLE, DECIMAL, NUMBER -> number.toNode();
+            // JSON copied as text has no tree; the text reads back to the value exactly.
+            case JSON -> tree != null ? tree : JsonText.read((String) value);
             default -> tree;
         };
     }
