@@ -1,5 +1,6 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +81,21 @@ class FlattenerTest {
             assertThat(SchemaCodec.toJson(fromBytes.schema())).as("%s", policy)
                     .isEqualTo(SchemaCodec.toJson(fromTrees.schema()));
         }
+    }
+
+    @Test
+    void anArrayOfArraysIsJsonTextOrUnderTheWellDefinedPolicyALoss() {
+        byte[] json = bytes("{\"id\":\"1\",\"shape\":[[1e5,0.50],[2,-0]],\"after\":1}");
+
+        FlattenResult lossless = Flattener.create(FlattenerConfig.defaults("orders"))
+                .flatten(new SourceDocument("orders", "\"p\"", 1, json));
+        FlattenResult wellDefined = Flattener.create(FlattenerConfig.defaults("orders")
+                .withTypePolicy(TypePolicy.WELL_DEFINED)).flatten(new SourceDocument("orders", "\"p\"", 1, json));
+
+        assertThat(lossless.rows().get(0).value("shape")).isEqualTo("[[1E+5,0.50],[2,0]]");
+        assertThat(lossless.rows().get(0).value("after")).isEqualTo(1L);
+        assertThat(wellDefined.losses()).containsExactly(new ValueLoss(JsonPointer.compile("/shape"), "nothing", "ARRAY of mixed types"));
+        assertThat(wellDefined.rows().get(0).value("after")).isEqualTo(1L);
     }
 
     @Test
