@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.CharBuffer;
 import java.io.UncheckedIOException;
 
 /**
@@ -158,7 +159,23 @@ final class JsonText {
         }
     }
 
-    static boolean hasUnpairedSurrogate(String text) {
+    /**
+     * Whether the string value the parser is on has an unpaired surrogate. Reads the parser's characters in place:
+     * most strings have no character at or above the first surrogate, which one pass with no branch per character
+     * shows (the JIT can do it several characters at a time).
+     */
+    static boolean stringHasUnpairedSurrogate(JsonParser parser) throws IOException {
+        char[] chars = parser.getTextCharacters();
+        int start = parser.getTextOffset();
+        int end = start + parser.getTextLength();
+        int union = 0;
+        for (int i = start; i < end; i++) {
+            union |= chars[i];
+        }
+        return union >= Character.MIN_SURROGATE && hasUnpairedSurrogate(CharBuffer.wrap(chars, start, end - start));
+    }
+
+    static boolean hasUnpairedSurrogate(CharSequence text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c < Character.MIN_SURROGATE) {

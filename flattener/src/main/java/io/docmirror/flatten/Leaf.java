@@ -77,8 +77,9 @@ final class Leaf {
                 value = token == JsonToken.VALUE_TRUE;
             }
             case VALUE_STRING -> {
+                boolean unpairedSurrogate = JsonText.stringHasUnpairedSurrogate(parser);
                 String text = parser.getText();
-                if (JsonText.hasUnpairedSurrogate(text)) {
+                if (unpairedSurrogate) {
                     return ofJson(TextNode.valueOf(text));
                 }
                 Instant timestamp = detectTimestamps ? parseTimestamp(text) : null;
