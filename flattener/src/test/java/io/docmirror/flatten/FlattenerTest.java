@@ -193,6 +193,18 @@ class FlattenerTest {
     }
 
     @Test
+    void unpairedSurrogatesReadFromBytesAreKeptAsEscapedJsonTextAndPairsAsText() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        byte[] json = bytes("{\"id\":\"1\",\"s\":\"broken \\ud800 text\",\"pair\":\"\\ud83d\\ude00\",\"cjk\":\"中文 😀\"}");
+
+        FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"p\"", 1, json));
+
+        assertThat(result.rows().get(0).value("s")).isEqualTo("\"broken \\uD800 text\"");
+        assertThat(result.rows().get(0).value("pair")).isEqualTo("😀");
+        assertThat(result.rows().get(0).value("cjk")).isEqualTo("中文 😀");
+    }
+
+    @Test
     void aSavedSchemaOnlyLoadsUnderTheConfigurationThatMadeIt() {
         Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
         flatten(flattener, "{\"id\":\"1\",\"a\":1}", 1);
