@@ -37,6 +37,7 @@ public final class FlattenBenchmark {
     private static final ObjectMapper MAPPER = StoreJson.mapper();
     private static final int ALLOCATION_WINDOW = 10_000;
     private static final long WARM_UP_DOCUMENTS = 200_000;
+    private static final String ORDERS = "orders (generated)";
 
     private FlattenBenchmark() {
     }
@@ -58,34 +59,79 @@ public final class FlattenBenchmark {
     public record Allocation(long documentsSeen, double bytesPerDocument) {
     }
 
-    public static void main(String[] args) {
+    /**
+     * Measures each input in a JVM of its own, started with this JVM's options: what the JIT makes of the flattener
+     * depends on the documents it has seen, so inputs measured one after another in one JVM would change each
+     * other's figures.
+     */
+    public static void main(String[] args) throws IOException, InterruptedException {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path datasets = args.length > 2 ? Path.of(args[2]) : Path.of("..", "shared", "data");
         PrintStream out = System.out;
-        run(orders, rounds, datasets, out);
+        if (args.length > 3) {
+            // A child JVM: one input.
+            String input = args[3];
+            measure(input, input.equals(ORDERS) ? orders(orders) : storedDocuments(datasets.resolve(input)), rounds,
+                    out);
+            return;
+        }
+        printHeader(out);
+        for (String input : inputs(datasets, out)) {
+            measureInChildJvm(List.of(Integer.toString(orders), Integer.toString(rounds), datasets.toString(), input));
+        }
         allocation(orders * 10L, out);
     }
 
+    private static void measureInChildJvm(List<String> args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FlattenBenchmark.class.getName()));
+        command.addAll(args);
+        Process child = new ProcessBuilder(command).inheritIO().start();
+        int exitCode = child.waitFor();
+        if (exitCode != 0) {
+            throw new IllegalStateException("Measuring " + args.get(3) + " failed: its JVM exited with " + exitCode);
+        }
+    }
+
+    /** Measures every input in this JVM, one after another: quick, for smoke tests, but see {@link #main}. */
     public static List<Result> run(int orders, int rounds, Path datasets, PrintStream out) {
         List<Result> results = new ArrayList<>();
+        printHeader(out);
+        for (String input : inputs(datasets, out)) {
+            List<byte[]> documents = input.equals(ORDERS) ? orders(orders) : storedDocuments(datasets.resolve(input));
+            results.add(measure(input, documents, rounds, out));
+        }
+        return results;
+    }
+
+    private static void printHeader(PrintStream out) {
         out.printf(Locale.ROOT, "%-28s %9s %9s %12s %12s %12s %10s %10s %7s %7s%n", "input", "docs", "MB",
                 "parse docs/s", "tokens docs/s", "flat docs/s", "parse MB/s", "flat MB/s", "ratio", "tokens");
-        OrderGenerator generator = new OrderGenerator(42, Math.max(1, orders / 10));
-        List<byte[]> orderDocuments = new ArrayList<>(orders);
-        for (int index = 0; index < orders; index++) {
-            orderDocuments.add(generator.order(index));
-        }
-        results.add(measure("orders (generated)", orderDocuments, rounds, out));
+    }
+
+    /** The generated orders, then every dataset's file name. */
+    private static List<String> inputs(Path datasets, PrintStream out) {
+        List<String> inputs = new ArrayList<>(List.of(ORDERS));
         if (Files.isDirectory(datasets)) {
             for (Path file : jsonLinesFiles(datasets)) {
-                String name = file.getFileName().toString();
-                results.add(measure(name, storedDocuments(file), rounds, out));
+                inputs.add(file.getFileName().toString());
             }
         } else {
             out.println("(no datasets at " + datasets + ": only generated orders measured)");
         }
-        return results;
+        return inputs;
+    }
+
+    private static List<byte[]> orders(int count) {
+        OrderGenerator generator = new OrderGenerator(42, Math.max(1, count / 10));
+        List<byte[]> documents = new ArrayList<>(count);
+        for (int index = 0; index < count; index++) {
+            documents.add(generator.order(index));
+        }
+        return documents;
     }
 
     private static Result measure(String input, List<byte[]> documents, int rounds, PrintStream out) {
