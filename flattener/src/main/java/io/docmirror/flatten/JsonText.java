@@ -2,8 +2,8 @@ package io.docmirror.flatten;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
 import java.io.StringWriter;
-import java.nio.CharBuffer;
 import java.io.UncheckedIOException;
+import java.nio.CharBuffer;
 
 /**
  * JSON text in JSON columns, {@code _empty} and {@code _overflow}: numbers written and read back exactly, and text
@@ -93,7 +93,7 @@ final class JsonText {
      * {@link java.math.BigDecimal#toString()} does. That is every number except negative zero and those with an
      * exponent or with six or more zeros right after {@code 0.}, which {@code BigDecimal} spells with an exponent.
      */
-    static boolean writtenAsSpelled(char[] chars, int offset, int length) {
+    private static boolean writtenAsSpelled(char[] chars, int offset, int length) {
         int end = offset + length;
         int start = offset < end && chars[offset] == '-' ? offset + 1 : offset;
         boolean negative = start > offset;
@@ -162,7 +162,7 @@ final class JsonText {
     /**
      * Whether the string value the parser is on has an unpaired surrogate. Reads the parser's characters in place:
      * most strings have no character at or above the first surrogate, which one pass with no branch per character
-     * shows (the JIT can do it several characters at a time).
+     * shows; only the others get the character-by-character check.
      */
     static boolean stringHasUnpairedSurrogate(JsonParser parser) throws IOException {
         char[] chars = parser.getTextCharacters();
