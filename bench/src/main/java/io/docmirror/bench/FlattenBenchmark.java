@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  * every real dataset. Then the steady-state allocation of flattening per document, measured as more and more
  * distinct documents go through one flattener: it must not grow.
  *
- * <p>Usage: {@code FlattenBenchmark [orders] [rounds] [datasetDir]}.
+ * <p>Usage: {@code FlattenBenchmark [orders] [rounds] [datasetDir]}. Each input is measured in a JVM of its own
+ * (see {@link #main}), which gets a fourth argument: the name of the one input to measure.
  */
 public final class FlattenBenchmark {
     private static final ObjectMapper MAPPER = StoreJson.mapper();

@@ -66,6 +66,7 @@ final class JsonText {
                     case VALUE_STRING -> generator.writeString(
                             parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
                     case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> copyNumber(parser, generator);
+                    case VALUE_TRUE, VALUE_FALSE, VALUE_NULL -> generator.copyCurrentEvent(parser);
                     default -> MAPPER.writeTree(generator, read(parser));
                 }
                 if (depth == 0) {
