@@ -42,10 +42,10 @@ final class DocumentWalker {
     private final List<ValueLoss> losses = new ArrayList<>();
     private final List<PendingConflict> conflicts = new ArrayList<>();
     private final List<PendingOverflow> overflows = new ArrayList<>();
-    /** Property names from the current row down to the value being walked; rows below it continue the stack. */
-    private final PositionStack position = new PositionStack();
     /** Every scalar value is read into this one leaf and placed before the next is read. */
     private final Leaf scalar = Leaf.forScalars();
+    /** Whether the document's strings need checking for unpaired surrogates, which UTF-8 cannot encode. */
+    private final boolean mayHoldSurrogates;
 
     private record PendingConflict(TableSchema table, PathNode node, String keptType, String seenType,
             String resolution) {
@@ -73,6 +73,7 @@ final class DocumentWalker {
         this.document = document;
         this.readOnly = readOnly;
         this.lsn = document.lsn();
+        this.mayHoldSurrogates = document.mayHoldSurrogates();
     }
 
     /** The document's id, if the walk got as far as reading it (for error messages). */
@@ -99,7 +100,7 @@ final class DocumentWalker {
 
     private FlattenResult walkDocument(JsonParser parser) throws IOException {
         TableSchema root = schema.root();
-        RowBuilder row = new RowBuilder(root, null, 0, "", position);
+        RowBuilder row = new RowBuilder(root, null, 0, "");
         rows.add(row);
         row.set(SystemColumns.PK, document.partitionKey());
         row.set(SystemColumns.LSN, lsn);
@@ -149,11 +150,10 @@ final class DocumentWalker {
                 fillSystemColumn(parser, row, name);
                 continue;
             }
-            row.enter(name);
             try {
                 if (child == null && !row.table.hasRoomForValueColumn()) {
                     // A path never seen before in a full table: it could never get a column, so keep it whole.
-                    overflow(row, JsonText.read(parser));
+                    overflow(row, PathNode.childPath(node.path, name), JsonText.read(parser));
                 } else {
                     if (child == null) {
                         changeSchema();
@@ -166,8 +166,6 @@ final class DocumentWalker {
                 throw e;
             } catch (IOException | RuntimeException e) {
                 throw FlattenException.wrapWithPath(e, name);
-            } finally {
-                row.exit();
             }
         }
     }
@@ -203,10 +201,13 @@ final class DocumentWalker {
             return;
         }
         switch (token) {
-            case VALUE_NULL -> row.markEmpty(NullNode.getInstance());
+            case VALUE_NULL -> row.markEmpty(node.path, NullNode.getInstance());
             case START_OBJECT -> walkObject(parser, node, depth, row);
             case START_ARRAY -> walkArray(parser, node, depth, row);
-            default -> placeLeaf(node, scalar.readScalar(parser, token, config.detectTimestamps()), row);
+            default -> {
+                Leaf leaf = scalar.readScalar(parser, token, config.detectTimestamps(), mayHoldSurrogates);
+                placeLeaf(node, leaf, row);
+            }
         }
     }
 
@@ -218,7 +219,7 @@ final class DocumentWalker {
         if (depth >= config.maxDepth() && node.override != PathOverride.FLATTEN) {
             JsonNode object = JsonText.read(parser);
             if (object.isEmpty()) {
-                row.markEmpty(object);
+                row.markEmpty(node.path, object);
             } else {
                 placeLeaf(node, Leaf.ofJson(object), row);
             }
@@ -226,7 +227,7 @@ final class DocumentWalker {
         }
         String first = parser.nextFieldName();
         if (first == null) {
-            row.markEmpty(JsonNodeFactory.instance.objectNode());
+            row.markEmpty(node.path, JsonNodeFactory.instance.objectNode());
         } else if (claimStructure(node, OBJECT, row)) {
             walkProperties(parser, first, node, depth, row);
         } else {
@@ -319,7 +320,7 @@ final class DocumentWalker {
         if (node.primary != null && node.primary.tag.isList()) {
             row.set(node.primary.columnIndex, List.of());
         } else {
-            row.markEmpty(JsonNodeFactory.instance.arrayNode());
+            row.markEmpty(node.path, JsonNodeFactory.instance.arrayNode());
         }
     }
 
@@ -344,7 +345,7 @@ final class DocumentWalker {
     /** Walks one element of an array that goes to a child table; {@code token} is the element's first. */
     private void walkChildRow(JsonParser parser, JsonToken token, TableSchema child, int index, String arrayPath,
             RowBuilder parent) throws IOException {
-        RowBuilder row = new RowBuilder(child, parent, index, arrayPath + "[" + index + "]", position);
+        RowBuilder row = new RowBuilder(child, parent, index, arrayPath + "[" + index + "]");
         rows.add(row);
         row.set(SystemColumns.CHILD_PK, document.partitionKey());
         row.set(SystemColumns.CHILD_LSN, lsn);
@@ -413,7 +414,7 @@ final class DocumentWalker {
         ValueTag valueTag = leaf.valueColumnTag();
         if (node.primary == null && valueTag != null && node.claimedStructure == null) {
             if (!row.table.hasRoomForValueColumn()) {
-                overflow(row, leaf.toNode());
+                overflow(row, node.path, leaf.toNode());
                 return;
             }
             changeSchema();
@@ -438,7 +439,7 @@ final class DocumentWalker {
         Slot slot = node.variant(leaf.natural);
         if (slot == null) {
             if (!row.table.hasRoomForValueColumn()) {
-                overflow(row, leaf.toNode());
+                overflow(row, node.path, leaf.toNode());
                 return SystemColumns.OVERFLOW;
             }
             changeSchema();
@@ -554,11 +555,12 @@ final class DocumentWalker {
 
     private void lose(RowBuilder row, PathNode node, String keptType, String seenType) {
         conflicts.add(new PendingConflict(row.table, node, keptType, seenType, "NULL"));
-        losses.add(new ValueLoss(row.pointer(), keptType, seenType));
+        losses.add(new ValueLoss(row.pointer(node.path), keptType, seenType));
     }
 
-    private void overflow(RowBuilder row, JsonNode value) {
-        row.overflow(value);
-        overflows.add(new PendingOverflow(row.table, row.position()));
+    /** @param path the value's property names from the row */
+    private void overflow(RowBuilder row, List<String> path, JsonNode value) {
+        row.overflow(path, value);
+        overflows.add(new PendingOverflow(row.table, path));
     }
 }

@@ -16,6 +16,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 
 /**
@@ -29,6 +32,11 @@ final class JsonText {
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
     private static final ObjectWriter ESCAPING_WRITER = MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
+    private static final VarHandle EIGHT_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final long EVERY_HIGH_BIT = 0x8080808080808080L;
+    private static final long EVERY_LOW_BIT = 0x0101010101010101L;
+    private static final long EVERY_BACKSLASH = 0x5C5C5C5C5C5C5C5CL;
 
     private JsonText() {
     }
@@ -174,6 +182,51 @@ final class JsonText {
             union |= chars[i];
         }
         return union >= Character.MIN_SURROGATE && hasUnpairedSurrogate(CharBuffer.wrap(chars, start, end - start));
+    }
+
+    /**
+     * Whether a string read from this UTF-8 JSON text may hold a surrogate, paired or not; {@code false} means none
+     * does, so no string needs a check for unpaired ones. Three spellings give surrogates: the escapes
+     * {@code \\uD800} to {@code \\uDFFF}; the bytes {@code ED A0 80} to {@code ED BF BF}, which UTF-8 forbids but
+     * Jackson decodes; and four-byte sequences, which Jackson decodes to pairs when they are UTF-8 and to lone
+     * surrogates when they are not. Most documents have no backslash and no byte above {@code 0x7F} at all, which
+     * sixteen bytes at a time show; only sixteen bytes that hold one are looked at byte by byte. An escaped backslash
+     * before {@code ud800} answers {@code true} too, which costs only the per-string check.
+     */
+    static boolean mayHoldSurrogates(byte[] json) {
+        int start = 0;
+        for (; start + 2 * Long.BYTES <= json.length; start += 2 * Long.BYTES) {
+            long suspects = suspectBits((long) EIGHT_BYTES.get(json, start))
+                    | suspectBits((long) EIGHT_BYTES.get(json, start + Long.BYTES));
+            if (suspects != 0 && surrogateMayStartIn(json, start, start + 2 * Long.BYTES)) {
+                return true;
+            }
+        }
+        return surrogateMayStartIn(json, start, json.length);
+    }
+
+    /** For each of eight bytes, its high bit when it is a backslash or above {@code 0x7F}; no other bits. */
+    private static long suspectBits(long bytes) {
+        long xorBackslash = bytes ^ EVERY_BACKSLASH;
+        // The second term has a byte's high bit set when the byte is zero, that is, was a backslash.
+        return (bytes | ((xorBackslash - EVERY_LOW_BIT) & ~xorBackslash)) & EVERY_HIGH_BIT;
+    }
+
+    private static boolean surrogateMayStartIn(byte[] json, int start, int end) {
+        for (int i = start; i < end; i++) {
+            int current = json[i] & 0xFF;
+            int next = i + 1 < json.length ? json[i + 1] & 0xFF : 0;
+            if (current == '\\' && next == 'u' && i + 3 < json.length) {
+                int first = json[i + 2] | 0x20;
+                int second = json[i + 3] | 0x20;
+                if (first == 'd' && (second == '8' || second == '9' || (second >= 'a' && second <= 'f'))) {
+                    return true;
+                }
+            } else if ((current == 0xED && next >= 0xA0) || current >= 0xF0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean hasUnpairedSurrogate(CharSequence text) {

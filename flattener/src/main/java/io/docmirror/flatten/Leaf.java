@@ -64,7 +64,8 @@ final class Leaf {
      * Reads the scalar the parser is on into this reusable leaf and returns it, or returns a new JSON leaf for a
      * string that UTF-8 cannot encode (an unpaired surrogate).
      */
-    Leaf readScalar(JsonParser parser, JsonToken token, boolean detectTimestamps) throws IOException {
+    Leaf readScalar(JsonParser parser, JsonToken token, boolean detectTimestamps, boolean mayHoldSurrogates)
+            throws IOException {
         number = null;
         switch (token) {
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
@@ -77,7 +78,7 @@ final class Leaf {
                 value = token == JsonToken.VALUE_TRUE;
             }
             case VALUE_STRING -> {
-                boolean unpairedSurrogate = JsonText.stringHasUnpairedSurrogate(parser);
+                boolean unpairedSurrogate = mayHoldSurrogates && JsonText.stringHasUnpairedSurrogate(parser);
                 String text = parser.getText();
                 if (unpairedSurrogate) {
                     return ofJson(TextNode.valueOf(text));
@@ -164,7 +165,7 @@ final class Leaf {
                 if (JsonText.hasUnpairedSurrogate(element.textValue())) {
                     return null;
                 }
-                allTimestamps &= parseTimestamp(element.textValue()) != null;
+                allTimestamps = allTimestamps && parseTimestamp(element.textValue()) != null;
             } else {
                 return null;
             }

@@ -71,12 +71,17 @@ final class PathNode {
         if (children == null) {
             children = new HashMap<>();
         }
+        PathNode child = new PathNode(childPath(path, propertyName), override, systemProperty);
+        children.put(propertyName, child);
+        return child;
+    }
+
+    /** The path of property {@code propertyName} of the object at {@code path}. */
+    static List<String> childPath(List<String> path, String propertyName) {
         List<String> childPath = new ArrayList<>(path.size() + 1);
         childPath.addAll(path);
         childPath.add(propertyName);
-        PathNode child = new PathNode(childPath, override, systemProperty);
-        children.put(propertyName, child);
-        return child;
+        return List.copyOf(childPath);
     }
 
     void remember(PathNode child, int position) {

@@ -40,8 +40,13 @@ public final class Row {
         throw new IllegalArgumentException("Table " + table.name() + " has no column " + columnName);
     }
 
+    /** The table's name and the row's values up to its last non-null one. */
     @Override
     public String toString() {
-        return table.name() + Arrays.toString(values);
+        int width = values.length;
+        while (width > 0 && values[width - 1] == null) {
+            width--;
+        }
+        return table.name() + Arrays.toString(Arrays.copyOf(values, width));
     }
 }

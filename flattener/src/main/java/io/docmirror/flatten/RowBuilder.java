@@ -9,9 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A row being filled while its document is walked. It knows where in the row the walk is (the property names from
- * the row down), so that values with no column of their own land at the right place in {@code _empty} or
- * {@code _overflow}.
+ * A row being filled while its document is walked. Values with no column of their own are placed in {@code _empty}
+ * or {@code _overflow} by their path: the property names from the row down to the value.
  */
 final class RowBuilder {
     final TableSchema table;
@@ -19,57 +18,47 @@ final class RowBuilder {
     final String rowPath;
     private final RowBuilder parent;
     private final int index;
-    /** The walker's stack of property names; this row's part starts at {@code base}. */
-    private final PositionStack position;
-    private final int base;
+    /**
+     * Begins as long as the table's last row needed and grows when a value lands past its end. Rows of a wide table
+     * often fill only a few of its columns, and the columns they fill tend to be the same as the last row's; an
+     * array as long as the table would cost its whole length to allocate for every row.
+     */
     private Object[] values;
+    /** One past the last column that has a value. */
+    private int width;
     private JsonNode empty;
     private JsonNode overflow;
 
-    RowBuilder(TableSchema table, RowBuilder parent, int index, String rowPath, PositionStack position) {
+    RowBuilder(TableSchema table, RowBuilder parent, int index, String rowPath) {
         this.table = table;
-        this.position = position;
-        this.base = position.size();
         this.parent = parent;
         this.index = index;
         this.rowPath = rowPath;
-        this.values = new Object[table.columnCount()];
+        this.values = new Object[table.lastRowWidth()];
     }
 
     void set(int columnIndex, Object value) {
         if (columnIndex >= values.length) {
             values = Arrays.copyOf(values, Math.max(columnIndex + 1, values.length * 2));
         }
+        width = Math.max(width, columnIndex + 1);
         values[columnIndex] = value;
     }
 
-    void enter(String propertyName) {
-        position.push(propertyName);
-    }
-
-    void exit() {
-        position.pop();
-    }
-
-    /** The property names from the row to where the walk is. */
-    List<String> position() {
-        return position.copyFrom(base);
-    }
-
     /** Records an explicit null, {@code {}} or {@code []}, which no column can tell from a missing property. */
-    void markEmpty(JsonNode value) {
-        empty = placeAtPosition(empty, value);
+    void markEmpty(List<String> path, JsonNode value) {
+        empty = placeAtPath(empty, path, value);
     }
 
-    void overflow(JsonNode value) {
-        overflow = placeAtPosition(overflow, value);
+    void overflow(List<String> path, JsonNode value) {
+        overflow = placeAtPath(overflow, path, value);
     }
 
-    /** Where the walk is, from the document's root: {@code /items/3/price}. */
-    JsonPointer pointer() {
+    /** Where the value at {@code path} is, from the document's root: {@code /items/3/price}. */
+    JsonPointer pointer(List<String> path) {
         JsonPointer pointer = rowPointer();
-        for (int step = base; step < position.size(); step++) {
-            pointer = pointer.appendProperty(position.get(step));
+        for (String propertyName : path) {
+            pointer = pointer.appendProperty(propertyName);
         }
         return pointer;
     }
@@ -85,16 +74,16 @@ final class RowBuilder {
         return pointer.appendIndex(index);
     }
 
-    private JsonNode placeAtPosition(JsonNode partial, JsonNode value) {
-        if (position.size() == base) {
+    private static JsonNode placeAtPath(JsonNode partial, List<String> path, JsonNode value) {
+        if (path.isEmpty()) {
             return value;
         }
         ObjectNode root = partial instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
         ObjectNode node = root;
-        for (int step = base; step < position.size() - 1; step++) {
-            node = node.withObjectProperty(position.get(step));
+        for (String propertyName : path.subList(0, path.size() - 1)) {
+            node = node.withObjectProperty(propertyName);
         }
-        node.set(position.get(position.size() - 1), value);
+        node.set(path.get(path.size() - 1), value);
         return root;
     }
 
@@ -110,6 +99,7 @@ final class RowBuilder {
         if (overflow != null) {
             set(table.overflowColumnIndex(), JsonText.write(overflow));
         }
+        table.rowBuilt(width);
         return new Row(table, values);
     }
 }

@@ -71,6 +71,11 @@ public final class SourceDocument {
         return body;
     }
 
+    /** Whether a string in the document might hold an unpaired surrogate: only bytes can show that none does. */
+    boolean mayHoldSurrogates() {
+        return json == null || JsonText.mayHoldSurrogates(json);
+    }
+
     /** A parser over the document, before its first token: over its tree once there is one, else over its bytes. */
     JsonParser parser() throws IOException {
         return body != null ? body.traverse() : JsonText.parser(json);

@@ -34,6 +34,11 @@ public final class TableSchema {
      * and writing JSON costs more than looking it up. Bounded; past the bound texts are simply written.
      */
     private final Map<JsonNode, String> emptyTexts = new HashMap<>();
+    /**
+     * How far into the columns the last row built for this table had a value: the room the next row starts with
+     * (see {@link RowBuilder}).
+     */
+    private int lastRowWidth;
     private int emptyColumn = -1;
     private int overflowColumn = -1;
     final PathNode rowNode;
@@ -99,6 +104,14 @@ public final class TableSchema {
 
     public int columnCount() {
         return columns.size();
+    }
+
+    int lastRowWidth() {
+        return lastRowWidth;
+    }
+
+    void rowBuilt(int width) {
+        lastRowWidth = width;
     }
 
     boolean hasRoomForValueColumn() {
