@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
 
 import static io.docmirror.flatten.TestingDocuments.parse;
@@ -202,6 +203,18 @@ class FlattenerTest {
         assertThat(result.rows().get(0).value("s")).isEqualTo("\"broken \\uD800 text\"");
         assertThat(result.rows().get(0).value("pair")).isEqualTo("😀");
         assertThat(result.rows().get(0).value("cjk")).isEqualTo("中文 😀");
+    }
+
+    @Test
+    void surrogatesSpelledInBytesThatAreNotUtf8AreKeptAsEscapedJsonText() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        // "s": D800 as three bytes; "t": past U+10FFFF, which Jackson reads as two low surrogates.
+        byte[] json = HexFormat.of().parseHex("7b226964223a2231222c2273223a2261eda08062222c2274223a22f490808063227d");
+
+        FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"p\"", 1, json));
+
+        assertThat(result.rows().get(0).value("s")).isEqualTo("\"a\\uD800b\"");
+        assertThat(result.rows().get(0).value("t")).isEqualTo("\"\\uDC00\\uDC00c\"");
     }
 
     @Test
