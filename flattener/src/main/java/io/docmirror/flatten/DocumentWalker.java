@@ -269,7 +269,7 @@ final class DocumentWalker {
             }
             lose(row, node, keptType(row.table, node), MIXED_ARRAY);
         } else {
-            placeLeaf(node, Leaf.ofJsonText(JsonText.copyRestOfArray(parser)), row);
+            placeLeaf(node, Leaf.ofJsonText(JsonText.copyRestOfArray(parser, mayHoldSurrogates)), row);
         }
     }
 
@@ -305,7 +305,7 @@ final class DocumentWalker {
             }
             return;
         }
-        Leaf list = Leaf.ofScalarArray(array, config.detectTimestamps());
+        Leaf list = Leaf.ofScalarArray(array, config.detectTimestamps(), mayHoldSurrogates);
         if (list != null) {
             placeLeaf(node, list, row);
         } else if (config.typePolicy() == TypePolicy.WELL_DEFINED) {

@@ -55,8 +55,11 @@ final class JsonText {
      * parser on the token after the array's {@code [}, and left on its {@code ]}. Numbers are copied as they are
      * spelled when that is how {@code write} spells them too; objects go through a tree, which keeps the last of
      * repeated names just as reading the whole array would.
+     *
+     * @param mayHoldSurrogates {@code false} when the document is known to hold no surrogate (see
+     *     {@link #mayHoldSurrogates(byte[])}), so that the copied text needs no check for unpaired ones
      */
-    static String copyRestOfArray(JsonParser parser) throws IOException {
+    static String copyRestOfArray(JsonParser parser, boolean mayHoldSurrogates) throws IOException {
         StringWriter out = new StringWriter();
         try (JsonGenerator generator = MAPPER.createGenerator(out)) {
             generator.writeStartArray();
@@ -83,7 +86,7 @@ final class JsonText {
             }
         }
         String text = out.toString();
-        return hasUnpairedSurrogate(text) ? write(read(text)) : text;
+        return mayHoldSurrogates && hasUnpairedSurrogate(text) ? write(read(text)) : text;
     }
 
     private static void copyNumber(JsonParser parser, JsonGenerator generator) throws IOException {

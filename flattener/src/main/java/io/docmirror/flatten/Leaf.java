@@ -131,9 +131,13 @@ final class Leaf {
 
     /**
      * A list leaf when every non-null element is a scalar of one kind (booleans, numbers some column type holds,
-     * strings, or with detection on, timestamps); {@code null} when the array is mixed, nested or all nulls.
+     * strings, or with detection on, timestamps); {@code null} when the array is mixed, nested or all nulls, or
+     * holds a string with an unpaired surrogate.
+     *
+     * @param mayHoldSurrogates {@code false} when the document is known to hold no surrogate, so that its strings
+     *     need no check
      */
-    static Leaf ofScalarArray(ArrayNode array, boolean detectTimestamps) {
+    static Leaf ofScalarArray(ArrayNode array, boolean detectTimestamps, boolean mayHoldSurrogates) {
         ValueTag kind = null;
         boolean allTimestamps = detectTimestamps;
         NumberShape[] shapes = null;
@@ -162,7 +166,7 @@ final class Leaf {
                 facts.add(shape);
             } else if (element.isTextual()) {
                 elementKind = ValueTag.VARCHAR_LIST;
-                if (JsonText.hasUnpairedSurrogate(element.textValue())) {
+                if (mayHoldSurrogates && JsonText.hasUnpairedSurrogate(element.textValue())) {
                     return null;
                 }
                 allTimestamps = allTimestamps && parseTimestamp(element.textValue()) != null;

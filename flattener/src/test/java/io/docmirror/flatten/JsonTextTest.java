@@ -47,7 +47,7 @@ class JsonTextTest {
         assertThat(parser.nextFieldName()).isEqualTo("a");
         assertThat(parser.nextToken()).isEqualTo(JsonToken.START_ARRAY);
         parser.nextToken();
-        String text = JsonText.copyRestOfArray(parser);
+        String text = JsonText.copyRestOfArray(parser, true);
         assertThat(parser.currentToken()).isEqualTo(JsonToken.END_ARRAY);
         assertThat(parser.nextFieldName()).isEqualTo("after");
         return text;
