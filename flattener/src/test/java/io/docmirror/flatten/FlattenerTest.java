@@ -206,6 +206,19 @@ class FlattenerTest {
     }
 
     @Test
+    void aListWithAnUnpairedSurrogateReadFromBytesIsKeptAsEscapedJsonTextAndOneWithPairsAsAList() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        byte[] json = bytes("{\"id\":\"1\",\"broken\":[\"ok\",\"\\ud800\"],\"paired\":[\"\\ud83d\\ude00\",\"x\"],"
+                + "\"nested\":[[\"\\udc00\"]]}");
+
+        FlattenResult result = flattener.flatten(new SourceDocument("orders", "\"p\"", 1, json));
+
+        assertThat(result.rows().get(0).value("broken")).isEqualTo("[\"ok\",\"\\uD800\"]");
+        assertThat(result.rows().get(0).value("paired")).isEqualTo(List.of("😀", "x"));
+        assertThat(result.rows().get(0).value("nested")).isEqualTo("[[\"\\uDC00\"]]");
+    }
+
+    @Test
     void surrogatesSpelledInBytesThatAreNotUtf8AreKeptAsEscapedJsonText() {
         Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
         // "s": D800 as three bytes; "t": past U+10FFFF, which Jackson reads as two low surrogates.
