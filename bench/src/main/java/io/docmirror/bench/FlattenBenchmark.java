@@ -253,7 +253,8 @@ public final class FlattenBenchmark {
             long allocated = threads.getThreadAllocatedBytes(thread) - before;
             consume(rows);
             if (seen + ALLOCATION_WINDOW >= nextReport) {
-                Allocation allocation = new Allocation(seen + ALLOCATION_WINDOW, (double) allocated / ALLOCATION_WINDOW);
+                Allocation allocation = new Allocation(seen + ALLOCATION_WINDOW,
+                        (double) allocated / ALLOCATION_WINDOW);
                 allocations.add(allocation);
                 out.printf(Locale.ROOT, "flattener allocation after %,11d documents: %,8.0f bytes/document%n",
                         allocation.documentsSeen(), allocation.bytesPerDocument());

@@ -203,7 +203,7 @@ final class DocumentWalker {
         switch (token) {
             case VALUE_NULL -> row.markEmpty(node.path, NullNode.getInstance());
             case START_OBJECT -> walkObject(parser, node, depth, row);
-            case START_ARRAY -> walkArray(parser, node, depth, row);
+            case START_ARRAY -> walkArray(parser, node, row);
             default -> {
                 Leaf leaf = scalar.readScalar(parser, token, config.detectTimestamps(), mayHoldSurrogates);
                 placeLeaf(node, leaf, row);
@@ -241,7 +241,7 @@ final class DocumentWalker {
         }
     }
 
-    private void walkArray(JsonParser parser, PathNode node, int depth, RowBuilder row) throws IOException {
+    private void walkArray(JsonParser parser, PathNode node, RowBuilder row) throws IOException {
         boolean elementOfChildRow = node == row.table.elementNode;
         if (readOnly && node.childTable != null && !node.seenMixedArray && !elementOfChildRow
                 && node.override != PathOverride.JSON && holdsClaim(node, ARRAY_OF_OBJECTS)) {
@@ -257,7 +257,7 @@ final class DocumentWalker {
             walkArrayOfArrays(parser, node, row);
         } else {
             // What the array becomes depends on all of its elements.
-            walkWholeArray(JsonText.readRestOfArray(parser, first), node, depth, row);
+            walkWholeArray(JsonText.readRestOfArray(parser, first), node, row);
         }
     }
 
@@ -267,7 +267,7 @@ final class DocumentWalker {
             for (JsonToken token = parser.currentToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
                 parser.skipChildren();
             }
-            lose(row, node, keptType(row.table, node), MIXED_ARRAY);
+            lose(row, node, keptType(node), MIXED_ARRAY);
         } else {
             placeLeaf(node, Leaf.ofJsonText(JsonText.copyRestOfArray(parser, mayHoldSurrogates)), row);
         }
@@ -289,7 +289,7 @@ final class DocumentWalker {
         }
     }
 
-    private void walkWholeArray(ArrayNode array, PathNode node, int depth, RowBuilder row) throws IOException {
+    private void walkWholeArray(ArrayNode array, PathNode node, RowBuilder row) throws IOException {
         if (node.override == PathOverride.JSON) {
             placeLeaf(node, Leaf.ofJson(array), row);
             return;
@@ -310,7 +310,7 @@ final class DocumentWalker {
             placeLeaf(node, list, row);
         } else if (config.typePolicy() == TypePolicy.WELL_DEFINED) {
             // Cosmos DB: an array must hold one type to be well-defined.
-            lose(row, node, keptType(row.table, node), MIXED_ARRAY);
+            lose(row, node, keptType(node), MIXED_ARRAY);
         } else {
             placeLeaf(node, Leaf.ofJson(array), row);
         }
@@ -395,7 +395,7 @@ final class DocumentWalker {
             node.claimedStructure = structure;
             return true;
         }
-        lose(row, node, keptType(row.table, node), structure);
+        lose(row, node, keptType(node), structure);
         return false;
     }
 
@@ -427,11 +427,11 @@ final class DocumentWalker {
             return;
         }
         if (config.typePolicy() == TypePolicy.WELL_DEFINED) {
-            lose(row, node, keptType(row.table, node), leaf.typeName());
+            lose(row, node, keptType(node), leaf.typeName());
             return;
         }
         String resolution = placeInVariant(node, leaf, row);
-        conflicts.add(new PendingConflict(row.table, node, keptType(row.table, node), leaf.typeName(), resolution));
+        conflicts.add(new PendingConflict(row.table, node, keptType(node), leaf.typeName(), resolution));
     }
 
     /** Puts the leaf in the variant column of its own type and answers where it went. */
@@ -483,11 +483,17 @@ final class DocumentWalker {
     /** The type the slot's column needs to take the leaf exactly, or {@code null} if it cannot take it. */
     private static ColumnType typeFor(Slot slot, Leaf leaf) {
         return switch (slot.tag) {
-            case NUMERIC -> leaf.number != null && leaf.natural != ValueTag.NUMBER ? slot.facts.typeWith(leaf.number) : null;
+            case NUMERIC -> leaf.number != null && leaf.natural != ValueTag.NUMBER
+                    ? slot.facts.typeWith(leaf.number)
+                    : null;
             case DECIMAL -> leaf.natural == ValueTag.DECIMAL ? slot.facts.typeWith(leaf.number) : null;
             case NUMERIC_LIST -> {
-                ColumnType element = leaf.natural == ValueTag.NUMERIC_LIST ? slot.facts.typeWith(leaf.elementFacts) : null;
-                yield element == null ? null : slot.type.element().equals(element) ? slot.type : ColumnType.list(element);
+                ColumnType element = leaf.natural == ValueTag.NUMERIC_LIST
+                        ? slot.facts.typeWith(leaf.elementFacts)
+                        : null;
+                yield element == null ? null
+                        : slot.type.element().equals(element) ? slot.type
+                        : ColumnType.list(element);
             }
             default -> leaf.natural == slot.tag ? slot.type : null;
         };
@@ -546,7 +552,7 @@ final class DocumentWalker {
         return values;
     }
 
-    private static String keptType(TableSchema table, PathNode node) {
+    private static String keptType(PathNode node) {
         if (node.primary != null) {
             return node.primary.type.sql();
         }

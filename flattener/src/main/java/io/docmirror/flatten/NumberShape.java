@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
@@ -73,7 +72,8 @@ final class NumberShape {
         set(0, value, null);
         double asDouble = value.doubleValue();
         fitsLong = value.bitLength() < 64;
-        exactInDouble = !Double.isInfinite(asDouble) && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0;
+        exactInDouble = !Double.isInfinite(asDouble)
+                && BigDecimal.valueOf(asDouble).compareTo(new BigDecimal(value)) == 0;
         integerDigits = value.abs().toString().length();
         scale = 0;
         return this;
