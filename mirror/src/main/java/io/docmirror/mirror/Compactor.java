@@ -1,5 +1,6 @@
 package io.docmirror.mirror;
 
+import io.docmirror.mirror.manifest.ColumnEntry;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.TableEntry;
@@ -38,10 +39,15 @@ final class Compactor {
     private final Path containerDirectory;
     private final ParquetOptions parquet;
 
-    /** One table's new base file (none when no row is current), and the files it replaces. */
-    record CompactedTable(String table, List<DataFile> replaced, Path temporaryFile, long rows, long minLsn,
-            long maxLsn) {
+    /**
+     * One table's new base file (none when no row is current), and the files it replaces.
+     *
+     * @param columns the table's columns as the file holds them: those of the compacted version
+     */
+    record CompactedTable(String table, List<ColumnEntry> columns, List<DataFile> replaced, Path temporaryFile,
+            long rows, long minLsn, long maxLsn) {
         CompactedTable {
+            columns = List.copyOf(columns);
             replaced = List.copyOf(replaced);
         }
 
@@ -126,9 +132,10 @@ final class Compactor {
             long count = stats.getLong(1);
             if (count == 0) {
                 Files.delete(file);
-                return new CompactedTable(table.name(), table.files(), null, 0, 0, 0);
+                return new CompactedTable(table.name(), table.columns(), table.files(), null, 0, 0, 0);
             }
-            return new CompactedTable(table.name(), table.files(), file, count, stats.getLong(2), stats.getLong(3));
+            return new CompactedTable(table.name(), table.columns(), table.files(), file, count, stats.getLong(2),
+                    stats.getLong(3));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot remove the empty compaction file " + file, e);
         }

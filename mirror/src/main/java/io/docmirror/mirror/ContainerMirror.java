@@ -1,6 +1,5 @@
 package io.docmirror.mirror;
 
-import io.docmirror.flatten.Column;
 import io.docmirror.flatten.Conflict;
 import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.Flattener;
@@ -17,7 +16,7 @@ import io.docmirror.mirror.manifest.DurableFiles;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.mirror.manifest.TableEntry;
-import io.docmirror.mirror.parquet.PhysicalNames;
+import io.docmirror.mirror.parquet.TableFormat;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -394,7 +393,7 @@ public final class ContainerMirror implements AutoCloseable {
             Files.move(compacted.temporaryFile(), target, StandardCopyOption.ATOMIC_MOVE);
             DurableFiles.fsyncDirectory(target.getParent());
             return new DataFile(path, DataFile.Kind.BASE, compacted.rows(), compacted.minLsn(), compacted.maxLsn(),
-                    Files.size(target));
+                    Files.size(target)).withNumberTypesOf(compacted.columns());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot move the compacted file " + compacted.temporaryFile() + " to "
                     + target, e);
@@ -425,7 +424,7 @@ public final class ContainerMirror implements AutoCloseable {
         List<TableEntry> tables = new ArrayList<>();
         for (TableSchema table : flattener.schema().tables()) {
             tables.add(new TableEntry(table.name(), table.parent().orElse(null), table.jsonPath().toString(),
-                    columnEntries(table), filesOf.apply(table.name())));
+                    TableFormat.columnEntries(table), filesOf.apply(table.name())));
         }
         return tables;
     }
@@ -447,18 +446,6 @@ public final class ContainerMirror implements AutoCloseable {
 
     private long committedLastEventTs() {
         return committed == null ? 0 : committed.lastEventTs();
-    }
-
-    private static List<ColumnEntry> columnEntries(TableSchema table) {
-        List<Column> columns = table.columns();
-        List<String> physicalNames = PhysicalNames.of(columns);
-        List<ColumnEntry> entries = new ArrayList<>(columns.size());
-        for (int index = 0; index < columns.size(); index++) {
-            Column column = columns.get(index);
-            entries.add(new ColumnEntry(column.name(), physicalNames.get(index), column.type().sql(),
-                    column.role().catalogName(), column.jsonPath().toString()));
-        }
-        return entries;
     }
 
     /** The flattener's conflicts and overflows, for the SQL catalog's {@code docmirror_conflicts}. */

@@ -233,7 +233,8 @@ final class MirrorBatch implements AutoCloseable {
 
     private void finishTable(String table) {
         TableWriter writer = openTables.remove(table);
-        tableFiles.computeIfAbsent(table, name -> new ArrayList<>()).add(writer.file().finish());
+        DataFile file = writer.file().finish().withNumberTypesOf(writer.format().columnEntries());
+        tableFiles.computeIfAbsent(table, name -> new ArrayList<>()).add(file);
     }
 
     private ParquetDataFileWriter history() {

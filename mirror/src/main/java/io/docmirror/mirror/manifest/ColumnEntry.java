@@ -21,4 +21,13 @@ public record ColumnEntry(String name, String physicalName, String type, String 
         requireNonNull(role, "role is null");
         requireNonNull(jsonPath, "jsonPath is null");
     }
+
+    /** Whether the column's type may still widen: a number (or list of numbers) column of the document's values. */
+    public boolean canWiden() {
+        if (role.equals("system")) {
+            return false;
+        }
+        String element = type.endsWith("[]") ? type.substring(0, type.length() - 2) : type;
+        return element.equals("BIGINT") || element.equals("DOUBLE") || element.startsWith("DECIMAL(");
+    }
 }

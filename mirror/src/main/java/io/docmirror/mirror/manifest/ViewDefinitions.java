@@ -2,8 +2,12 @@ package io.docmirror.mirror.manifest;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -18,8 +22,9 @@ import static java.util.Objects.requireNonNull;
  *       is a current root row. An update replaces a document's child rows, a delete removes them.</li>
  *   <li>Analytical TTL: rows whose {@code _ts} is older than the TTL are left out at once, before any compaction
  *       removes them from files.</li>
- *   <li>Every column is cast to its current type and given its SQL name, so older files written before a column
- *       existed or widened read the same as new ones (a missing column reads NULL).</li>
+ *   <li>Every column is converted to its current type and given its SQL name, so older files written before a
+ *       column existed or widened read the same as new ones (a missing column reads NULL). A widened number column
+ *       is converted exactly, file group by file group ({@link #read}).</li>
  * </ul>
  */
 public final class ViewDefinitions {
@@ -50,8 +55,8 @@ public final class ViewDefinitions {
     }
 
     /**
-     * The current rows of {@code table} as its files hold them (physical column names, stored types): what a view
-     * shows, and what compaction keeps. The table must have files.
+     * The current rows of {@code table} under their physical column names, each column in the table's current
+     * type: what a view shows, and what compaction keeps. The table must have files.
      *
      * <p>Before the first compaction every file is a delta, and the newest version of each key is found over all of
      * them. After it, the base file holds one current row per key as of the compacted version, and every key in a
@@ -66,30 +71,30 @@ public final class ViewDefinitions {
         List<DataFile> deltas = files(table, DataFile.Kind.DELTA);
         if (table.isRoot()) {
             if (base.isEmpty()) {
-                return newestVersions(deltas);
+                return newestVersions(table, deltas);
             }
-            String baseRows = "SELECT b.* FROM " + readParquet(base) + " AS b"
+            String baseRows = "SELECT b.* FROM " + read(table, base) + " AS b"
                     + (deltas.isEmpty() ? "" : " ANTI JOIN (SELECT _pk, id FROM " + readParquet(deltas)
                             + ") AS d ON b._pk = d._pk AND b.id = d.id")
                     + " WHERE true" + ttlCondition("b._ts");
-            return deltas.isEmpty() ? baseRows : baseRows + " UNION ALL BY NAME " + newestVersions(deltas);
+            return deltas.isEmpty() ? baseRows : baseRows + " UNION ALL BY NAME " + newestVersions(table, deltas);
         }
         List<DataFile> rootDeltas = files(manifest.root(), DataFile.Kind.DELTA);
         boolean rootCompacted = !files(manifest.root(), DataFile.Kind.BASE).isEmpty();
         if (!rootCompacted || manifest.analyticalTtl() >= 0) {
             // Whether a child row is current depends on its document's current version (and its _ts): join to it.
-            return "SELECT c.* FROM " + readParquet(table.files()) + " AS c SEMI JOIN " + rootRelation
+            return "SELECT c.* FROM " + read(table, table.files()) + " AS c SEMI JOIN " + rootRelation
                     + " AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn";
         }
         // The child base belongs to the root base: its rows are current unless their document changed since.
         List<String> parts = new ArrayList<>();
         if (!base.isEmpty()) {
-            parts.add("SELECT c.* FROM " + readParquet(base) + " AS c" + (rootDeltas.isEmpty() ? ""
+            parts.add("SELECT c.* FROM " + read(table, base) + " AS c" + (rootDeltas.isEmpty() ? ""
                     : " ANTI JOIN (SELECT _pk, id FROM " + readParquet(rootDeltas) + ") AS d ON c._pk = d._pk AND "
                             + "c._id = d.id"));
         }
         if (!deltas.isEmpty()) {
-            parts.add("SELECT c.* FROM " + readParquet(deltas) + " AS c SEMI JOIN (" + newestKeys(rootDeltas)
+            parts.add("SELECT c.* FROM " + read(table, deltas) + " AS c SEMI JOIN (" + newestKeys(rootDeltas)
                     + ") AS r ON c._id = r.id AND c._pk = r._pk AND c._lsn = r._lsn");
         }
         return String.join(" UNION ALL BY NAME ", parts);
@@ -102,8 +107,8 @@ public final class ViewDefinitions {
      * it). DuckDB 1.4 answered this anti join wrongly once a filter sat on top of it (1.5.6 and 2.0 answer it right);
      * {@code CompactionTest} fails on such a version.
      */
-    private String newestVersions(List<DataFile> files) {
-        return "SELECT v.* FROM " + readParquet(files) + " AS v ANTI JOIN (SELECT _pk, id, _lsn FROM "
+    private String newestVersions(TableEntry table, List<DataFile> files) {
+        return "SELECT v.* FROM " + read(table, files) + " AS v ANTI JOIN (SELECT _pk, id, _lsn FROM "
                 + readParquet(files) + ") AS newer"
                 + " ON v._pk = newer._pk AND v.id = newer.id AND newer._lsn > v._lsn"
                 + " WHERE v._deleted IS NOT TRUE" + ttlCondition("v._ts");
@@ -149,6 +154,51 @@ public final class ViewDefinitions {
                 ? Long.toString(asOfEpochSeconds.getAsLong())
                 : "epoch(current_timestamp)";
         return " AND " + tsColumn + " > " + now + " - " + manifest.analyticalTtl();
+    }
+
+    /**
+     * The rows of {@code table}'s {@code files}, each column in the type the table has now. A number column that
+     * widened since a file was written is converted exactly: files are read in groups that hold the same types, and
+     * each group is converted on its own, because one read of files whose types differ would first bring them to a
+     * common type, which for BIGINT, DOUBLE and DECIMAL is DOUBLE, and round.
+     */
+    private String read(TableEntry table, List<DataFile> files) {
+        Map<String, String> currentTypes = new HashMap<>();
+        table.columns().forEach(column -> currentTypes.put(column.physicalName(), sqlType(column)));
+        Map<Map<String, String>, List<DataFile>> groups = new LinkedHashMap<>();
+        for (DataFile file : files) {
+            Map<String, String> narrower = new TreeMap<>(file.numberTypes());
+            narrower.entrySet().removeIf(column -> column.getValue().equals(currentTypes.get(column.getKey())));
+            groups.computeIfAbsent(narrower, types -> new ArrayList<>()).add(file);
+        }
+        if (groups.size() == 1 && groups.containsKey(Map.of())) {
+            return readParquet(files);
+        }
+        return groups.entrySet().stream()
+                .map(group -> group.getKey().isEmpty()
+                        ? "SELECT * FROM " + readParquet(group.getValue())
+                        : "SELECT * REPLACE (" + group.getKey().entrySet().stream()
+                                .map(column -> exactConversion(column.getKey(), column.getValue(),
+                                        currentTypes.get(column.getKey())))
+                                .collect(Collectors.joining(", ")) + ") FROM " + readParquet(group.getValue()))
+                .collect(Collectors.joining(" UNION ALL BY NAME ", "(", ")"));
+    }
+
+    /**
+     * {@code column} from its type in a file to the wider type its table has now, exactly. A double becomes a
+     * DECIMAL through its shortest spelling, the number the flattener saw; a cast from the double itself would
+     * round its binary value instead.
+     */
+    private static String exactConversion(String column, String fileType, String tableType) {
+        String name = identifier(column);
+        String element = tableType.endsWith("[]") ? tableType.substring(0, tableType.length() - 2) : null;
+        if (fileType.equals("DOUBLE") && tableType.startsWith("DECIMAL(")) {
+            return "CAST(CAST(" + name + " AS VARCHAR) AS " + tableType + ") AS " + name;
+        }
+        if (fileType.equals("DOUBLE[]") && element != null && element.startsWith("DECIMAL(")) {
+            return "list_transform(" + name + ", lambda e: CAST(CAST(e AS VARCHAR) AS " + element + ")) AS " + name;
+        }
+        return "CAST(" + name + " AS " + tableType + ") AS " + name;
     }
 
     private String readParquet(List<DataFile> files) {

@@ -4,6 +4,7 @@ import io.docmirror.flatten.Column;
 import io.docmirror.flatten.ColumnType;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.TableSchema;
+import io.docmirror.mirror.manifest.ColumnEntry;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -67,6 +68,26 @@ public final class TableFormat {
 
     public List<String> physicalNames() {
         return physicalNames;
+    }
+
+    /** What the manifest records of these columns. */
+    public List<ColumnEntry> columnEntries() {
+        return columnEntries(columns, physicalNames);
+    }
+
+    /** What the manifest records of {@code table}'s columns as they are now. */
+    public static List<ColumnEntry> columnEntries(TableSchema table) {
+        return columnEntries(table.columns(), PhysicalNames.of(table.columns()));
+    }
+
+    private static List<ColumnEntry> columnEntries(List<Column> columns, List<String> physicalNames) {
+        List<ColumnEntry> entries = new ArrayList<>(columns.size());
+        for (int index = 0; index < columns.size(); index++) {
+            Column column = columns.get(index);
+            entries.add(new ColumnEntry(column.name(), physicalNames.get(index), column.type().sql(),
+                    column.role().catalogName(), column.jsonPath().toString()));
+        }
+        return entries;
     }
 
     /** The index of the column named {@code name}; the system columns always exist. */

@@ -1,0 +1,116 @@
+package io.docmirror.mirror;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreTesting;
+import io.docmirror.store.TestingClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A number column widens (BIGINT, DOUBLE, DECIMAL(38,s)) when a later commit brings a value its type cannot hold.
+ * The files written before keep the narrower type; every value they hold must still come back exactly, in SQL and
+ * after a compaction folds them into one file. Reading files of different types in one go used to bring them to
+ * DOUBLE first and round: 0.1234567890123456789 came back as 0.1234567890123456768.
+ */
+class NumberWideningTest {
+    private static final MirrorConfig NEVER_COMPACTS = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "0"));
+    private static final MirrorConfig COMPACTS = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "2", "mirror.manifest.keep-versions", "1",
+            "mirror.manifest.keep-ms", "0"));
+
+    @TempDir
+    Path work;
+
+    private final TestingClock clock = TestingClock.atEpochSecond(1_700_000_000L);
+    private EmbeddedStore store;
+
+    @BeforeEach
+    void openStore() {
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
+        store.createContainer(ContainerProperties.of("numbers", "/pk").withAnalyticalTtl(-1));
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void bigintToDoubleToDecimalAcrossCommits() throws Exception {
+        assertExactAcrossCommits("w", "1", "1.5", "0.1234567890123456789");
+    }
+
+    @Test
+    void bigintToDecimalBeyondInt64AcrossCommits() throws Exception {
+        assertExactAcrossCommits("b2", "1", "2.5", "9223372036854775809");
+    }
+
+    @Test
+    void doubleToDecimalAcrossCommits() throws Exception {
+        assertExactAcrossCommits("d", "0.5", "0.1", "12345678901234567890.5", "9007199254740993", "1e-7");
+    }
+
+    @Test
+    void listElementsWidenAcrossCommits() throws Exception {
+        List<String> lists = List.of("[1, 2]", "[0.1, 2.5]", "[0.1234567890123456789]");
+        for (int index = 0; index < lists.size(); index++) {
+            store.createItem("numbers", "{\"id\":\"l" + index + "\",\"pk\":\"p\",\"l\":" + lists.get(index) + "}");
+            sync(NEVER_COMPACTS);
+        }
+        List<List<Object>> rows = MirrorSql.query(work.resolve("mirror"), "numbers",
+                "SELECT id, CAST(l AS VARCHAR) FROM numbers ORDER BY id");
+        assertThat(rows).containsExactly(
+                List.of("l0", "[1.0000000000000000000, 2.0000000000000000000]"),
+                List.of("l1", "[0.1000000000000000000, 2.5000000000000000000]"),
+                List.of("l2", "[0.1234567890123456789]"));
+    }
+
+    /** One document per commit, each with {@code path} set to the next number; checks SQL before and after compaction. */
+    private void assertExactAcrossCommits(String path, String... numbers) throws Exception {
+        for (int index = 0; index < numbers.length; index++) {
+            store.createItem("numbers", "{\"id\":\"t" + index + "\",\"pk\":\"p\",\"" + path + "\":" + numbers[index]
+                    + "}");
+            sync(NEVER_COMPACTS);
+        }
+        assertThat(values(path)).as("before compaction").isEqualTo(expected(numbers));
+
+        sync(COMPACTS);
+        assertThat(MirrorFiles.latest(work.resolve("mirror"), "numbers").root().files())
+                .extracting(DataFile::kind).containsExactly(DataFile.Kind.BASE);
+        assertThat(values(path)).as("after compaction").isEqualTo(expected(numbers));
+    }
+
+    private List<BigDecimal> values(String path) throws Exception {
+        List<BigDecimal> values = new ArrayList<>();
+        for (List<Object> row : MirrorSql.query(work.resolve("mirror"), "numbers",
+                "SELECT CAST(\"" + path + "\" AS VARCHAR) FROM numbers ORDER BY id")) {
+            values.add(new BigDecimal((String) row.get(0)).stripTrailingZeros());
+        }
+        return values;
+    }
+
+    private static List<BigDecimal> expected(String... numbers) {
+        return java.util.Arrays.stream(numbers).map(number -> new BigDecimal(number).stripTrailingZeros()).toList();
+    }
+
+    private void sync(MirrorConfig config) {
+        try (FeedMirror mirror = new FeedMirror(store, work.resolve("mirror"), config, FlattenerConfig::defaults,
+                clock)) {
+            mirror.sync();
+        }
+    }
+}
