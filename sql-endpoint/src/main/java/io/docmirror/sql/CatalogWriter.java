@@ -8,13 +8,15 @@ import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.mirror.manifest.ViewDefinitions;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -25,35 +27,44 @@ import static io.docmirror.mirror.manifest.ViewDefinitions.literal;
 
 /**
  * Writes one generation of the SQL catalog: a DuckDB database file with a view per mirrored table (current state),
- * a {@code <container>_history} view per container, and the catalog of DESIGN.md ({@code docmirror_tables},
- * {@code docmirror_columns}, {@code docmirror_conflicts}, {@code docmirror_dead_letters}, {@code docmirror_freshness}).
- * The file holds no data: the views read the Parquet files that the snapshot's manifests list.
+ * a {@code <container>_history} view per container, each under the name {@link SqlNames} gives it, and the catalog
+ * ({@code docmirror_tables}, {@code docmirror_columns}, {@code docmirror_conflicts}, {@code docmirror_dead_letters},
+ * {@code docmirror_freshness}, {@code docmirror_errors}). The file holds no data: the views read the Parquet files
+ * that the snapshot's manifests list.
  */
 final class CatalogWriter {
     /** The catalog's own relations (views, and tables for what is fixed per generation). */
     static final List<String> CATALOG_VIEWS = List.of("docmirror_tables", "docmirror_columns",
-            "docmirror_conflicts", "docmirror_dead_letters", "docmirror_freshness");
+            "docmirror_conflicts", "docmirror_dead_letters", "docmirror_freshness", "docmirror_errors");
+    private static final Logger log = LoggerFactory.getLogger(CatalogWriter.class);
 
-    private final MirrorSnapshot snapshot;
-    private final List<String> statements = new ArrayList<>();
-    /** Which container each view belongs to, so that a name two containers both want is reported. */
-    private final Map<String, String> viewOwners = new HashMap<>();
+    private final SqlNames names;
+    private final List<String> tableRows = new ArrayList<>();
+    private final List<String> columnRows = new ArrayList<>();
+    private final List<String> conflictRows = new ArrayList<>();
+    private final List<String> deadLetterSelects = new ArrayList<>();
+    private final List<String> freshnessRows = new ArrayList<>();
+    private final List<String> errorRows = new ArrayList<>();
 
-    private CatalogWriter(MirrorSnapshot snapshot) {
-        this.snapshot = snapshot;
-        CATALOG_VIEWS.forEach(name -> viewOwners.put(name, "the catalog"));
+    private CatalogWriter(SqlNames names) {
+        this.names = names;
     }
 
     /**
-     * @throws IllegalStateException when two containers' tables would share a view name
+     * Creates every container's views, then the catalog. A container whose views cannot be created (a Parquet file
+     * that cannot be read, say) is left out and listed in {@code docmirror_errors}, so that every other container
+     * still answers.
      */
     static void write(MirrorSnapshot snapshot, Path databaseFile) throws SQLException {
-        CatalogWriter writer = new CatalogWriter(snapshot);
-        writer.plan();
+        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.manifests(), CATALOG_VIEWS));
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + databaseFile);
                 Statement statement = connection.createStatement()) {
+            for (Map.Entry<String, Manifest> container : snapshot.manifests().entrySet()) {
+                writer.serve(connection, container.getKey(), container.getValue(),
+                        snapshot.containerDirectory(container.getKey()));
+            }
             statement.execute("BEGIN TRANSACTION");
-            for (String sql : writer.statements) {
+            for (String sql : writer.catalogStatements()) {
                 statement.execute(sql);
             }
             statement.execute("COMMIT");
@@ -61,53 +72,70 @@ final class CatalogWriter {
         }
     }
 
-    private void plan() {
-        List<String> tableRows = new ArrayList<>();
-        List<String> columnRows = new ArrayList<>();
-        List<String> conflictRows = new ArrayList<>();
-        List<String> deadLetterSelects = new ArrayList<>();
-        List<String> freshnessRows = new ArrayList<>();
-        snapshot.manifests().forEach((container, manifest) -> {
-            ViewDefinitions views = new ViewDefinitions(manifest, snapshot.containerDirectory(container),
-                    OptionalLong.empty());
-            String root = manifest.root().name();
+    /** Creates one container's views in one transaction, and its rows of the catalog; or records why it cannot. */
+    private void serve(Connection connection, String container, Manifest manifest, Path directory)
+            throws SQLException {
+        ViewDefinitions views = new ViewDefinitions(manifest, directory, OptionalLong.empty());
+        String root = names.table(container, manifest.root().name());
+        freshnessRows.add("(" + literal(container) + ", " + manifest.version() + "::BIGINT, "
+                + timestamp(manifest.committedAt()) + ", " + timestamp(manifest.lastEventTs()) + ", "
+                + positions(manifest.checkpoint()) + ", " + literal(names.history(container)) + ")");
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("BEGIN TRANSACTION");
             for (TableEntry table : manifest.tables()) {
-                createView(container, table.name(), views.currentState(table, identifier(root)));
-                tableRows.add("SELECT " + literal(table.name()) + ", " + literal(container) + ", "
-                        + nullableLiteral(table.parent()) + ", " + literal(table.jsonPath()) + ", "
-                        + "(SELECT count(*) FROM " + identifier(table.name()) + "), " + table.columns().size()
-                        + ", " + table.files().size());
-                for (int index = 0; index < table.columns().size(); index++) {
-                    ColumnEntry column = table.columns().get(index);
-                    columnRows.add("(" + literal(table.name()) + ", " + (index + 1) + ", " + literal(column.name())
-                            + ", " + literal(ViewDefinitions.sqlType(column)) + ", "
-                            + literal(column.role()) + ", " + literal(column.jsonPath()) + ")");
-                }
+                statement.execute("CREATE VIEW " + identifier(names.table(container, table.name())) + " AS "
+                        + views.currentState(table, identifier(root)));
             }
-            createView(container, root + "_history", views.history());
-            for (ConflictEntry conflict : manifest.conflicts()) {
-                conflictRows.add("(" + literal(container) + ", " + literal(conflict.table()) + ", "
-                        + literal(conflict.jsonPath()) + ", " + nullableLiteral(conflict.keptType()) + ", "
-                        + nullableLiteral(conflict.seenType()) + ", " + literal(conflict.resolution()) + ", "
-                        + conflict.count() + ", " + conflict.sampleIds().stream().map(ViewDefinitions::literal)
-                        .collect(Collectors.joining(", ", "[", "]::VARCHAR[]")) + ")");
+            statement.execute("CREATE VIEW " + identifier(names.history(container)) + " AS " + views.history());
+            // Bound here, so that a dead-letter file that cannot be read fails this container, not the catalog.
+            statement.execute("CREATE TEMP VIEW dead_letters_check AS " + views.deadLetters());
+            statement.execute("DROP VIEW dead_letters_check");
+            statement.execute("COMMIT");
+        } catch (SQLException e) {
+            // DuckDB's driver closes a statement that failed: roll back on a new one.
+            try (Statement rollback = connection.createStatement()) {
+                rollback.execute("ROLLBACK");
             }
-            deadLetterSelects.add(views.deadLetters());
-            freshnessRows.add("(" + literal(container) + ", " + manifest.version() + "::BIGINT, "
-                    + timestamp(manifest.committedAt()) + ", " + timestamp(manifest.lastEventTs()) + ", "
-                    + positions(manifest.checkpoint()) + ")");
-        });
+            log.warn("Container {} is left out of the SQL catalog: {}", container, e.getMessage(), e);
+            errorRows.add("(" + literal(container) + ", " + literal(e.getMessage()) + ")");
+            return;
+        }
+        for (TableEntry table : manifest.tables()) {
+            String sqlName = names.table(container, table.name());
+            tableRows.add("SELECT " + literal(table.name()) + ", " + literal(container) + ", "
+                    + nullableLiteral(table.parent()) + ", " + literal(table.jsonPath()) + ", "
+                    + "(SELECT count(*) FROM " + identifier(sqlName) + "), " + table.columns().size()
+                    + ", " + table.files().size() + ", " + literal(sqlName));
+            for (int index = 0; index < table.columns().size(); index++) {
+                ColumnEntry column = table.columns().get(index);
+                columnRows.add("(" + literal(table.name()) + ", " + (index + 1) + ", " + literal(column.name())
+                        + ", " + literal(ViewDefinitions.sqlType(column)) + ", "
+                        + literal(column.role()) + ", " + literal(column.jsonPath()) + ", " + literal(container)
+                        + ", " + literal(sqlName) + ")");
+            }
+        }
+        for (ConflictEntry conflict : manifest.conflicts()) {
+            conflictRows.add("(" + literal(container) + ", " + literal(conflict.table()) + ", "
+                    + literal(conflict.jsonPath()) + ", " + nullableLiteral(conflict.keptType()) + ", "
+                    + nullableLiteral(conflict.seenType()) + ", " + literal(conflict.resolution()) + ", "
+                    + conflict.count() + ", " + conflict.sampleIds().stream().map(ViewDefinitions::literal)
+                    .collect(Collectors.joining(", ", "[", "]::VARCHAR[]")) + ")");
+        }
+        deadLetterSelects.add(views.deadLetters());
+    }
 
+    private List<String> catalogStatements() {
+        List<String> statements = new ArrayList<>();
         statements.add("CREATE VIEW docmirror_tables AS SELECT * FROM ("
                 + (tableRows.isEmpty() ? "SELECT NULL, NULL, NULL, NULL, NULL::BIGINT, NULL::INTEGER, "
-                        + "NULL::INTEGER WHERE false" : String.join(" UNION ALL ", tableRows))
-                + ") AS t(table_name, container, parent_table, json_path, \"rows\", \"columns\", files)");
+                        + "NULL::INTEGER, NULL WHERE false" : String.join(" UNION ALL ", tableRows))
+                + ") AS t(table_name, container, parent_table, json_path, \"rows\", \"columns\", files, sql_name)");
         statements.add("CREATE TABLE docmirror_columns (table_name VARCHAR, ordinal INTEGER, column_name VARCHAR, "
-                + "type VARCHAR, role VARCHAR, json_path VARCHAR)");
-        insert("docmirror_columns", columnRows);
+                + "type VARCHAR, role VARCHAR, json_path VARCHAR, container VARCHAR, sql_name VARCHAR)");
+        insert(statements, "docmirror_columns", columnRows);
         statements.add("CREATE TABLE docmirror_conflicts (container VARCHAR, table_name VARCHAR, json_path VARCHAR, "
                 + "kept_type VARCHAR, seen_type VARCHAR, resolution VARCHAR, count BIGINT, sample_ids VARCHAR[])");
-        insert("docmirror_conflicts", conflictRows);
+        insert(statements, "docmirror_conflicts", conflictRows);
         statements.add("CREATE VIEW docmirror_dead_letters AS " + (deadLetterSelects.isEmpty()
                 ? "SELECT NULL::VARCHAR AS container, NULL::VARCHAR AS id, NULL::BIGINT AS _lsn, "
                         + "NULL::VARCHAR AS reason, NULL::VARCHAR AS raw_document WHERE false"
@@ -117,24 +145,17 @@ final class CatalogWriter {
         statements.add("CREATE VIEW docmirror_freshness AS SELECT container, manifest_version, committed_at, "
                 + "last_change_at, round(epoch(committed_at) - epoch(last_change_at), 3) AS lag_seconds, "
                 + "round(epoch(current_timestamp) - epoch(committed_at), 3) AS seconds_since_commit, "
-                + "positions FROM ("
+                + "positions, history_sql_name FROM ("
                 + (freshnessRows.isEmpty() ? "SELECT NULL::VARCHAR, NULL::BIGINT, NULL::TIMESTAMP, "
-                        + "NULL::TIMESTAMP, NULL::MAP(VARCHAR, BIGINT) WHERE false"
+                        + "NULL::TIMESTAMP, NULL::MAP(VARCHAR, BIGINT), NULL::VARCHAR WHERE false"
                         : "VALUES " + String.join(", ", freshnessRows))
-                + ") AS f(container, manifest_version, committed_at, last_change_at, positions)");
+                + ") AS f(container, manifest_version, committed_at, last_change_at, positions, history_sql_name)");
+        statements.add("CREATE TABLE docmirror_errors (container VARCHAR, error VARCHAR)");
+        insert(statements, "docmirror_errors", errorRows);
+        return statements;
     }
 
-    private void createView(String container, String name, String query) {
-        String owner = viewOwners.putIfAbsent(name, container);
-        if (owner != null) {
-            throw new IllegalStateException("Cannot serve table " + name + " of container " + container
-                    + " in SQL: " + owner + " already has a view of that name; rename one of the containers "
-                    + "or map the array to another table name (flatten.overrides)");
-        }
-        statements.add("CREATE VIEW " + identifier(name) + " AS " + query);
-    }
-
-    private void insert(String table, List<String> rows) {
+    private static void insert(List<String> statements, String table, List<String> rows) {
         if (!rows.isEmpty()) {
             statements.add("INSERT INTO " + table + " VALUES " + String.join(", ", rows));
         }
