@@ -31,8 +31,10 @@ import java.util.stream.Stream;
  * every real dataset. Then the steady-state allocation of flattening per document, measured as more and more
  * distinct documents go through one flattener: it must not grow.
  *
- * <p>Usage: {@code FlattenBenchmark [orders] [rounds] [datasetDir]}. Each input is measured in a JVM of its own
- * (see {@link #main}), which gets a fourth argument: the name of the one input to measure.
+ * <p>Usage: {@code FlattenBenchmark [orders] [rounds] [datasetDir]}; {@code datasetDir} defaults to
+ * {@code ../testdata}, the repository's datasets as seen from {@code bench/}, where the benchmark runs. Each input is
+ * measured in a JVM of its own (see {@link #main}), which gets a fourth argument: the name of the one input to
+ * measure.
  */
 public final class FlattenBenchmark {
     private static final ObjectMapper MAPPER = StoreJson.mapper();
@@ -68,7 +70,7 @@ public final class FlattenBenchmark {
     public static void main(String[] args) throws IOException, InterruptedException {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        Path datasets = args.length > 2 ? Path.of(args[2]) : Path.of("..", "shared", "data");
+        Path datasets = args.length > 2 ? Path.of(args[2]) : Path.of("..", "testdata");
         PrintStream out = System.out;
         if (args.length > 3) {
             // A child JVM: one input.

@@ -19,8 +19,6 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ImportCommandTest {
-    private static final Path SHARED_DATA = Path.of("..", "..", "shared", "data");
-
     @TempDir
     Path dir;
 
@@ -36,9 +34,8 @@ class ImportCommandTest {
             "world_countries_geojson, /geometry/type, , 179, 1",
             "vega_budget, /Agency name, --generate-ids, 237, 0",
     })
-    void everySharedDatasetImports(String dataset, String partitionKey, String idOption, long loaded, long rejected) {
-        Path file = SHARED_DATA.resolve(dataset + ".jsonl");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(file), "shared data present");
+    void everyTestDatasetImports(String dataset, String partitionKey, String idOption, long loaded, long rejected) {
+        Path file = dataset(dataset);
         List<String> args = new java.util.ArrayList<>(List.of("import", "--data", dir.toString(), "--container", dataset,
                 "--pk", partitionKey, "--rejects", dir.resolve("rejects.jsonl").toString()));
         if (idOption != null) {
@@ -126,6 +123,31 @@ class ImportCommandTest {
         Path input = write("{\"id\":\"1\"}\n");
         int exit = Docmirror.run("import", "--data", dir.toString(), "--container", "c", input.toString());
         assertThat(exit).isEqualTo(ExitCodes.FAILURE);
+    }
+
+    /**
+     * The dataset {@code testdata/<name>.jsonl} of the repository, found from the working directory upwards (the
+     * nearest {@code testdata/} beside a {@code pom.xml}). The datasets are part of the repository: a missing one
+     * fails the test, naming the path, and never skips it. {@link MirrorCommandTest} reads them through this too.
+     */
+    static Path dataset(String name) {
+        Path start = Path.of("").toAbsolutePath();
+        Path root = start;
+        while (root != null
+                && !(Files.isDirectory(root.resolve("testdata")) && Files.isRegularFile(root.resolve("pom.xml")))) {
+            root = root.getParent();
+        }
+        if (root == null) {
+            throw new IllegalStateException("Cannot find the test datasets: no directory from " + start
+                    + " upwards holds both testdata/ and pom.xml; they are part of the repository"
+                    + " (testdata/README.md)");
+        }
+        Path file = root.resolve("testdata").resolve(name + ".jsonl");
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException("Cannot find the test dataset " + file
+                    + ": it is part of the repository (testdata/README.md)");
+        }
+        return file;
     }
 
     private Path write(String content) throws IOException {

@@ -1,6 +1,5 @@
 package io.docmirror.cli;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,8 +22,6 @@ import java.sql.Statement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MirrorCommandTest {
-    private static final Path SHARED_DATA = Path.of("..", "..", "shared", "data");
-
     @TempDir
     Path dir;
 
@@ -37,10 +34,9 @@ class MirrorCommandTest {
             "json_schema_test_suite, /none, --generate-ids, 2277",
             "vega_budget, /Agency name, --generate-ids, 237",
     })
-    void everySharedDatasetMirrorsWithOneRowPerDocument(String dataset, String partitionKey, String idOption,
+    void everyTestDatasetMirrorsWithOneRowPerDocument(String dataset, String partitionKey, String idOption,
             long documents) throws SQLException {
-        Path file = SHARED_DATA.resolve(dataset + ".jsonl");
-        Assumptions.assumeTrue(Files.exists(file), "shared data present");
+        Path file = ImportCommandTest.dataset(dataset);
         assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", dataset, "--pk", partitionKey,
                 idOption, file.toString())).isEqualTo(ExitCodes.OK);
 

@@ -16,10 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DeterminismTest {
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("io.docmirror.flatten.SharedDatasets#everyDatasetWithEveryPolicy")
+    @MethodSource("io.docmirror.flatten.TestDatasets#everyDatasetWithEveryPolicy")
     void aReloadedSchemaMakesTheSameDecisions(String fileName, TypePolicy policy) {
-        Path file = SharedDatasets.DIRECTORY.resolve(fileName);
-        String table = SharedDatasets.tableName(file);
+        Path file = TestDatasets.file(fileName);
+        String table = TestDatasets.tableName(file);
         FlattenerConfig config = FlattenerConfig.defaults(table).withTypePolicy(policy);
         List<SourceDocument> documents = new ArrayList<>();
         List<ObjectNode> stored = TestingDocuments.readStored(file, table);
@@ -47,10 +47,10 @@ class DeterminismTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("io.docmirror.flatten.SharedDatasets#everyDatasetWithEveryPolicy")
+    @MethodSource("io.docmirror.flatten.TestDatasets#everyDatasetWithEveryPolicy")
     void bytesAndTreesMakeTheSameRowsAndSchema(String fileName, TypePolicy policy) {
-        Path file = SharedDatasets.DIRECTORY.resolve(fileName);
-        String table = SharedDatasets.tableName(file);
+        Path file = TestDatasets.file(fileName);
+        String table = TestDatasets.tableName(file);
         FlattenerConfig config = FlattenerConfig.defaults(table).withTypePolicy(policy);
         Flattener fromTrees = Flattener.create(config);
         Flattener fromBytes = Flattener.create(config);

@@ -20,10 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RoundTripTest {
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("io.docmirror.flatten.SharedDatasets#everyDatasetWithEveryPolicy")
+    @MethodSource("io.docmirror.flatten.TestDatasets#everyDatasetWithEveryPolicy")
     void everyDocumentIsRebuiltFromItsRows(String fileName, TypePolicy policy) {
-        Path file = SharedDatasets.DIRECTORY.resolve(fileName);
-        String table = SharedDatasets.tableName(file);
+        Path file = TestDatasets.file(fileName);
+        String table = TestDatasets.tableName(file);
         Flattener flattener = Flattener.create(FlattenerConfig.defaults(table).withTypePolicy(policy));
         List<ObjectNode> documents = TestingDocuments.readStored(file, table);
         int lossy = 0;

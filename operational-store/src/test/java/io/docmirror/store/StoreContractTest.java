@@ -10,7 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -584,29 +586,60 @@ abstract class StoreContractTest {
     }
 
     @Test
-    void everyMalformedSampleIsRejectedOrKeptExactly() throws java.io.IOException {
-        Path malformed = Path.of("..", "..", "shared", "data", "malformed");
-        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(malformed), "shared data present");
+    void everyMalformedSampleIsRejectedOrKeptExactly() throws IOException {
         int accepted = 0;
-        try (var files = java.nio.file.Files.list(malformed)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".json")).sorted().toList()) {
-                byte[] content = java.nio.file.Files.readAllBytes(file);
-                // Wrap each sample as a property value, so that the sample itself is what gets checked.
-                byte[] document = concat(bytes("{\"id\":\"" + file.getFileName() + "\",\"v\":"), content, bytes("}"));
-                try {
-                    Item item = store.createItem(ORDERS, document);
-                    accepted++;
-                    // Kept: the stored value parses to the same JSON as the sample.
-                    assertThat(item.tree().get("v")).as(file.getFileName().toString())
-                            .isEqualTo(io.docmirror.store.StoreJson.mapper().readTree(content));
-                }
-                catch (StoreException e) {
-                    assertThat(e.httpStatus()).as(file.getFileName().toString()).isIn(400, 413);
-                    assertThat(e.getMessage()).startsWith("Cannot write");
-                }
+        for (Path file : malformedSamples()) {
+            byte[] content = Files.readAllBytes(file);
+            // Wrap each sample as a property value, so that the sample itself is what gets checked.
+            byte[] document = concat(bytes("{\"id\":\"" + file.getFileName() + "\",\"v\":"), content, bytes("}"));
+            try {
+                Item item = store.createItem(ORDERS, document);
+                accepted++;
+                // Kept: the stored value parses to the same JSON as the sample.
+                assertThat(item.tree().get("v")).as(file.getFileName().toString())
+                        .isEqualTo(io.docmirror.store.StoreJson.mapper().readTree(content));
+            }
+            catch (StoreException e) {
+                assertThat(e.httpStatus()).as(file.getFileName().toString()).isIn(400, 413);
+                assertThat(e.getMessage()).startsWith("Cannot write");
             }
         }
         assertThat(accepted).isPositive();
+    }
+
+    /**
+     * Every sample that {@code testdata/malformed/INDEX.tsv} lists, sorted by name, from the repository's
+     * {@code testdata/} (the nearest one beside a {@code pom.xml}, from the working directory upwards). The samples
+     * are part of the repository: a missing folder or sample fails the test, naming the path, and never skips it.
+     */
+    private static List<Path> malformedSamples() throws IOException {
+        Path start = Path.of("").toAbsolutePath();
+        Path root = start;
+        while (root != null
+                && !(Files.isDirectory(root.resolve("testdata")) && Files.isRegularFile(root.resolve("pom.xml")))) {
+            root = root.getParent();
+        }
+        if (root == null) {
+            throw new IllegalStateException("Cannot find the test data: no directory from " + start
+                    + " upwards holds both testdata/ and pom.xml; it is part of the repository (testdata/README.md)");
+        }
+        Path index = root.resolve("testdata").resolve("malformed").resolve("INDEX.tsv");
+        if (!Files.isRegularFile(index)) {
+            throw new IllegalStateException("Cannot find the malformed samples' index " + index);
+        }
+        List<String> lines = Files.readAllLines(index, StandardCharsets.UTF_8);
+        List<Path> samples = new ArrayList<>();
+        // A header, then one sample a line: its file name, a tab, what it is.
+        for (String line : lines.subList(1, lines.size())) {
+            Path sample = index.resolveSibling(line.substring(0, line.indexOf('\t')));
+            if (!Files.isRegularFile(sample)) {
+                throw new IllegalStateException("Cannot find the malformed sample " + sample + ", which " + index
+                        + " lists");
+            }
+            samples.add(sample);
+        }
+        samples.sort(null);
+        return samples;
     }
 
     private static byte[] concat(byte[]... parts) {
