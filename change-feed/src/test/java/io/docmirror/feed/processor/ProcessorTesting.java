@@ -1,15 +1,20 @@
 package io.docmirror.feed.processor;
 
+import io.docmirror.feed.ContinuationToken;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.changelog.ChangeEvent;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
-/** Helpers for processor tests: short timings, every event of a container, and waiting for a condition. */
+/**
+ * Helpers for processor tests: short timings, every event of a container, a lease's checkpoint, and waiting for a
+ * condition.
+ */
 final class ProcessorTesting {
     private ProcessorTesting() {
     }
@@ -31,6 +36,15 @@ final class ProcessorTesting {
             events.add(key(event));
         }
         return events;
+    }
+
+    /** The LSN of the last change checkpointed in the lease's feed range; empty before its first checkpoint. */
+    static OptionalLong checkpointLsn(Lease lease) {
+        if (lease.continuation() == null) {
+            return OptionalLong.empty();
+        }
+        Long lsn = ContinuationToken.decode(lease.continuation()).positions().get(lease.logPartition());
+        return lsn == null ? OptionalLong.empty() : OptionalLong.of(lsn);
     }
 
     /** Polls until the condition holds; fails after the timeout. Not a timing assertion: only a bound on waiting. */
