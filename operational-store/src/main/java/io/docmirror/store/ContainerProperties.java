@@ -1,6 +1,7 @@
 package io.docmirror.store;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
@@ -19,6 +20,8 @@ import static java.util.Objects.requireNonNull;
  *        {@code n > 0}: mirrored rows are kept n seconds after their last write
  * @param logPartitions how many log partitions (feed ranges) the change log is split into, by hash of the
  *        partition key value; fixed when the container is created
+ * @param resourceId the store's identity of the container ({@code _rid}), given when it is created and never given
+ *        again: a container deleted and created again under the same name has another. {@code null} in a request
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContainerProperties(
@@ -26,7 +29,8 @@ public record ContainerProperties(
         String partitionKeyPath,
         Integer defaultTtl,
         Integer analyticalTtl,
-        int logPartitions) {
+        int logPartitions,
+        @JsonProperty("_rid") String resourceId) {
     public static final int DEFAULT_LOG_PARTITIONS = 4;
     public static final int MAX_LOG_PARTITIONS = 1024;
     public static final int MAX_ID_LENGTH = 255;
@@ -60,20 +64,30 @@ public record ContainerProperties(
         }
     }
 
+    /** Settings for a container to create: the store gives its {@link #resourceId}. */
+    public ContainerProperties(String id, String partitionKeyPath, Integer defaultTtl, Integer analyticalTtl,
+            int logPartitions) {
+        this(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, null);
+    }
+
     public static ContainerProperties of(String id, String partitionKeyPath) {
         return new ContainerProperties(id, partitionKeyPath, null, null, DEFAULT_LOG_PARTITIONS);
     }
 
     public ContainerProperties withDefaultTtl(Integer seconds) {
-        return new ContainerProperties(id, partitionKeyPath, seconds, analyticalTtl, logPartitions);
+        return new ContainerProperties(id, partitionKeyPath, seconds, analyticalTtl, logPartitions, resourceId);
     }
 
     public ContainerProperties withAnalyticalTtl(Integer seconds) {
-        return new ContainerProperties(id, partitionKeyPath, defaultTtl, seconds, logPartitions);
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, seconds, logPartitions, resourceId);
     }
 
     public ContainerProperties withLogPartitions(int count) {
-        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, count);
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, count, resourceId);
+    }
+
+    public ContainerProperties withResourceId(String resourceId) {
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId);
     }
 
     /** Whether the container is mirrored: an analytical TTL of -1 or a positive number of seconds. */

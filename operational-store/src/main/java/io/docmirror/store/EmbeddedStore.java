@@ -108,6 +108,7 @@ public final class EmbeddedStore implements StoreClient {
             }
             byte[] sequence = storage.get(storage.containers(), CONTAINER_ID_SEQUENCE);
             int containerId = sequence == null ? 1 : ByteBuffer.wrap(sequence).getInt() + 1;
+            properties = properties.withResourceId(containerResourceId(containerId));
             try (WriteBatch batch = new WriteBatch()) {
                 batch.put(storage.containers(), CONTAINER_ID_SEQUENCE, ByteBuffer.allocate(4).putInt(containerId).array());
                 batch.put(storage.containers(), properties.id().getBytes(StandardCharsets.UTF_8),
@@ -848,8 +849,10 @@ public final class EmbeddedStore implements StoreClient {
                     byte[] start = storage.get(storage.logEnds(), KeyLayout.logStartKey(stored.containerId(), partition));
                     logStarts[partition] = start == null ? 0 : KeyLayout.readLong(start);
                 }
-                containers.put(stored.properties().id(),
-                        new ContainerState(stored.properties(), stored.containerId(), logEnds, logStarts));
+                ContainerProperties properties = stored.properties()
+                        .withResourceId(containerResourceId(stored.containerId()));
+                containers.put(properties.id(), new ContainerState(properties, stored.containerId(), logEnds,
+                        logStarts));
             }
         }
         catch (IOException e) {
@@ -859,5 +862,11 @@ public final class EmbeddedStore implements StoreClient {
 
     /** A container's catalog record. */
     record StoredContainer(ContainerProperties properties, int containerId) {
+    }
+
+    /** A container's {@code _rid}: its internal id, which is never given twice, in URL-safe Base64. */
+    private static String containerResourceId(int containerId) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(ByteBuffer.allocate(4).putInt(containerId)
+                .array());
     }
 }

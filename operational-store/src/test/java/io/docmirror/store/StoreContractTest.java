@@ -52,9 +52,11 @@ abstract class StoreContractTest {
     @Test
     void containersAreCreatedReadListedAndDeleted() {
         ContainerProperties events = new ContainerProperties("events", "/tenant/id", 3600, -1, 8);
-        store.createContainer(events);
+        ContainerProperties created = store.createContainer(events);
 
-        assertThat(store.readContainer("events")).isEqualTo(events);
+        assertThat(created.resourceId()).isNotBlank();
+        assertThat(created.withResourceId(null)).isEqualTo(events);
+        assertThat(store.readContainer("events")).isEqualTo(created);
         assertThat(store.listContainers()).extracting(ContainerProperties::id).containsExactly("events", ORDERS);
 
         store.createItem("events", "{\"id\":\"e1\",\"tenant\":{\"id\":\"t1\"}}");
@@ -62,8 +64,9 @@ abstract class StoreContractTest {
 
         assertThat(store.listContainers()).extracting(ContainerProperties::id).containsExactly(ORDERS);
         assertError(() -> store.readContainer("events"), 404, "Container events does not exist");
-        // A new container of the same name starts empty.
-        store.createContainer(events);
+        // A new container of the same name starts empty, and is told apart from the old one by its resource id.
+        assertThat(store.createContainer(events).resourceId()).isNotEqualTo(created.resourceId());
+        assertThat(store.readContainer("events").resourceId()).isNotEqualTo(created.resourceId());
         assertThat(store.findItem("events", PartitionKey.of("t1"), "e1")).isEmpty();
         assertThat(StoreTesting.changeLog(store, "events")).isEmpty();
     }
