@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static io.docmirror.mirror.manifest.ViewDefinitions.literal;
 import static java.util.Objects.requireNonNull;
@@ -30,11 +31,14 @@ import static java.util.Objects.requireNonNull;
  * table the rows of its documents' current versions. The query is the views' own ({@link ViewDefinitions}), run by
  * DuckDB, so a compacted version answers every query as the version it replaces does. Files are written under
  * temporary names; {@link ContainerMirror#commitCompaction} renames them and commits them as a new version, in
- * which newer delta files stay on top of the base.
+ * which newer delta files stay on top of the base. The same compaction merges the small files of the history and the
+ * dead letters, which keep every row, so that neither they nor the manifests that list them grow with each commit.
  */
 final class Compactor {
     /** Temporary files of a compaction in progress start with this; a crash leaves them, the next open removes them. */
     static final String TEMPORARY_PREFIX = ".compact-";
+    /** History and dead-letter files below this size are merged at each compaction. */
+    static final long SMALL_LOG_FILE_BYTES = 16L << 20;
 
     private final Path containerDirectory;
     private final ParquetOptions parquet;
@@ -42,10 +46,12 @@ final class Compactor {
     /**
      * One table's new base file (none when no row is current), and the files it replaces.
      *
-     * @param columns the table's columns as the file holds them: those of the compacted version
+     * @param directory the folder the file goes to, relative to the container's mirror directory
+     * @param columns the table's columns as the file holds them: those of the compacted version (empty for the
+     *     history and the dead letters, whose columns never change)
      */
-    record CompactedTable(String table, List<ColumnEntry> columns, List<DataFile> replaced, Path temporaryFile,
-            long rows, long minLsn, long maxLsn) {
+    record CompactedTable(String table, String directory, List<ColumnEntry> columns, List<DataFile> replaced,
+            Path temporaryFile, long rows, long minLsn, long maxLsn) {
         CompactedTable {
             columns = List.copyOf(columns);
             replaced = List.copyOf(replaced);
@@ -56,15 +62,28 @@ final class Compactor {
         }
     }
 
-    /** A compaction of manifest version {@code snapshotVersion}, ready to commit. */
-    record Compaction(long snapshotVersion, List<CompactedTable> tables) {
+    /**
+     * A compaction of manifest version {@code snapshotVersion}, ready to commit.
+     *
+     * @param history the history's small files merged into one; {@code null} when there were not enough to merge
+     * @param deadLetters the same for the dead letters
+     */
+    record Compaction(long snapshotVersion, List<CompactedTable> tables, CompactedTable history,
+            CompactedTable deadLetters) {
         Compaction {
             tables = List.copyOf(tables);
         }
 
         /** Removes the temporary files of a compaction that will not be committed. */
         void discard() {
-            for (CompactedTable table : tables) {
+            List<CompactedTable> all = new ArrayList<>(tables);
+            if (history != null) {
+                all.add(history);
+            }
+            if (deadLetters != null) {
+                all.add(deadLetters);
+            }
+            for (CompactedTable table : all) {
                 if (!table.isEmpty()) {
                     try {
                         Files.deleteIfExists(table.temporaryFile());
@@ -90,6 +109,8 @@ final class Compactor {
         ViewDefinitions views = new ViewDefinitions(snapshot, containerDirectory, OptionalLong.of(nowEpochSeconds));
         TableEntry root = snapshot.root();
         List<CompactedTable> tables = new ArrayList<>();
+        CompactedTable history = null;
+        CompactedTable deadLetters = null;
         try (Connection connection = BackgroundDuckDb.connect();
                 Statement statement = connection.createStatement()) {
             statement.execute("SET preserve_insertion_order = false");
@@ -100,20 +121,43 @@ final class Compactor {
                 }
                 String order = table.isRoot() ? "_pk, id" : "_pk, _id, _idx";
                 String rows = views.currentRows(table, rootRows) + " ORDER BY " + order;
-                tables.add(write(statement, snapshot.version(), tables.size(), table, rows));
+                tables.add(write(statement, snapshot.version(), tables.size(), table.name(),
+                        MirrorLayout.tableDirectory(table.name()), table.columns(), table.files(), rows));
             }
+            history = mergeSmallFiles(statement, snapshot, tables.size(), MirrorLayout.HISTORY_DIRECTORY,
+                    snapshot.history());
+            deadLetters = mergeSmallFiles(statement, snapshot, tables.size() + 1,
+                    MirrorLayout.DEAD_LETTER_DIRECTORY, snapshot.deadLetters());
         } catch (SQLException e) {
-            new Compaction(snapshot.version(), tables).discard();
+            new Compaction(snapshot.version(), tables, history, deadLetters).discard();
             throw new IllegalStateException("Cannot compact version " + snapshot.version() + " of the mirror of "
                     + snapshot.container() + ": " + e.getMessage(), e);
         }
-        return new Compaction(snapshot.version(), tables);
+        return new Compaction(snapshot.version(), tables, history, deadLetters);
     }
 
-    private CompactedTable write(Statement statement, long snapshotVersion, int index, TableEntry table, String rows)
-            throws SQLException {
+    /**
+     * Merges the files of a log (the history, the dead letters: every row stays) that are smaller than
+     * {@link #SMALL_LOG_FILE_BYTES} into one, in LSN order, when there are at least two; {@code null} otherwise. Each
+     * commit adds a small file to a log, so without this a log, and every manifest that lists its files, would grow
+     * by one file per commit; with it, a log has at most a few small files beside files of about that size.
+     */
+    private CompactedTable mergeSmallFiles(Statement statement, Manifest snapshot, int index, String directory,
+            List<DataFile> files) throws SQLException {
+        List<DataFile> small = files.stream().filter(file -> file.bytes() < SMALL_LOG_FILE_BYTES).toList();
+        if (small.size() < 2) {
+            return null;
+        }
+        String rows = "SELECT * FROM " + small.stream()
+                .map(file -> literal(containerDirectory.resolve(file.path()).toString()))
+                .collect(Collectors.joining(", ", "read_parquet([", "], union_by_name = true)")) + " ORDER BY _lsn";
+        return write(statement, snapshot.version(), index, directory, directory, List.of(), small, rows);
+    }
+
+    private CompactedTable write(Statement statement, long snapshotVersion, int index, String table, String directory,
+            List<ColumnEntry> columns, List<DataFile> replaced, String rows) throws SQLException {
         // Unique, so that a compaction abandoned by a closed mirror can never write over a later one's file.
-        Path file = containerDirectory.resolve(MirrorLayout.tableDirectory(table.name())).resolve(TEMPORARY_PREFIX
+        Path file = containerDirectory.resolve(directory).resolve(TEMPORARY_PREFIX
                 + String.format(Locale.ROOT, "%012d-%d-%s.parquet.tmp", snapshotVersion, index, UUID.randomUUID()));
         try {
             Files.createDirectories(file.getParent());
@@ -132,9 +176,9 @@ final class Compactor {
             long count = stats.getLong(1);
             if (count == 0) {
                 Files.delete(file);
-                return new CompactedTable(table.name(), table.columns(), table.files(), null, 0, 0, 0);
+                return new CompactedTable(table, directory, columns, replaced, null, 0, 0, 0);
             }
-            return new CompactedTable(table.name(), table.columns(), table.files(), file, count, stats.getLong(2),
+            return new CompactedTable(table, directory, columns, replaced, file, count, stats.getLong(2),
                     stats.getLong(3));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot remove the empty compaction file " + file, e);

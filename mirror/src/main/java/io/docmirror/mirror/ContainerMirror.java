@@ -16,6 +16,7 @@ import io.docmirror.mirror.manifest.DurableFiles;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.mirror.parquet.ParquetDataFileWriter;
 import io.docmirror.mirror.parquet.TableFormat;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
@@ -253,7 +254,7 @@ public final class ContainerMirror implements AutoCloseable {
                     concat(committedHistory(), written.history()),
                     concat(committedDeadLetters(), written.deadLetters()),
                     Math.max(written.lastEventTs(), committedLastEventTs()), conflicts(flattener.schema()),
-                    backfill().orElse(null)));
+                    backfill().orElse(null), committedHistoryFrom()));
         }
 
         /**
@@ -267,7 +268,7 @@ public final class ContainerMirror implements AutoCloseable {
                     committedHistory(), committedDeadLetters(), committedLastEventTs(),
                     conflicts(flattener.schema()), backfill().orElse(BackfillProgress.start(feedRanges))
                             .withRange(feedRange, lsn, written.tables(), written.history(), written.deadLetters(),
-                                    written.events(), written.lastEventTs())));
+                                    written.events(), written.lastEventTs()), committedHistoryFrom()));
         }
 
         /**
@@ -281,7 +282,8 @@ public final class ContainerMirror implements AutoCloseable {
             Commit commit = commitVersion((written, schemaFile) -> new Manifest(version, container, clock.millis(),
                     analyticalTtl, checkpoint(), schemaFile,
                     tables(table -> written.tables().getOrDefault(table, List.of())), committedHistory(),
-                    written.deadLetters(), committedLastEventTs(), conflicts(flattener.schema()), null));
+                    written.deadLetters(), committedLastEventTs(), conflicts(flattener.schema()), null,
+                    committedHistoryFrom()));
             rebuilding = false;
             garbage.add(new ReplacedFiles(version, replaced));
             pruneVersions();
@@ -338,7 +340,7 @@ public final class ContainerMirror implements AutoCloseable {
                 committed.schemaFile(), tables(table -> progress.tables().getOrDefault(table, List.of())),
                 concat(committed.history(), progress.history()), concat(committed.deadLetters(),
                         progress.deadLetters()), Math.max(committed.lastEventTs(), progress.lastEventTs()),
-                committed.conflicts(), null);
+                committed.conflicts(), null, checkpoint.continuation());
         manifests.commit(manifest);
         committed = manifest;
         garbage.add(new ReplacedFiles(version, replaced));
@@ -369,15 +371,19 @@ public final class ContainerMirror implements AutoCloseable {
             }
             List<DataFile> files = new ArrayList<>();
             if (!compacted.get().isEmpty()) {
-                files.add(moveIntoPlace(compacted.get(), version, tables.size()));
+                files.add(moveIntoPlace(compacted.get(), version, tables.size(), DataFile.Kind.BASE));
             }
             files.addAll(table.files().stream().filter(file -> !compacted.get().replaced().contains(file)).toList());
             replaced.addAll(compacted.get().replaced());
             tables.add(new TableEntry(table.name(), table.parent(), table.jsonPath(), table.columns(), files));
         }
+        List<DataFile> history = mergedLog(compaction.history(), committed.history(), version, tables.size(),
+                replaced);
+        List<DataFile> deadLetters = mergedLog(compaction.deadLetters(), committed.deadLetters(), version,
+                tables.size() + 1, replaced);
         Manifest manifest = new Manifest(version, container, clock.millis(), committed.analyticalTtl(),
-                committed.checkpoint(), committed.schemaFile(), tables, committed.history(), committed.deadLetters(),
-                committed.lastEventTs(), committed.conflicts(), committed.backfill());
+                committed.checkpoint(), committed.schemaFile(), tables, history, deadLetters,
+                committed.lastEventTs(), committed.conflicts(), committed.backfill(), committed.historyFrom());
         manifests.commit(manifest);
         committed = manifest;
         garbage.add(new ReplacedFiles(version, replaced));
@@ -385,14 +391,27 @@ public final class ContainerMirror implements AutoCloseable {
         return manifest;
     }
 
-    private DataFile moveIntoPlace(Compactor.CompactedTable compacted, long version, int index) {
-        String path = MirrorLayout.tableDirectory(compacted.table()) + "/" + MirrorLayout.dataFileName(version, index);
+    /** A log's files after a compaction merged some of them ({@code merged}, or {@code null}: none). */
+    private List<DataFile> mergedLog(Compactor.CompactedTable merged, List<DataFile> files, long version, int index,
+            List<DataFile> replaced) {
+        if (merged == null) {
+            return files;
+        }
+        List<DataFile> kept = new ArrayList<>();
+        kept.add(moveIntoPlace(merged, version, index, DataFile.Kind.DELTA));
+        kept.addAll(files.stream().filter(file -> !merged.replaced().contains(file)).toList());
+        replaced.addAll(merged.replaced());
+        return kept;
+    }
+
+    private DataFile moveIntoPlace(Compactor.CompactedTable compacted, long version, int index, DataFile.Kind kind) {
+        String path = compacted.directory() + "/" + MirrorLayout.dataFileName(version, index);
         Path target = manifests.containerDirectory().resolve(path);
         try {
             DurableFiles.fsync(compacted.temporaryFile());
             Files.move(compacted.temporaryFile(), target, StandardCopyOption.ATOMIC_MOVE);
             DurableFiles.fsyncDirectory(target.getParent());
-            return new DataFile(path, DataFile.Kind.BASE, compacted.rows(), compacted.minLsn(), compacted.maxLsn(),
+            return new DataFile(path, kind, compacted.rows(), compacted.minLsn(), compacted.maxLsn(),
                     Files.size(target)).withNumberTypesOf(compacted.columns());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot move the compacted file " + compacted.temporaryFile() + " to "
@@ -442,6 +461,10 @@ public final class ContainerMirror implements AutoCloseable {
 
     private List<DataFile> committedDeadLetters() {
         return committed == null ? List.of() : committed.deadLetters();
+    }
+
+    private String committedHistoryFrom() {
+        return committed == null ? null : committed.historyFrom();
     }
 
     private long committedLastEventTs() {
@@ -498,7 +521,8 @@ public final class ContainerMirror implements AutoCloseable {
                 String name = file.getFileName().toString();
                 long version = MirrorLayout.versionOf(file);
                 if (version > newest || (name.startsWith(".v") && name.endsWith(".tmp"))
-                        || name.startsWith(Compactor.TEMPORARY_PREFIX)) {
+                        || name.startsWith(Compactor.TEMPORARY_PREFIX)
+                        || name.endsWith(ParquetDataFileWriter.STAGING_SUFFIX)) {
                     log.info("Removing {} of the mirror of {}: written by a commit that did not complete", file,
                             container);
                     delete(file);

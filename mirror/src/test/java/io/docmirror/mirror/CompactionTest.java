@@ -74,6 +74,9 @@ class CompactionTest {
         Manifest manifest = latest(compacted);
         assertThat(manifest.root().files()).extracting(DataFile::kind).contains(DataFile.Kind.BASE)
                 .hasSizeLessThan(latest(plain).root().files().size());
+        // The history keeps every change in a few files instead of one per commit, so manifests stay small.
+        assertThat(latest(plain).history()).hasSizeGreaterThanOrEqualTo(8);
+        assertThat(manifest.history()).hasSizeLessThanOrEqualTo(3);
         // The files that compactions replaced are gone from disk: what is there is what the manifest lists.
         assertThat(MirrorFiles.parquetFiles(compacted.resolve("orders"))).isEqualTo(manifest.dataFiles().stream()
                 .map(DataFile::path).collect(Collectors.toSet()));

@@ -26,11 +26,14 @@ import static java.util.Objects.requireNonNull;
  * @param lastEventTs the commit time (epoch milliseconds) of the newest change this version holds; 0 for none
  * @param conflicts values that did not fit their path's type or their table's column limit, and where they went
  * @param backfill a backfill under way, whose files readers do not see yet; {@code null} when there is none
+ * @param historyFrom a change feed continuation token after which the history holds every change; {@code null} when
+ *     it holds every change from the container's first. A backfill's history holds each document's version as of
+ *     its snapshot only, so after a backfill this is the snapshot's position.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Manifest(long version, String container, long committedAt, long analyticalTtl, Checkpoint checkpoint,
         String schemaFile, List<TableEntry> tables, List<DataFile> history, List<DataFile> deadLetters,
-        long lastEventTs, List<ConflictEntry> conflicts, BackfillProgress backfill) {
+        long lastEventTs, List<ConflictEntry> conflicts, BackfillProgress backfill, String historyFrom) {
     public Manifest {
         requireNonNull(container, "container is null");
         requireNonNull(checkpoint, "checkpoint is null");

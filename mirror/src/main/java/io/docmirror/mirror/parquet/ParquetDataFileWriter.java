@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +34,9 @@ import static java.util.Objects.requireNonNull;
  * Records go to an encoder thread in chunks, so that encoding and compressing them (most of a batch's cost) runs
  * beside the caller's flattening; a file's chunks are written one after another, in order. Rows stream to disk as
  * row groups fill, and only a few chunks wait for the encoder at a time, so memory stays bounded whatever the file's
- * size. {@link #finish} waits for the encoder, then closes and fsyncs the file. Not thread-safe: one caller thread.
+ * size. The file is written under a hidden staging name ({@link #STAGING_SUFFIX}), so that no reader of the table's
+ * folder ever meets a half-written file; {@link #finish} waits for the encoder, then closes and fsyncs it and renames
+ * it to its name. Not thread-safe: one caller thread.
  *
  * <p>No dictionary encoding. Most strings of a batch are distinct (ids, partition keys, names, the history's
  * documents), and building parquet-mr's dictionaries for them, only to fall back to plain encoding, took 40% of the
@@ -53,7 +56,11 @@ public final class ParquetDataFileWriter implements AutoCloseable {
         MODEL.addLogicalTypeConversion(new Conversions.DecimalConversion());
     }
 
+    /** A file being written has this suffix (and a leading dot), so that a reader listing a table folder skips it. */
+    public static final String STAGING_SUFFIX = ".inprogress";
+
     private final Path file;
+    private final Path staging;
     private final String relativePath;
     private final DataFile.Kind kind;
     private final int lsnField;
@@ -80,13 +87,14 @@ public final class ParquetDataFileWriter implements AutoCloseable {
         this.kind = requireNonNull(kind, "kind is null");
         this.encoder = requireNonNull(encoder, "encoder is null");
         this.file = containerDirectory.resolve(relativePath);
+        this.staging = file.resolveSibling("." + file.getFileName() + STAGING_SUFFIX);
         this.lsnField = lsnField;
         Configuration conf = new Configuration(false);
         // Standard three-level lists with nullable elements, as DuckDB and Spark write them.
         conf.setBoolean(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, false);
         try {
             Files.createDirectories(file.getParent());
-            this.writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
+            this.writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(staging))
                     .withSchema(schema)
                     .withDataModel(MODEL)
                     .withConf(conf)
@@ -163,7 +171,9 @@ public final class ParquetDataFileWriter implements AutoCloseable {
         try {
             finished = true;
             writer.close();
-            DurableFiles.fsync(file);
+            DurableFiles.fsync(staging);
+            Files.move(staging, file, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.fsyncDirectory(file.getParent());
             return new DataFile(relativePath, kind, rows, minLsn, maxLsn, Files.size(file));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot finish Parquet file " + file, e);
@@ -185,7 +195,7 @@ public final class ParquetDataFileWriter implements AutoCloseable {
         }
         try {
             writer.close();
-            Files.deleteIfExists(file);
+            Files.deleteIfExists(staging);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot remove abandoned Parquet file " + file, e);
         }

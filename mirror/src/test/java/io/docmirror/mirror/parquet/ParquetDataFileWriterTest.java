@@ -17,6 +17,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -61,7 +62,32 @@ class ParquetDataFileWriterTest {
     }
 
     @Test
-    void aRecordTheEncoderCannotWriteFailsTheFileAndAbandoningItRemovesIt() {
+    void aFileBeingWrittenIsNeverSeenByAReaderOfTheTableFolder() throws Exception {
+        ParquetDataFileWriter writer = new ParquetDataFileWriter(directory, "t/rows.parquet", DataFile.Kind.DELTA,
+                SCHEMA, 0, ParquetOptions.defaults(), Runnable::run);
+        for (long lsn = 1; lsn <= 5000; lsn++) {
+            writer.write(record(lsn, "row " + lsn));
+        }
+        assertThat(parquetFiles()).as("while it is written").isEmpty();
+
+        writer.finish();
+
+        assertThat(parquetFiles()).as("once it is finished").containsExactly("rows.parquet");
+        try (Stream<Path> files = Files.list(directory.resolve("t"))) {
+            assertThat(files.map(file -> file.getFileName().toString())).containsExactly("rows.parquet");
+        }
+    }
+
+    /** What a glob over the table folder finds, as a user's {@code read_parquet('t/*.parquet')} would. */
+    private List<String> parquetFiles() throws Exception {
+        try (Stream<Path> files = Files.list(directory.resolve("t"))) {
+            return files.map(file -> file.getFileName().toString())
+                    .filter(name -> !name.startsWith(".") && name.endsWith(".parquet")).toList();
+        }
+    }
+
+    @Test
+    void aRecordTheEncoderCannotWriteFailsTheFileAndAbandoningItRemovesIt() throws Exception {
         ParquetDataFileWriter writer = new ParquetDataFileWriter(directory, "t/bad.parquet", DataFile.Kind.DELTA,
                 SCHEMA, 0, ParquetOptions.defaults(), encoders);
         for (long lsn = 1; lsn <= 3000; lsn++) {
@@ -76,7 +102,9 @@ class ParquetDataFileWriterTest {
 
         assertThatThrownBy(writer::finish).hasMessageContaining("name");
         writer.close();
-        assertThat(Files.exists(directory.resolve("t/bad.parquet"))).isFalse();
+        try (Stream<Path> files = Files.list(directory.resolve("t"))) {
+            assertThat(files).as("no file, staged or not, is left").isEmpty();
+        }
     }
 
     private static GenericRecord record(long lsn, String name) {
