@@ -22,6 +22,14 @@ public final class Row {
         this.values = values;
     }
 
+    /**
+     * A row read back from where it was written (a mirror's files, say), to rebuild its document with
+     * {@link DocumentRebuilder}: {@code values} in the table's column order, of the types listed above.
+     */
+    public static Row of(TableSchema table, Object[] values) {
+        return new Row(table, values.clone());
+    }
+
     public TableSchema table() {
         return table;
     }

@@ -62,6 +62,16 @@ public final class SchemaCodec {
     }
 
     /**
+     * Loads a saved schema under the configuration it was made with: for readers of what it made (a reconcile), not
+     * for flattening on under today's configuration.
+     *
+     * @throws IllegalArgumentException if the JSON is not a saved schema
+     */
+    public static ContainerSchema fromJson(String text) {
+        return fromJson(text, configFromJson(JsonText.read(text).get("config")));
+    }
+
+    /**
      * @throws IllegalArgumentException if the JSON is not a saved schema, or was made under another configuration
      *     (a changed policy or mapping needs a rebuild from history, not a reload)
      */

@@ -1,0 +1,221 @@
+package io.docmirror.mirror.reconcile;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.flatten.ContainerSchema;
+import io.docmirror.flatten.DocumentRebuilder;
+import io.docmirror.flatten.Row;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.TableSchema;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.mirror.manifest.ViewDefinitions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static io.docmirror.mirror.manifest.ViewDefinitions.identifier;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A container's documents as one manifest version of its mirror serves them: every table read through the views
+ * users query ({@link ViewDefinitions}), each document rebuilt from its rows ({@link DocumentRebuilder}) with the
+ * schema that made them. What a user reading the mirror sees, turned back into JSON.
+ *
+ * <p>The child rows of every document are held in memory while the root rows are read.
+ */
+final class MirroredDocuments implements AutoCloseable {
+    /** Writes rebuilt documents; numbers as their values say (no plain-decimal expansion of 1e2147483647). */
+    private static final ObjectMapper WRITER = new ObjectMapper();
+
+    private final Manifest manifest;
+    private final ContainerSchema schema;
+    private final Connection connection;
+
+    /** One mirrored document: its key, the LSN and {@code _ts} of its version, and its JSON. */
+    record Document(String partitionKey, String id, long lsn, long ts, byte[] json) {
+    }
+
+    /** One change the history holds. */
+    record HistoryEntry(String partitionKey, String id, long lsn, long ts, String operation, boolean ttlExpired,
+            String document) {
+    }
+
+    /**
+     * @param asOfEpochSeconds the time the analytical TTL counts back from, so that both sides of a comparison
+     *     leave out the same rows
+     */
+    MirroredDocuments(Path containerDirectory, Manifest manifest, long asOfEpochSeconds) throws SQLException {
+        this.manifest = requireNonNull(manifest, "manifest is null");
+        this.schema = loadSchema(containerDirectory, manifest);
+        this.connection = DriverManager.getConnection("jdbc:duckdb:");
+        ViewDefinitions views = new ViewDefinitions(manifest, containerDirectory, OptionalLong.of(asOfEpochSeconds));
+        try (Statement statement = connection.createStatement()) {
+            for (TableEntry table : manifest.tables()) {
+                statement.execute("CREATE VIEW " + identifier(table.name()) + " AS "
+                        + views.currentState(table, identifier(manifest.root().name())));
+            }
+            statement.execute("CREATE VIEW history AS " + views.history());
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    private static ContainerSchema loadSchema(Path containerDirectory, Manifest manifest) {
+        if (manifest.schemaFile() == null) {
+            return null;
+        }
+        try {
+            return SchemaCodec.fromJson(Files.readString(containerDirectory.resolve(manifest.schemaFile())));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the schema of the mirror of " + manifest.container(), e);
+        }
+    }
+
+    /** Hands every current document to {@code sink}. */
+    void forEach(DocumentSink sink) throws SQLException {
+        if (schema == null) {
+            return;
+        }
+        Map<String, List<Row>> childRows = new HashMap<>();
+        for (TableSchema table : schema.tables()) {
+            if (!table.isRoot()) {
+                readRows(table, "", row -> childRows.computeIfAbsent(key((String) row.value("_pk"),
+                        (String) row.value("_id")), key -> new ArrayList<>()).add(row));
+            }
+        }
+        readRows(schema.root(), "", root -> {
+            String partitionKey = (String) root.value("_pk");
+            String id = (String) root.value("id");
+            List<Row> rows = new ArrayList<>();
+            rows.add(root);
+            rows.addAll(childRows.getOrDefault(key(partitionKey, id), List.of()));
+            sink.accept(document(rows));
+        });
+    }
+
+    /** The current document with this key, if the mirror holds one. */
+    Optional<Document> find(String partitionKey, String id) throws SQLException {
+        if (schema == null) {
+            return Optional.empty();
+        }
+        List<Row> rows = new ArrayList<>();
+        String rootCondition = " WHERE _pk = " + ViewDefinitions.literal(partitionKey) + " AND id = "
+                + ViewDefinitions.literal(id);
+        readRows(schema.root(), rootCondition, rows::add);
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        String childCondition = " WHERE _pk = " + ViewDefinitions.literal(partitionKey) + " AND _id = "
+                + ViewDefinitions.literal(id);
+        for (TableSchema table : schema.tables()) {
+            if (!table.isRoot()) {
+                readRows(table, childCondition, rows::add);
+            }
+        }
+        return Optional.of(document(rows));
+    }
+
+    /** Hands every change the history shows to {@code sink}. */
+    void forEachHistoryEntry(HistorySink sink) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT _pk, id, _lsn, _ts, operation, ttl_expired, "
+                        + "document FROM history")) {
+            while (result.next()) {
+                sink.accept(new HistoryEntry(result.getString(1), result.getString(2), result.getLong(3),
+                        result.getLong(4), result.getString(5), result.getBoolean(6), result.getString(7)));
+            }
+        }
+    }
+
+    private static Document document(List<Row> rows) {
+        Row root = rows.get(0);
+        ObjectNode rebuilt = DocumentRebuilder.rebuild(rows);
+        try {
+            return new Document((String) root.value("_pk"), (String) root.value("id"), (Long) root.value("_lsn"),
+                    root.value("_ts") == null ? 0 : (Long) root.value("_ts"), WRITER.writeValueAsBytes(rebuilt));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot write the rebuilt document " + root.value("id"), e);
+        }
+    }
+
+    private interface RowSink {
+        void accept(Row row);
+    }
+
+    interface DocumentSink {
+        void accept(Document document);
+    }
+
+    interface HistorySink {
+        void accept(HistoryEntry entry);
+    }
+
+    private void readRows(TableSchema table, String condition, RowSink sink) throws SQLException {
+        TableEntry entry = manifest.findTable(table.name()).orElseThrow(() -> new IllegalStateException(
+                "The mirror of " + manifest.container() + " has no table " + table.name() + " in version "
+                        + manifest.version()));
+        if (entry.columns().size() != table.columnCount()) {
+            throw new IllegalStateException("Table " + table.name() + " of the mirror of " + manifest.container()
+                    + " has " + entry.columns().size() + " columns in version " + manifest.version() + " but its "
+                    + "schema has " + table.columnCount());
+        }
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT * FROM " + identifier(table.name()) + condition)) {
+            int columns = table.columnCount();
+            while (result.next()) {
+                Object[] values = new Object[columns];
+                for (int column = 0; column < columns; column++) {
+                    values[column] = rowValue(result.getObject(column + 1));
+                }
+                sink.accept(Row.of(table, values));
+            }
+        }
+    }
+
+    /** A value as DuckDB's driver gives it, as the flattener's rows hold it. */
+    private static Object rowValue(Object value) throws SQLException {
+        if (value instanceof Array array) {
+            List<Object> elements = new ArrayList<>();
+            for (Object element : (Object[]) array.getArray()) {
+                elements.add(rowValue(element));
+            }
+            return elements;
+        }
+        if (value instanceof Timestamp timestamp) {
+            return timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC);
+        }
+        if (value instanceof LocalDateTime timestamp) {
+            return timestamp.toInstant(ZoneOffset.UTC);
+        }
+        return value;
+    }
+
+    private static String key(String partitionKey, String id) {
+        return partitionKey + '\u0000' + id;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}

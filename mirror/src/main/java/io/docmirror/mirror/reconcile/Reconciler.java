@@ -1,0 +1,455 @@
+package io.docmirror.mirror.reconcile;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.feed.ContinuationToken;
+import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.reconcile.ReconcileReport.Difference;
+import io.docmirror.mirror.reconcile.ReconcileReport.Tally;
+import io.docmirror.store.ChangeLogPage;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.Item;
+import io.docmirror.store.ItemPage;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Compares a container's mirror with its store, value for value: per feed range, the current documents the store
+ * held at the newest LSN the mirror holds against the documents the mirror serves (read through its views and
+ * rebuilt into JSON), and the store's change log against the mirror's history for the span the log still holds.
+ *
+ * <p>It works beside a running daemon: one manifest version is read, and the store's side is taken back to that
+ * version's LSN per feed range with the change log. Documents changed since then are compared as they were at that
+ * LSN; one whose state then the log no longer holds is counted as not comparable, never as equal.
+ *
+ * <p>What counts as the same: the store's semantics as the mirror keeps them. A TTL expiry in the store leaves the
+ * mirrored row (the analytical TTL decides how long it stays), and rows past the analytical TTL are left out on both
+ * sides, counted from the same instant.
+ */
+public final class Reconciler {
+    /** Compared through each version's LSN instead: the store adds it to the stored JSON, the mirror to its row. */
+    private static final Set<String> SYSTEM_PROPERTIES_NOT_IN_TEXT = Set.of("_lsn");
+    private static final int PAGE = 1000;
+
+    private final StoreClient store;
+    private final Path mirrorDirectory;
+    private final Clock clock;
+    private final int maxDifferences;
+
+    /** @param maxDifferences how many differences a report describes (all are counted) */
+    public Reconciler(StoreClient store, Path mirrorDirectory, Clock clock, int maxDifferences) {
+        this.store = requireNonNull(store, "store is null");
+        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.maxDifferences = maxDifferences;
+    }
+
+    /** Compares every mirrored container, by name. */
+    public List<ReconcileReport> reconcileAll() {
+        List<ReconcileReport> reports = new ArrayList<>();
+        for (ContainerProperties container : store.listContainers()) {
+            if (container.isMirrored()) {
+                reports.add(reconcile(container.id()));
+            }
+        }
+        return reports;
+    }
+
+    public ReconcileReport reconcile(String containerName) {
+        ContainerProperties container = store.readContainer(containerName);
+        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, containerName);
+        Optional<Manifest> latest = new ManifestStore(directory).latest();
+        long asOf = clock.instant().getEpochSecond();
+        long ttlCutoff = container.analyticalTtl() != null && container.analyticalTtl() > 0
+                ? asOf - container.analyticalTtl() : Long.MIN_VALUE;
+        Differences differences = new Differences();
+        MirrorSide mirror = new MirrorSide(container.logPartitions());
+        Map<Integer, Long> positions = latest.map(Reconciler::positions).orElse(Map.of());
+        Map<Integer, Long> historyFrom = latest.map(Reconciler::historyFrom).orElse(Map.of());
+        try (MirroredDocuments documents = latest.isEmpty() ? null
+                : new MirroredDocuments(directory, latest.get(), asOf)) {
+            if (documents != null) {
+                mirror.read(container, documents);
+            }
+            List<ReconcileReport.FeedRange> ranges = new ArrayList<>();
+            for (int range = 0; range < container.logPartitions(); range++) {
+                ranges.add(new RangeComparison(container, range, positions.getOrDefault(range, 0L),
+                        historyFrom.getOrDefault(range, 0L), ttlCutoff, mirror, documents, differences).compare());
+            }
+            return new ReconcileReport(containerName, latest.map(Manifest::version).orElse(0L), ranges,
+                    differences.first, differences.count);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the mirror of " + containerName + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The newest LSN per feed range the version holds. */
+    private static Map<Integer, Long> positions(Manifest manifest) {
+        String reached = manifest.checkpoint().reached();
+        return reached == null ? Map.of() : ContinuationToken.decode(reached).positions();
+    }
+
+    /** Per feed range, the LSN after which the history holds every change. */
+    private static Map<Integer, Long> historyFrom(Manifest manifest) {
+        return manifest.historyFrom() == null ? Map.of() : ContinuationToken.decode(manifest.historyFrom()).positions();
+    }
+
+    /** The first differences found, and how many there are. */
+    private final class Differences {
+        final List<Difference> first = new ArrayList<>();
+        long count;
+
+        void add(Difference difference) {
+            count++;
+            if (first.size() < maxDifferences) {
+                first.add(difference);
+            }
+        }
+
+        boolean describeMore() {
+            return first.size() < maxDifferences;
+        }
+    }
+
+    /** A document version as one side holds it: the hash of its canonical JSON and LSN, and its {@code _ts}. */
+    private record Version(long hash, long ts) {
+    }
+
+    /** The mirror's documents and history, per feed range, by key. */
+    private static final class MirrorSide {
+        final List<Map<String, Version>> documents = new ArrayList<>();
+        final List<Map<String, Long>> history = new ArrayList<>();
+
+        MirrorSide(int ranges) {
+            for (int range = 0; range < ranges; range++) {
+                documents.add(new HashMap<>());
+                history.add(new HashMap<>());
+            }
+        }
+
+        void read(ContainerProperties container, MirroredDocuments mirrored) throws SQLException {
+            mirrored.forEach(document -> documents.get(rangeOf(container, document.partitionKey()))
+                    .put(key(document.partitionKey(), document.id()), new Version(versionHash(document.json(),
+                            document.lsn()), document.ts())));
+            mirrored.forEachHistoryEntry(entry -> history.get(rangeOf(container, entry.partitionKey()))
+                    .put(changeKey(entry.lsn(), entry.partitionKey(), entry.id()), changeHash(entry.operation(),
+                            entry.ttlExpired(), entry.document())));
+        }
+    }
+
+    /** One feed range of one container. */
+    private final class RangeComparison {
+        private final ContainerProperties container;
+        private final int range;
+        private final long mirroredLsn;
+        private final long historyFrom;
+        private final long ttlCutoff;
+        private final MirrorSide mirror;
+        private final MirroredDocuments mirrored;
+        private final Differences differences;
+        /** What the store held at {@link #mirroredLsn}, by key. */
+        private final Map<String, Version> expected = new HashMap<>();
+        private final Map<String, Long> storeChanges = new HashMap<>();
+        private final Set<String> notComparable = new HashSet<>();
+        private long logStartLsn;
+
+        RangeComparison(ContainerProperties container, int range, long mirroredLsn, long historyFrom, long ttlCutoff,
+                MirrorSide mirror, MirroredDocuments mirrored, Differences differences) {
+            this.container = container;
+            this.range = range;
+            this.mirroredLsn = mirroredLsn;
+            this.historyFrom = historyFrom;
+            this.ttlCutoff = ttlCutoff;
+            this.mirror = mirror;
+            this.mirrored = mirrored;
+            this.differences = differences;
+        }
+
+        ReconcileReport.FeedRange compare() throws SQLException {
+            Set<String> changedSince = keysChangedAfterMirroredLsn();
+            Map<String, Version> asOfLog = foldChangeLog();
+            for (String key : changedSince) {
+                Version version = asOfLog.get(key);
+                if (version != null) {
+                    expected.put(key, version);
+                } else if (logStartLsn > 0 && !asOfLog.containsKey(key)) {
+                    notComparable.add(key);
+                }
+            }
+            readCurrentItems(changedSince, asOfLog);
+            expected.values().removeIf(version -> version.ts() <= ttlCutoff);
+
+            Map<String, Version> mirrorDocuments = mirror.documents.get(range);
+            compareDocuments(mirrorDocuments);
+            Map<String, Long> mirrorChanges = mirrorChangesInLogSpan();
+            compareHistory(mirrorChanges);
+            return new ReconcileReport.FeedRange(range, mirroredLsn, tally(expected), tally(mirrorDocuments),
+                    logStartLsn, tallyOf(storeChanges), tallyOf(mirrorChanges), notComparable.size());
+        }
+
+        /** The keys the store changed after the mirror's position: their current state is not the one to compare. */
+        private Set<String> keysChangedAfterMirroredLsn() {
+            Set<String> keys = new HashSet<>();
+            long after = mirroredLsn;
+            while (true) {
+                ChangeLogPage page = store.readChangeLog(container.id(), range, after, PAGE);
+                logStartLsn = page.logStartLsn();
+                if (page.logStartLsn() > mirroredLsn) {
+                    throw new IllegalStateException("Cannot reconcile feed range " + range + " of " + container.id()
+                            + ": the store's change log no longer holds the changes after the mirror's LSN "
+                            + mirroredLsn + " (it starts after " + page.logStartLsn() + "); the mirror has lost its "
+                            + "place: run `docmirror backfill`");
+                }
+                if (page.events().isEmpty()) {
+                    return keys;
+                }
+                for (ChangeEvent event : page.events()) {
+                    keys.add(key(event.partitionKey().toString(), event.id()));
+                    after = event.lsn();
+                }
+            }
+        }
+
+        /**
+         * Reads the change log the store still holds up to the mirror's position: the store's side of the history,
+         * and of each key it names, the state the mirror should show at that position ({@code null}: deleted).
+         */
+        private Map<String, Version> foldChangeLog() {
+            Map<String, Version> states = new HashMap<>();
+            long after = logStartLsn;
+            while (after < mirroredLsn) {
+                ChangeLogPage page = store.readChangeLog(container.id(), range, after, PAGE);
+                if (page.events().isEmpty()) {
+                    break;
+                }
+                for (ChangeEvent event : page.events()) {
+                    if (event.lsn() > mirroredLsn) {
+                        return states;
+                    }
+                    after = event.lsn();
+                    String key = key(event.partitionKey().toString(), event.id());
+                    byte[] document = event.documentJson().orElse(null);
+                    long ts = document != null ? documentTs(document, event) : event.ts() / 1000;
+                    if (ts > ttlCutoff) {
+                        storeChanges.put(changeKey(event.lsn(), event.partitionKey().toString(), event.id()),
+                                changeHash(event.operation().name(), event.ttlExpired(),
+                                        document == null ? null : new String(document, StandardCharsets.UTF_8)));
+                    }
+                    if (event.operation() != Operation.DELETE) {
+                        states.put(key, new Version(versionHash(document, event.lsn()), ts));
+                    } else if (!event.ttlExpired()) {
+                        // A user's delete removes the mirrored document; a TTL expiry leaves it.
+                        states.put(key, null);
+                    }
+                }
+            }
+            return states;
+        }
+
+        /**
+         * The store's current documents, each as of the mirror's position: one the store changed since is taken
+         * from the change log instead, and one that expired in the store (which the mirror keeps) from its last
+         * version in the log, when the log still holds it.
+         */
+        private void readCurrentItems(Set<String> changedSince, Map<String, Version> asOfLog) {
+            Set<String> present = new HashSet<>();
+            Optional<String> continuation = Optional.empty();
+            do {
+                ItemPage page = store.scanItems(container.id(), range, continuation, PAGE);
+                for (Item item : page.items()) {
+                    String key = key(item.partitionKey().toJson().toString(), item.id());
+                    present.add(key);
+                    if (!changedSince.contains(key)) {
+                        byte[] json = item.jsonBytes();
+                        expected.put(key, new Version(versionHash(json, item.lsn()), topLevelLong(json, "_ts")));
+                    }
+                }
+                continuation = page.continuation();
+            } while (continuation.isPresent());
+            // Documents that expired in the store, whose rows the mirror keeps: their last version in the log.
+            asOfLog.forEach((key, lastVersion) -> {
+                if (lastVersion != null && !present.contains(key) && !changedSince.contains(key)) {
+                    expected.put(key, lastVersion);
+                }
+            });
+            // A mirrored document the store no longer has, and whose end the log does not hold: it may have expired
+            // in the store before the oldest change the log still holds.
+            for (String key : mirror.documents.get(range).keySet()) {
+                if (!present.contains(key) && !changedSince.contains(key) && !asOfLog.containsKey(key)
+                        && container.defaultTtl() != null && logStartLsn > 0) {
+                    notComparable.add(key);
+                }
+            }
+        }
+
+        private void compareDocuments(Map<String, Version> mirrorDocuments) throws SQLException {
+            Set<String> keys = new HashSet<>(expected.keySet());
+            keys.addAll(mirrorDocuments.keySet());
+            for (String key : new TreeSet<>(keys)) {
+                if (notComparable.contains(key)) {
+                    continue;
+                }
+                Version inStore = expected.get(key);
+                Version inMirror = mirrorDocuments.get(key);
+                if (inStore != null && inMirror != null && inStore.hash() == inMirror.hash()) {
+                    continue;
+                }
+                String[] parts = key.split("\u0000", 2);
+                String what;
+                if (inMirror == null) {
+                    what = "in the store, missing from the mirror";
+                } else if (inStore == null) {
+                    what = "in the mirror, not in the store";
+                } else {
+                    what = differences.describeMore() ? describe(parts[0], parts[1]) : "the documents differ";
+                }
+                differences.add(new Difference(range, parts[0], parts[1], what));
+            }
+        }
+
+        /** The first place where the store's document and the mirror's differ, in words. */
+        private String describe(String partitionKey, String id) throws SQLException {
+            Optional<Item> inStore = store.findItem(container.id(),
+                    PartitionKey.fromToJson(readTree(partitionKey)), id);
+            Optional<MirroredDocuments.Document> inMirror = mirrored == null ? Optional.empty()
+                    : mirrored.find(partitionKey, id);
+            if (inStore.isEmpty() || inMirror.isEmpty() || inStore.get().lsn() > mirroredLsn) {
+                return "the documents differ (the store's version at the mirror's LSN is only in its change log)";
+            }
+            if (inStore.get().lsn() != inMirror.get().lsn()) {
+                return "the store has the version of LSN " + inStore.get().lsn() + ", the mirror that of LSN "
+                        + inMirror.get().lsn();
+            }
+            return DocumentDifference.first(CanonicalJson.of(inStore.get().jsonBytes(), SYSTEM_PROPERTIES_NOT_IN_TEXT),
+                    CanonicalJson.of(inMirror.get().json(), SYSTEM_PROPERTIES_NOT_IN_TEXT));
+        }
+
+        /** The mirror's history entries of the span the change log holds: after its start, up to the position. */
+        private Map<String, Long> mirrorChangesInLogSpan() {
+            Map<String, Long> changes = new HashMap<>();
+            mirror.history.get(range).forEach((key, hash) -> {
+                long lsn = Long.parseLong(key.substring(0, key.indexOf('\u0000')));
+                if (lsn > logStartLsn && lsn <= mirroredLsn) {
+                    changes.put(key, hash);
+                }
+            });
+            return changes;
+        }
+
+        private void compareHistory(Map<String, Long> mirrorChanges) {
+            Map<String, Long> keys = new TreeMap<>(storeChanges);
+            mirrorChanges.forEach(keys::putIfAbsent);
+            for (String key : keys.keySet()) {
+                Long inStore = storeChanges.get(key);
+                Long inMirror = mirrorChanges.get(key);
+                String[] parts = key.split("\u0000", 3);
+                long lsn = Long.parseLong(parts[0]);
+                if (inMirror == null && lsn <= historyFrom) {
+                    continue; // before a backfill, whose history holds each document's version as of its snapshot
+                }
+                if (inStore != null && inStore.equals(inMirror)) {
+                    continue;
+                }
+                String what = inMirror == null ? "history: the change of LSN " + lsn + " is missing"
+                        : inStore == null ? "history: the change of LSN " + lsn + " is not in the store's change log"
+                        : "history: the change of LSN " + lsn + " differs from the store's";
+                differences.add(new Difference(range, parts[1], parts[2], what));
+            }
+        }
+
+    }
+
+    /** A document's {@code _ts} as the mirror's history takes it: its own, or its change's commit second. */
+    private static long documentTs(byte[] document, ChangeEvent event) {
+        long ts = topLevelLong(document, "_ts");
+        return ts != Long.MIN_VALUE ? ts : event.ts() / 1000;
+    }
+
+    /** A top-level integer member of a document; {@link Long#MIN_VALUE} when it has none. */
+    private static long topLevelLong(byte[] json, String name) {
+        try (JsonParser parser = StoreJson.mapper().getFactory().createParser(json)) {
+            parser.nextToken();
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
+                    return parser.getLongValue();
+                }
+                parser.skipChildren();
+            }
+            return Long.MIN_VALUE;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read a stored document: " + e.getMessage(), e);
+        }
+    }
+
+    private static long versionHash(byte[] json, long lsn) {
+        return CanonicalJson.hash(CanonicalJson.of(json, SYSTEM_PROPERTIES_NOT_IN_TEXT) + "@" + lsn);
+    }
+
+    private static long changeHash(String operation, boolean ttlExpired, String document) {
+        return CanonicalJson.hash(operation + "|" + ttlExpired + "|"
+                + (document == null ? "" : CanonicalJson.of(document, Set.of())));
+    }
+
+    private static Tally tally(Map<String, Version> versions) {
+        long checksum = 0;
+        for (Version version : versions.values()) {
+            checksum += version.hash();
+        }
+        return new Tally(versions.size(), checksum);
+    }
+
+    private static Tally tallyOf(Map<String, Long> hashes) {
+        long checksum = 0;
+        for (long hash : hashes.values()) {
+            checksum += hash;
+        }
+        return new Tally(hashes.size(), checksum);
+    }
+
+    private static int rangeOf(ContainerProperties container, String partitionKeyJson) {
+        return container.logPartitionOf(PartitionKey.fromToJson(readTree(partitionKeyJson)));
+    }
+
+    private static JsonNode readTree(String json) {
+        try {
+            return StoreJson.mapper().readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read partition key " + json, e);
+        }
+    }
+
+    private static String key(String partitionKeyJson, String id) {
+        return partitionKeyJson + '\u0000' + id;
+    }
+
+    /** Sorts by LSN first (zero-padded), so differences are reported in the order the changes happened. */
+    private static String changeKey(long lsn, String partitionKeyJson, String id) {
+        return String.format("%019d", lsn) + '\u0000' + partitionKeyJson + '\u0000' + id;
+    }
+}
