@@ -16,6 +16,7 @@ import io.docmirror.mirror.manifest.DurableFiles;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.mirror.manifest.TableEntry;
+import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.mirror.parquet.ParquetDataFileWriter;
 import io.docmirror.mirror.parquet.TableFormat;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -137,6 +138,7 @@ public final class ContainerMirror implements AutoCloseable {
             mirror.committedSchema = mirror.committed == null ? null : mirror.readSchema(mirror.committed);
             mirror.flattener = mirror.committedFlattener();
             mirror.removeUnreferencedFiles();
+            mirror.reportDamagedFiles();
             return mirror;
         } catch (RuntimeException e) {
             closeQuietly(lockChannel, e);
@@ -349,6 +351,41 @@ public final class ContainerMirror implements AutoCloseable {
     }
 
     /**
+     * Commits a mended history as the next version: the {@code damaged} history files give way to one new file of
+     * {@code recovered}, the changes they held, taken again from the store's change log. The tables stay as they are
+     * (a rebuild from the mended history renews them). The damaged files are deleted once no kept version lists them.
+     */
+    Manifest commitHistoryRepair(List<DataFile> damaged, List<ChangeEvent> recovered) {
+        if (openBatch != null) {
+            throw new IllegalStateException("Cannot repair the history of " + container + " while a batch is open");
+        }
+        long version = committed.version() + 1;
+        String path = MirrorLayout.HISTORY_DIRECTORY + "/" + MirrorLayout.dataFileName(version, 0);
+        DataFile file;
+        try (ParquetDataFileWriter writer = new ParquetDataFileWriter(manifests.containerDirectory(), path,
+                DataFile.Kind.DELTA, HistoryFormat.SCHEMA, HistoryFormat.LSN_FIELD, config.parquet(), Runnable::run)) {
+            for (ChangeEvent event : recovered) {
+                String document = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8))
+                        .orElse(null);
+                writer.write(HistoryFormat.record(event, event.partitionKey().toString(),
+                        HistoryFormat.documentTs(event), document));
+            }
+            file = writer.finish();
+        }
+        List<DataFile> history = new ArrayList<>(committed.history().stream()
+                .filter(existing -> !damaged.contains(existing)).toList());
+        history.add(file);
+        Manifest manifest = new Manifest(version, container, clock.millis(), committed.analyticalTtl(),
+                committed.checkpoint(), committed.schemaFile(), committed.tables(), history, committed.deadLetters(),
+                committed.lastEventTs(), committed.conflicts(), committed.backfill(), committed.historyFrom());
+        manifests.commit(manifest);
+        committed = manifest;
+        garbage.add(new ReplacedFiles(version, damaged));
+        pruneVersions();
+        return manifest;
+    }
+
+    /**
      * Commits a compaction of an earlier version as the next version: each compacted table's files of that version
      * give way to its new base file, and the delta files committed since stay on top of it, so no query result
      * changes. The replaced files are deleted once no kept manifest version lists them.
@@ -509,6 +546,21 @@ public final class ContainerMirror implements AutoCloseable {
      * committed one, or temporary), and data files that no kept manifest version lists (replaced by a compaction
      * whose clean-up did not run).
      */
+    /**
+     * Says which files of the committed version cannot be read as recorded. The mirror goes on committing (a damaged
+     * file fails the queries and compactions of its table only), so that it does not fall behind meanwhile.
+     */
+    private void reportDamagedFiles() {
+        if (committed == null) {
+            return;
+        }
+        List<DamagedFiles.Damage> damages = DamagedFiles.bySize(manifests.containerDirectory(), committed);
+        if (!damages.isEmpty()) {
+            log.error("The mirror of {} has {} damaged file(s), whose tables fail to answer until `docmirror repair "
+                    + "--container {}` mends them: {}", container, damages.size(), container, damages);
+        }
+    }
+
     private void removeUnreferencedFiles() {
         long newest = committed == null ? 0 : committed.version();
         Set<Path> listed = new HashSet<>();

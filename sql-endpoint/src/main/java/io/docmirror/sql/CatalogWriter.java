@@ -97,7 +97,8 @@ final class CatalogWriter {
                 rollback.execute("ROLLBACK");
             }
             log.warn("Container {} is left out of the SQL catalog: {}", container, e.getMessage(), e);
-            errorRows.add("(" + literal(container) + ", " + literal(e.getMessage()) + ")");
+            errorRows.add("(" + literal(container) + ", " + literal(e.getMessage() + " (when a file is damaged, "
+                    + "`docmirror repair --container " + container + "` mends it)") + ")");
             return;
         }
         for (TableEntry table : manifest.tables()) {

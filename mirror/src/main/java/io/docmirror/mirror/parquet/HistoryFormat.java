@@ -1,11 +1,16 @@
 package io.docmirror.mirror.parquet;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -31,6 +36,29 @@ public final class HistoryFormat {
     public static final int LSN_FIELD = 2;
 
     private HistoryFormat() {
+    }
+
+    /** The {@code _ts} a change's history row has: the document's own, or for a delete its commit second. */
+    public static long documentTs(ChangeEvent event) {
+        return event.documentJson().map(json -> documentTs(json, event.ts())).orElse(event.ts() / 1000);
+    }
+
+    /** A document's top-level integer {@code _ts}; the second of {@code commitMillis} when it has none. */
+    public static long documentTs(byte[] documentJson, long commitMillis) {
+        try (JsonParser parser = StoreJson.mapper().getFactory().createParser(documentJson)) {
+            parser.nextToken();
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("_ts") && value == JsonToken.VALUE_NUMBER_INT) {
+                    return parser.getLongValue();
+                }
+                parser.skipChildren();
+            }
+            return commitMillis / 1000;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read a stored document: " + e.getMessage(), e);
+        }
     }
 
     /**

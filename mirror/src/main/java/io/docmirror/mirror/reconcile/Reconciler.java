@@ -1,12 +1,11 @@
 package io.docmirror.mirror.reconcile;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.mirror.reconcile.ReconcileReport.Difference;
 import io.docmirror.mirror.reconcile.ReconcileReport.Tally;
 import io.docmirror.store.ChangeLogPage;
@@ -15,6 +14,8 @@ import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -216,14 +217,18 @@ public final class Reconciler {
             Set<String> keys = new HashSet<>();
             long after = mirroredLsn;
             while (true) {
-                ChangeLogPage page = store.readChangeLog(container.id(), range, after, PAGE);
-                logStartLsn = page.logStartLsn();
-                if (page.logStartLsn() > mirroredLsn) {
+                ChangeLogPage page;
+                try {
+                    page = store.readChangeLog(container.id(), range, after, PAGE);
+                } catch (StoreException e) {
+                    if (e.code() != StoreErrorCode.GONE) {
+                        throw e;
+                    }
                     throw new IllegalStateException("Cannot reconcile feed range " + range + " of " + container.id()
                             + ": the store's change log no longer holds the changes after the mirror's LSN "
-                            + mirroredLsn + " (it starts after " + page.logStartLsn() + "); the mirror has lost its "
-                            + "place: run `docmirror backfill`");
+                            + mirroredLsn + ", so the mirror has lost its place: run `docmirror backfill`", e);
                 }
+                logStartLsn = page.logStartLsn();
                 if (page.events().isEmpty()) {
                     return keys;
                 }
@@ -253,7 +258,7 @@ public final class Reconciler {
                     after = event.lsn();
                     String key = key(event.partitionKey().toString(), event.id());
                     byte[] document = event.documentJson().orElse(null);
-                    long ts = document != null ? documentTs(document, event) : event.ts() / 1000;
+                    long ts = HistoryFormat.documentTs(event);
                     if (ts > ttlCutoff) {
                         storeChanges.put(changeKey(event.lsn(), event.partitionKey().toString(), event.id()),
                                 changeHash(event.operation().name(), event.ttlExpired(),
@@ -285,7 +290,7 @@ public final class Reconciler {
                     present.add(key);
                     if (!changedSince.contains(key)) {
                         byte[] json = item.jsonBytes();
-                        expected.put(key, new Version(versionHash(json, item.lsn()), topLevelLong(json, "_ts")));
+                        expected.put(key, new Version(versionHash(json, item.lsn()), HistoryFormat.documentTs(json, 0)));
                     }
                 }
                 continuation = page.continuation();
@@ -381,30 +386,6 @@ public final class Reconciler {
             }
         }
 
-    }
-
-    /** A document's {@code _ts} as the mirror's history takes it: its own, or its change's commit second. */
-    private static long documentTs(byte[] document, ChangeEvent event) {
-        long ts = topLevelLong(document, "_ts");
-        return ts != Long.MIN_VALUE ? ts : event.ts() / 1000;
-    }
-
-    /** A top-level integer member of a document; {@link Long#MIN_VALUE} when it has none. */
-    private static long topLevelLong(byte[] json, String name) {
-        try (JsonParser parser = StoreJson.mapper().getFactory().createParser(json)) {
-            parser.nextToken();
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                if (field.equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
-                    return parser.getLongValue();
-                }
-                parser.skipChildren();
-            }
-            return Long.MIN_VALUE;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read a stored document: " + e.getMessage(), e);
-        }
     }
 
     private static long versionHash(byte[] json, long lsn) {

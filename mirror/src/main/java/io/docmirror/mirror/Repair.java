@@ -1,0 +1,194 @@
+package io.docmirror.mirror;
+
+import io.docmirror.feed.ContinuationToken;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.store.ChangeLogPage;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import io.docmirror.store.changelog.ChangeEvent;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static io.docmirror.mirror.manifest.ViewDefinitions.literal;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Mends a container's mirror whose files cannot be read as its manifest recorded them ({@link DamagedFiles}):
+ * <ol>
+ *   <li>History files: the changes they held are read again from the store's change log, which must still hold
+ *       them, and committed as a new history file in their place.</li>
+ *   <li>Then every table and the dead letters, which all come from the history, are rebuilt from it
+ *       ({@link Rebuild}) under the configuration they were made with.</li>
+ * </ol>
+ * When the change log no longer holds what a damaged history file held, the history cannot be mended exactly, and the
+ * repair says so and changes nothing: {@code docmirror backfill} then snapshots the container again.
+ */
+public final class Repair {
+    private static final int PAGE = 1000;
+
+    private final StoreClient store;
+    private final Path mirrorDirectory;
+    private final MirrorConfig config;
+    private final Clock clock;
+
+    /**
+     * @param recoveredChanges how many changes the mended history got back from the change log
+     * @param rebuiltChanges how many changes the tables were rebuilt from; 0 when nothing was damaged
+     */
+    public record Result(String container, List<DamagedFiles.Damage> damages, long recoveredChanges,
+            long rebuiltChanges) {
+        public Result {
+            damages = List.copyOf(damages);
+        }
+    }
+
+    public Repair(StoreClient store, Path mirrorDirectory, MirrorConfig config, Clock clock) {
+        this.store = requireNonNull(store, "store is null");
+        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public Result run(String container) {
+        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
+        Manifest manifest = new ManifestStore(directory).latest().orElseThrow(() -> new IllegalArgumentException(
+                "Cannot repair the mirror of " + container + ": " + directory + " holds no committed mirror"));
+        List<DamagedFiles.Damage> damages = DamagedFiles.inDepth(directory, manifest);
+        if (damages.isEmpty()) {
+            return new Result(container, damages, 0, 0);
+        }
+        List<DataFile> damagedHistory = damages.stream().filter(damage -> damage.part().equals("history"))
+                .map(DamagedFiles.Damage::file).toList();
+        FlattenerConfig flattenerConfig = flattenerConfig(directory, manifest);
+        long recovered = 0;
+        if (!damagedHistory.isEmpty()) {
+            List<ChangeEvent> changes = lostChanges(container, directory, manifest, damagedHistory);
+            try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, manifest.analyticalTtl(),
+                    flattenerConfig, config, clock)) {
+                mirror.commitHistoryRepair(damagedHistory, changes);
+            }
+            recovered = changes.size();
+        }
+        Rebuild.Result rebuilt = new Rebuild(mirrorDirectory, config, clock).run(container, flattenerConfig,
+                changes -> { });
+        return new Result(container, damages, recovered, rebuilt.changes());
+    }
+
+    /** The configuration the mirror's tables were made with, so that the rebuild maps documents as they were. */
+    private static FlattenerConfig flattenerConfig(Path directory, Manifest manifest) {
+        if (manifest.schemaFile() == null) {
+            return FlattenerConfig.defaults(manifest.container());
+        }
+        try {
+            return SchemaCodec.fromJson(Files.readString(directory.resolve(manifest.schemaFile()))).config();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the schema of the mirror of " + manifest.container(), e);
+        }
+    }
+
+    /**
+     * The changes the damaged history files held: those of the change log, up to the mirror's position, that the
+     * intact history files lack. Their number must be what the manifest recorded of the damaged files.
+     */
+    private List<ChangeEvent> lostChanges(String container, Path directory, Manifest manifest,
+            List<DataFile> damaged) {
+        long fromLsn = damaged.stream().mapToLong(DataFile::minLsn).min().orElseThrow();
+        long expected = damaged.stream().mapToLong(DataFile::rows).sum();
+        Map<Integer, Long> positions = positions(manifest.checkpoint().reached());
+        Map<Integer, Long> historyFrom = positions(manifest.historyFrom());
+        Set<String> intact = intactChanges(directory, manifest, damaged);
+        List<ChangeEvent> lost = new ArrayList<>();
+        int ranges = store.readContainer(container).logPartitions();
+        for (int range = 0; range < ranges; range++) {
+            long after = fromLsn - 1;
+            long until = positions.getOrDefault(range, 0L);
+            if (historyFrom.getOrDefault(range, 0L) >= fromLsn) {
+                throw cannotRepair(container, damaged, "they hold entries a backfill wrote of the documents as of "
+                        + "its snapshot, which no change log holds");
+            }
+            while (after < until) {
+                ChangeLogPage page;
+                try {
+                    page = store.readChangeLog(container, range, after, PAGE);
+                } catch (StoreException e) {
+                    if (e.code() != StoreErrorCode.GONE) {
+                        throw e;
+                    }
+                    throw cannotRepair(container, damaged, "the store's change log of feed range " + range
+                            + " no longer holds the changes from LSN " + fromLsn + " (" + e.getMessage() + ")");
+                }
+                if (page.events().isEmpty()) {
+                    break;
+                }
+                for (ChangeEvent event : page.events()) {
+                    if (event.lsn() > until) {
+                        break;
+                    }
+                    after = event.lsn();
+                    if (!intact.contains(key(event.lsn(), event.partitionKey().toString(), event.id()))) {
+                        lost.add(event);
+                    }
+                }
+            }
+        }
+        if (lost.size() != expected) {
+            throw cannotRepair(container, damaged, "the change log has " + lost.size() + " changes the other "
+                    + "history files lack, where the damaged files held " + expected);
+        }
+        return lost;
+    }
+
+    /** The keys ({@code _lsn, _pk, id}) of the changes the intact history files hold. */
+    private static Set<String> intactChanges(Path directory, Manifest manifest, List<DataFile> damaged) {
+        List<DataFile> intact = manifest.history().stream().filter(file -> !damaged.contains(file)).toList();
+        Set<String> keys = new HashSet<>();
+        if (intact.isEmpty()) {
+            return keys;
+        }
+        String files = intact.stream().map(file -> literal(directory.resolve(file.path()).toString()))
+                .collect(Collectors.joining(", ", "[", "]"));
+        try (Connection connection = BackgroundDuckDb.connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT _lsn, _pk, id FROM read_parquet(" + files + ")")) {
+            while (rows.next()) {
+                keys.add(key(rows.getLong(1), rows.getString(2), rows.getString(3)));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the intact history of " + manifest.container() + ": "
+                    + e.getMessage(), e);
+        }
+        return keys;
+    }
+
+    private static IllegalStateException cannotRepair(String container, List<DataFile> damaged, String why) {
+        return new IllegalStateException("Cannot repair the history of " + container + " (" + damaged.stream()
+                .map(DataFile::path).collect(Collectors.joining(", ")) + "): " + why + ". The mirror is left as it "
+                + "was; run `docmirror backfill --container " + container + "` to snapshot the container again");
+    }
+
+    private static Map<Integer, Long> positions(String continuation) {
+        return continuation == null ? Map.of() : ContinuationToken.decode(continuation).positions();
+    }
+
+    private static String key(long lsn, String partitionKey, String id) {
+        return lsn + "\u0000" + partitionKey + "\u0000" + id;
+    }
+}
