@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
@@ -125,13 +124,9 @@ public final class DocumentRebuilder {
             return NODES.textNode(DateTimeFormatter.ISO_INSTANT.format(instant));
         }
         String text = (String) value;
-        if (tag == ValueTag.JSON) {
+        if (tag == ValueTag.JSON || tag == ValueTag.NUMBER) {
+            // A number's literal reads back as the flattener read it: a number no decimal holds stays its text.
             return JsonText.read(text);
-        }
-        if (tag == ValueTag.NUMBER) {
-            return text.indexOf('.') < 0 && text.indexOf('E') < 0 && text.indexOf('e') < 0
-                    ? NODES.numberNode(new BigInteger(text))
-                    : NODES.numberNode(new BigDecimal(text));
         }
         return NODES.textNode(text);
     }

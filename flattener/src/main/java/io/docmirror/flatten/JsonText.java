@@ -1,15 +1,18 @@
 package io.docmirror.flatten;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
@@ -25,11 +28,24 @@ import java.nio.CharBuffer;
  * JSON text in JSON columns, {@code _empty} and {@code _overflow}: numbers written and read back exactly, and text
  * that is always valid UTF-8. (A string with an unpaired surrogate cannot be encoded as UTF-8; such text is
  * written with {@code \\uXXXX} escapes instead, which read back to the same string.)
+ *
+ * <p>Trees read here hold every number exactly ({@link ExactTreeDeserializer}): a negative zero keeps its sign, and a
+ * number of any length or exponent is kept as its text.
  */
 final class JsonText {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * The store allows numbers as long as an item (2 MB); one beyond {@link NumberSpelling#MAX_PARSED_DIGITS} digits is
+     * kept as text and never parsed, so its length costs no more than a string's.
+     */
+    private static final StreamReadConstraints NUMBERS_OF_ANY_LENGTH = StreamReadConstraints.builder()
+            .maxNumberLength(Integer.MAX_VALUE)
+            .build();
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(NUMBERS_OF_ANY_LENGTH)
+                    .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .addModule(new SimpleModule("exact-numbers").addDeserializer(JsonNode.class, new ExactTreeDeserializer()))
             .build();
     private static final ObjectWriter ESCAPING_WRITER = MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
     private static final VarHandle EIGHT_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class,
@@ -101,25 +117,22 @@ final class JsonText {
     }
 
     /**
-     * Whether {@link #write} spells the number as the text does: integers as plain digits, decimals as
-     * {@link java.math.BigDecimal#toString()} does. That is every number except negative zero and those with an
-     * exponent or with six or more zeros right after {@code 0.}, which {@code BigDecimal} spells with an exponent.
+     * Whether {@link #write} spells the number as the text does: integers as plain digits, negative zeros and numbers
+     * of more than {@link NumberSpelling#MAX_PARSED_DIGITS} digits as written ({@link LiteralNumberNode}), other
+     * decimals as {@link java.math.BigDecimal#toString()} does. That is every number except those with an exponent or
+     * with six or more zeros right after {@code 0.}, which {@code BigDecimal} spells with an exponent.
      */
     private static boolean writtenAsSpelled(char[] chars, int offset, int length) {
         int end = offset + length;
         int start = offset < end && chars[offset] == '-' ? offset + 1 : offset;
-        boolean negative = start > offset;
-        boolean allZeros = true;
         for (int i = start; i < end; i++) {
             char c = chars[i];
-            if (c >= '1' && c <= '9') {
-                allZeros = false;
-            } else if (c != '0' && c != '.') {
+            if ((c < '0' || c > '9') && c != '.') {
                 // An exponent, or not a plain number at all (NaN in a tree, say).
                 return false;
             }
         }
-        if (start == end || (negative && allZeros)) {
+        if (start == end) {
             return false;
         }
         boolean startsWithZeroPoint = end - start >= 2 && chars[start] == '0' && chars[start + 1] == '.';

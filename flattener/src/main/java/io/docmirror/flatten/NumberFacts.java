@@ -3,7 +3,8 @@ package io.docmirror.flatten;
 /**
  * What every number a column has taken so far needs, so the column can widen without losing any of them:
  * BIGINT while all fit a long, then DOUBLE while a double holds all exactly, then DECIMAL(38,s) while all fit.
- * A column never narrows, and a number that fits none of these is refused (the caller then uses a variant).
+ * A column never narrows, and a number that fits none of these is refused (the caller then uses a variant). A
+ * negative zero fits only a double, so a column that took one stays DOUBLE: widening it to DECIMAL would make it 0.
  */
 final class NumberFacts {
     boolean allFitLong;
@@ -89,7 +90,7 @@ final class NumberFacts {
         if (exactInDouble) {
             return ColumnType.DOUBLE;
         }
-        if (fitDecimal && integerDigits + scale <= ColumnType.DECIMAL_PRECISION) {
+        if (fitDecimal && (long) integerDigits + scale <= ColumnType.DECIMAL_PRECISION) {
             return ColumnType.decimal(scale);
         }
         return null;

@@ -42,6 +42,21 @@ class JsonTextTest {
         assertThat(copyA(JsonText.read(document).traverse())).isEqualTo(written);
     }
 
+    /** Negative zeros and numbers no BigDecimal holds cheaply are written as they are spelled, from bytes or a tree. */
+    @Test
+    void numbersOnlyTheirTextHoldsAreWrittenAsSpelled() throws IOException {
+        for (String array : new String[] {
+            "[[-0,-0.0,-0.000,-0e5,-0E-2147483648]]",
+            "[[1e-2147483648,1.5e-2147483647,-12E-2147483648]]",
+            "[[1" + "0".repeat(1200) + ",-0." + "1".repeat(1200) + "],{\"n\":-0.0}]"}) {
+            byte[] document = ("{\"a\":" + array + ",\"after\":1}").getBytes(StandardCharsets.UTF_8);
+
+            assertThat(JsonText.write(JsonText.read(document).get("a"))).isEqualTo(array);
+            assertThat(copyA(JsonText.parser(document))).isEqualTo(array);
+            assertThat(copyA(JsonText.read(document).traverse())).isEqualTo(array);
+        }
+    }
+
     private static String copyA(JsonParser parser) throws IOException {
         assertThat(parser.nextToken()).isEqualTo(JsonToken.START_OBJECT);
         assertThat(parser.nextFieldName()).isEqualTo("a");

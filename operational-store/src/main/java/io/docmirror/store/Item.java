@@ -21,7 +21,10 @@ public record Item(String id, PartitionKey partitionKey, String etag, long lsn, 
         requireNonNull(json, "json is null");
     }
 
-    /** The item parsed into a tree, numbers as exact BigInteger/BigDecimal where a long cannot hold them. */
+    /**
+     * The item parsed into a tree whose numbers are exact and write back exactly as stored (see
+     * {@link StoreJson#numberNode}): {@code -0.0} stays {@code -0.0}, {@code 1e2} stays {@code 1e2}.
+     */
     public ObjectNode tree() {
         try {
             return (ObjectNode) StoreJson.mapper().readTree(json);

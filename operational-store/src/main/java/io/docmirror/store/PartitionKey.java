@@ -156,7 +156,7 @@ public final class PartitionKey {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         if (value.isNumber()) {
             out.write(TAG_NUMBER);
-            BigDecimal decimal = value.decimalValue();
+            BigDecimal decimal = exactValue(value);
             String canonical = decimal.signum() == 0 ? "0" : decimal.stripTrailingZeros().toString();
             out.writeBytes(canonical.getBytes(StandardCharsets.US_ASCII));
         }
@@ -168,6 +168,19 @@ public final class PartitionKey {
             throw new IllegalArgumentException("not a partition key value: " + value);
         }
         return out.toByteArray();
+    }
+
+    /** Numbers are keyed by value, so {@code 10} and {@code 10.0} are one key; a key must have an exact value. */
+    private static BigDecimal exactValue(JsonNode number) {
+        try {
+            return number.decimalValue();
+        }
+        catch (NumberFormatException e) {
+            String text = number.asText();
+            throw new IllegalArgumentException("a partition key number needs an exact decimal value, which "
+                    + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + " has not: its exponent is out "
+                    + "of range", e);
+        }
     }
 
     @Override

@@ -2,9 +2,11 @@ package io.docmirror.store.bulk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.internal.DocumentValidator;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -62,7 +64,7 @@ public sealed interface IdAssignment {
                 id = value.textValue();
             }
             else if (value.isNumber()) {
-                id = value.isIntegralNumber() ? value.bigIntegerValue().toString() : value.decimalValue().toPlainString();
+                id = numericId(value);
             }
             else if (value.isObject() && value.size() == 1 && value.path("$oid").isTextual()) {
                 id = value.get("$oid").textValue();
@@ -84,6 +86,36 @@ public sealed interface IdAssignment {
             }
             return withId(document, id);
         }
+    }
+
+    /**
+     * A number's digits, without an exponent ({@code 1e2} is {@code 100}). A number whose digits could not make an id
+     * (over {@value DocumentValidator#MAX_ID_BYTES} bytes, or no exact value at all) is refused before they are
+     * written out, which for {@code 1e2147483647} would take two billion characters.
+     */
+    private static String numericId(JsonNode value) {
+        String text = value.asText();
+        if (value.isIntegralNumber()) {
+            if (text.length() > DocumentValidator.MAX_ID_BYTES) {
+                throw new IllegalArgumentException("has a number of " + text.length() + " characters to take the id "
+                        + "from, over the id limit of " + DocumentValidator.MAX_ID_BYTES + " bytes");
+            }
+            return value.bigIntegerValue().toString();
+        }
+        BigDecimal decimal;
+        try {
+            decimal = value.decimalValue();
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("has the number " + abbreviate(text) + " to take the id from, which "
+                    + "has no exact decimal value", e);
+        }
+        long integerDigits = (long) decimal.precision() - decimal.scale();
+        if (integerDigits > DocumentValidator.MAX_ID_BYTES || decimal.scale() > DocumentValidator.MAX_ID_BYTES) {
+            throw new IllegalArgumentException("has the number " + abbreviate(text) + " to take the id from, whose "
+                    + "digits are over the id limit of " + DocumentValidator.MAX_ID_BYTES + " bytes");
+        }
+        return decimal.toPlainString();
     }
 
     /** Documents without an id get a generated one. */

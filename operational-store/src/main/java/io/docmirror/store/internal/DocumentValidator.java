@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.store.PartitionKey;
@@ -17,8 +16,6 @@ import io.docmirror.store.StoreJson;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -45,15 +42,14 @@ import static java.util.Objects.requireNonNull;
  *   <li>a partition key value that is a string, number, boolean or null (a missing one is {@link PartitionKey#NONE});</li>
  *   <li>a {@code ttl}, when present, of -1 or 1..2147483647 seconds.</li>
  * </ul>
- * Numbers are copied as the text they were written with, so none is ever rounded. The system properties
+ * Numbers are copied as the text they were written with, so none is ever rounded or respelled, and a number may be
+ * as long as the item allows ({@link StoreJson#MAX_NUMBER_LENGTH}). The system properties
  * {@code _rid, _etag, _ts, _lsn} of the input are dropped: the store sets them.
  */
 public final class DocumentValidator {
     public static final int MAX_ITEM_BYTES = 2 * 1024 * 1024;
     public static final int MAX_ID_BYTES = 1023;
     public static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_etag", "_ts", "_lsn");
-
-    private static final JsonNodeFactory EXACT_NODES = JsonNodeFactory.withExactBigDecimals(true);
 
     private final String container;
     private final List<String> partitionKeyPath;
@@ -82,8 +78,10 @@ public final class DocumentValidator {
             return pass.run();
         }
         catch (JsonProcessingException e) {
-            throw pass.failure("is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+            // A broken read constraint (a name over 50,000 characters, say) has no location.
+            String where = e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            throw pass.failure("is not valid JSON: " + e.getOriginalMessage() + where, e);
         }
         catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot read item for container " + container, e);
@@ -207,7 +205,7 @@ public final class DocumentValidator {
                             || atRoot && ("id".equals(frame.field) || "ttl".equals(frame.field));
                     JsonNode scalar = copyScalar(parser, token, generator, needValue);
                     if (atPartitionKey) {
-                        partitionKey = scalar;
+                        partitionKey = checkPartitionKey(scalar);
                     }
                     if (atRoot && "id".equals(frame.field)) {
                         id = checkId(scalar);
@@ -265,17 +263,14 @@ public final class DocumentValidator {
                     }
                     String text = parser.getText();
                     generator.writeNumber(text);
-                    BigInteger value = new BigInteger(text);
-                    return value.bitLength() < 64
-                            ? JsonNodeFactory.instance.numberNode(value.longValue())
-                            : JsonNodeFactory.instance.numberNode(value);
+                    return StoreJson.numberNode(text);
                 }
                 case VALUE_NUMBER_FLOAT -> {
-                    // The text as written: a double would round 0.1 and overflow 1e400.
+                    // The text as written: a double would round 0.1 and overflow 1e400, a BigDecimal respell 1e2.
                     String text = parser.getText();
                     checkExponent(text);
                     generator.writeNumber(text);
-                    return needValue ? EXACT_NODES.numberNode(new BigDecimal(text)) : null;
+                    return needValue ? StoreJson.numberNode(text) : null;
                 }
                 case VALUE_TRUE, VALUE_FALSE -> {
                     generator.writeBoolean(token == JsonToken.VALUE_TRUE);
@@ -289,6 +284,27 @@ public final class DocumentValidator {
             }
         }
 
+        /**
+         * A number's text is its value, however long. A partition key number, though, is hashed by its exact
+         * decimal value: it must have one, and its text must be short enough to be a key at all.
+         */
+        private JsonNode checkPartitionKey(JsonNode value) {
+            if (!value.isNumber()) {
+                return value;
+            }
+            if (value.asText().length() > PartitionKey.MAX_ENCODED_BYTES) {
+                throw failure("has a partition key value over " + PartitionKey.MAX_ENCODED_BYTES + " bytes", null);
+            }
+            try {
+                value.decimalValue();
+            }
+            catch (NumberFormatException e) {
+                throw failure("has a partition key number whose exponent no exact decimal holds: "
+                        + abbreviate(value.asText()), e);
+            }
+            return value;
+        }
+
         /** An exact decimal (BigDecimal) holds exponents up to ten digits; beyond that a number has no exact value. */
         private void checkExponent(String number) {
             int exponentAt = Math.max(number.indexOf('e'), number.indexOf('E'));
@@ -299,8 +315,7 @@ public final class DocumentValidator {
                 Integer.parseInt(number.substring(exponentAt + 1));
             }
             catch (NumberFormatException e) {
-                throw failure("has a number whose exponent is beyond +-2147483647: "
-                        + (number.length() > 40 ? number.substring(0, 40) + "..." : number), e);
+                throw failure("has a number whose exponent is beyond +-2147483647: " + abbreviate(number), e);
             }
         }
 
@@ -345,7 +360,8 @@ public final class DocumentValidator {
                     return seconds;
                 }
             }
-            throw failure("has ttl " + value + ": an item's ttl is -1 (never expire) or 1 to 2147483647 seconds", null);
+            throw failure("has ttl " + abbreviate(value.toString())
+                    + ": an item's ttl is -1 (never expire) or 1 to 2147483647 seconds", null);
         }
 
         private void checkSurrogates(CharSequence text, String what) {
@@ -384,6 +400,11 @@ public final class DocumentValidator {
             }
             return path.length() == 0 ? "/" : path.toString();
         }
+    }
+
+    /** Numbers may run to two million digits; a message shows the first forty. */
+    private static String abbreviate(String text) {
+        return text.length() > 40 ? text.substring(0, 40) + "..." : text;
     }
 
     private static String describe(JsonToken token) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.LiteralNumberNode;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -187,14 +188,57 @@ public final class PatchApplier {
             throw new IllegalArgumentException("cannot increment " + current.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
                     + " value " + current);
         }
-        BigDecimal sum = current.decimalValue().add(by.decimalValue());
-        JsonNode result = current.isIntegralNumber() && by.isIntegralNumber()
-                ? NODES.numberNode(sum.toBigIntegerExact())
-                : NODES.numberNode(sum);
+        set(item, path, sum(current, by));
+    }
+
+    /**
+     * The exact sum (a double would round it), an integer when both are. A zero sum is negative only when both
+     * numbers are negative zeros, as in Cosmos DB's double arithmetic: {@code -0.0 + 0} is {@code 0.0}.
+     */
+    private static JsonNode sum(JsonNode current, JsonNode by) {
+        BigDecimal left = exactValue(current);
+        BigDecimal right = exactValue(by);
+        long digits = Math.max(integerDigits(left), integerDigits(right)) + 1
+                + Math.max(0, Math.max(left.scale(), right.scale()));
+        if (digits > DocumentValidator.MAX_ITEM_BYTES) {
+            throw new IllegalArgumentException("cannot increment " + abbreviate(current.asText()) + " by "
+                    + abbreviate(by.asText()) + ": the exact sum would have " + digits
+                    + " digits, more than an item can hold");
+        }
+        BigDecimal sum = left.add(right);
+        boolean integral = current.isIntegralNumber() && by.isIntegralNumber();
+        if (sum.signum() == 0 && isNegativeZero(current) && isNegativeZero(by)) {
+            return new LiteralNumberNode("-" + (integral ? "0" : sum.toString()));
+        }
+        JsonNode result = integral ? NODES.numberNode(sum.toBigIntegerExact()) : NODES.numberNode(sum);
         if (result.isBigInteger() && result.bigIntegerValue().bitLength() < 64) {
             result = NODES.numberNode(result.longValue());
         }
-        set(item, path, result);
+        return result;
+    }
+
+    private static BigDecimal exactValue(JsonNode number) {
+        try {
+            return number.decimalValue();
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("cannot increment with " + abbreviate(number.asText())
+                    + ": no exact decimal holds a number with that exponent", e);
+        }
+    }
+
+    /** Digits left of the point (negative for a number below 0.1), as a long: the exponent may be near an int's end. */
+    private static long integerDigits(BigDecimal value) {
+        return (long) value.precision() - value.scale();
+    }
+
+    /** {@code -0}, {@code -0.0}: a JSON spelling (or a double) that a BigDecimal value has lost the sign of. */
+    private static boolean isNegativeZero(JsonNode number) {
+        return number.asText().startsWith("-") && number.decimalValue().signum() == 0;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 40 ? text.substring(0, 40) + "..." : text;
     }
 
     private static int arrayIndex(String segment, int maxIndex) {

@@ -1,0 +1,119 @@
+package io.docmirror.store;
+
+/**
+ * What the text of a JSON number says about how a tree can hold it exactly, found in one pass over the text without
+ * parsing the number. An {@link #INTEGER} becomes one of Jackson's integer nodes, which write it back as written;
+ * every other number is kept as its text ({@link LiteralNumberNode}). Of those, a {@link #DECIMAL} parses cheaply to
+ * its exact BigDecimal when its value is asked for; the other two have no value a long or BigDecimal can carry (the
+ * sign of a zero), or none worth parsing.
+ *
+ * <p>The flattener has a twin of this class: the two modules share no code, and both draw the same line between
+ * numbers that are parsed and numbers that are kept as text.
+ */
+enum NumberSpelling {
+    /** Digits with an optional minus sign, at most {@link #MAX_PARSED_DIGITS} of them, and not {@code -0}. */
+    INTEGER,
+    /** A fraction or an exponent, at most {@link #MAX_PARSED_DIGITS} significant digits, and a BigDecimal holds it. */
+    DECIMAL,
+    /** Zero with a minus sign ({@code -0}, {@code -0.0}, {@code -0e5}): a BigDecimal or a long would drop the sign. */
+    NEGATIVE_ZERO,
+    /**
+     * More than {@link #MAX_PARSED_DIGITS} significant digits (parsing them costs more than keeping them does), or
+     * an exponent that leaves the number without a BigDecimal ({@code 1e-2147483648}: its scale is beyond an int).
+     */
+    TEXT_ONLY;
+
+    /** Jackson's own default limit on a number's length: numbers within it parse in microseconds. */
+    static final int MAX_PARSED_DIGITS = 1000;
+
+    static NumberSpelling of(String text) {
+        return of(text.toCharArray(), 0, text.length());
+    }
+
+    /**
+     * @throws IllegalArgumentException when the text is not a JSON number (RFC 8259), such as {@code NaN} or
+     *     {@code 01}
+     */
+    static NumberSpelling of(char[] chars, int offset, int length) {
+        int end = offset + length;
+        int index = offset;
+        boolean negative = index < end && chars[index] == '-';
+        if (negative) {
+            index++;
+        }
+        int integerStart = index;
+        int leadingZeros = 0;
+        boolean significant = false;
+        for (; index < end && isDigit(chars[index]); index++) {
+            significant |= chars[index] != '0';
+            leadingZeros += significant ? 0 : 1;
+        }
+        int integerDigits = index - integerStart;
+        if (integerDigits == 0 || integerDigits > 1 && chars[integerStart] == '0') {
+            throw notANumber(chars, offset, length);
+        }
+        int fractionDigits = 0;
+        if (index < end && chars[index] == '.') {
+            int fractionStart = ++index;
+            for (; index < end && isDigit(chars[index]); index++) {
+                significant |= chars[index] != '0';
+                leadingZeros += significant ? 0 : 1;
+            }
+            fractionDigits = index - fractionStart;
+            if (fractionDigits == 0) {
+                throw notANumber(chars, offset, length);
+            }
+        }
+        boolean hasExponent = index < end && (chars[index] == 'e' || chars[index] == 'E');
+        long exponent = 0;
+        boolean exponentFitsInt = true;
+        if (hasExponent) {
+            index++;
+            boolean exponentNegative = index < end && chars[index] == '-';
+            if (index < end && (chars[index] == '-' || chars[index] == '+')) {
+                index++;
+            }
+            int exponentStart = index;
+            while (index < end && chars[index] == '0') {
+                index++;
+            }
+            int valueStart = index;
+            for (; index < end && isDigit(chars[index]); index++) {
+                // Eleven digits are past any int already; the rest only need checking as digits.
+                if (index - valueStart < 11) {
+                    exponent = exponent * 10 + (chars[index] - '0');
+                }
+            }
+            if (index == exponentStart) {
+                throw notANumber(chars, offset, length);
+            }
+            exponent = exponentNegative ? -exponent : exponent;
+            exponentFitsInt = index - valueStart <= 10 && exponent == (int) exponent;
+        }
+        if (index != end) {
+            throw notANumber(chars, offset, length);
+        }
+        int significantDigits = integerDigits + fractionDigits - leadingZeros;
+        if (significantDigits == 0 && negative) {
+            return NEGATIVE_ZERO;
+        }
+        if (significantDigits > MAX_PARSED_DIGITS) {
+            return TEXT_ONLY;
+        }
+        if (fractionDigits == 0 && !hasExponent) {
+            return INTEGER;
+        }
+        // BigDecimal's own rule: the exponent must fit an int, and so must the scale it makes.
+        long scale = fractionDigits - exponent;
+        return exponentFitsInt && scale == (int) scale ? DECIMAL : TEXT_ONLY;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static IllegalArgumentException notANumber(char[] chars, int offset, int length) {
+        String text = new String(chars, offset, Math.min(length, 40)) + (length > 40 ? "..." : "");
+        return new IllegalArgumentException("'" + text + "' is not a JSON number");
+    }
+}
