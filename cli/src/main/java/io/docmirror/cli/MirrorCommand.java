@@ -6,9 +6,13 @@ import io.docmirror.metrics.MetricsServer;
 import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.source.SourceUnavailableException;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 import java.time.Clock;
 import java.util.List;
@@ -21,8 +25,8 @@ import java.util.function.Function;
         description = "Keep Parquet tables of every mirrored container (analytical TTL set) in step with the store.",
         subcommands = {MirrorCommand.Sync.class, MirrorCommand.Run.class})
 final class MirrorCommand implements Runnable {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {
@@ -30,9 +34,15 @@ final class MirrorCommand implements Runnable {
     }
 
     @Command(name = "sync", mixinStandardHelpOptions = true,
-            description = "Catch up with the store's change feed (or its Kafka topics), commit, and exit (for batch "
-                    + "jobs and scripts).")
+            description = {"Catch up with the store's change feed (or its Kafka topics), commit, and exit (for batch "
+                    + "jobs and scripts).",
+                    "A container that cannot be mirrored is reported and the others are mirrored all the same (exit "
+                            + "1). A store or broker that does not answer fails the sync at once, leaving each "
+                            + "container at its last commit: run it again, or run `mirror run`, which waits."})
     static final class Sync implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
         @Mixin
         DataDirOptions dataDir;
 
@@ -50,14 +60,32 @@ final class MirrorCommand implements Runnable {
                 FeedMirror.SyncResult result = mirror.sync();
                 System.out.printf("Mirrored %,d changes in %,d commits to %s%n", result.events(), result.commits(),
                         dataDir.mirrorDirectory());
+            } catch (SourceUnavailableException e) {
+                return unavailable(e);
+            } catch (StoreException e) {
+                if (!e.isRetriable()) {
+                    throw e;
+                }
+                return unavailable(e);
             }
             return ExitCodes.OK;
+        }
+
+        /** A one-shot sync does not wait for the store or broker (the daemon does): it says so and fails. */
+        private int unavailable(RuntimeException failure) {
+            spec.commandLine().getErr().println("docmirror: " + failure.getMessage() + ". `mirror sync` does not "
+                    + "wait for it: every container stays at its last commit; run the sync again once it answers, "
+                    + "or run `mirror run`, which waits.");
+            return ExitCodes.FAILURE;
         }
     }
 
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = "The streaming daemon: mirror changes as they come until stopped (Ctrl-C commits what it "
-                    + "holds and exits).")
+            description = {"The streaming daemon: mirror changes as they come until stopped (Ctrl-C commits what it "
+                    + "holds and exits).",
+                    "A store or broker that does not answer (a restart, say) is waited out, each container at its "
+                            + "last commit; a container that cannot be mirrored is retried while the others go on. "
+                            + "Both show in the metrics."})
     static final class Run implements Callable<Integer> {
         @Mixin
         DataDirOptions dataDir;
@@ -90,7 +118,7 @@ final class MirrorCommand implements Runnable {
                 metricsServer = MetricsOptions.start(metricsConfig,
                         List.of(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC())),
                         System.out);
-                System.out.println("Mirroring " + (source.storeUrl != null ? source.storeUrl : dataDir.data)
+                System.out.println("Mirroring " + source.store.describe(dataDir)
                         + (source.source == MirrorSourceOptions.Source.KAFKA ? " through Kafka" : "") + " to "
                         + dataDir.mirrorDirectory() + "; Ctrl-C stops");
                 System.out.flush();

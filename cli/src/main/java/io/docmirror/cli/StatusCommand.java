@@ -10,8 +10,7 @@ import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.feed.derive.DerivationStatus;
 import io.docmirror.feed.processor.ChangeFeedEstimator;
 import io.docmirror.mirror.ContainerStatus;
-import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,7 +18,6 @@ import picocli.CommandLine.Option;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,20 +30,19 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     DataDirOptions dataDir;
 
+    @Mixin
+    MirrorStoreOption storeOption = new MirrorStoreOption();
+
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
         List<Derivation> derivations = dataDir.derivations();
-        List<ContainerStatus> statuses = new ArrayList<>();
+        List<ContainerStatus> statuses;
         List<DerivationStatus> derivationStatuses;
-        try (EmbeddedStore store = dataDir.openStore()) {
-            for (ContainerProperties container : store.listContainers()) {
-                if (container.isMirrored()) {
-                    statuses.add(ContainerStatus.of(dataDir.mirrorDirectory(), store, container, Clock.systemUTC()));
-                }
-            }
+        try (StoreClient store = storeOption.open(dataDir)) {
+            statuses = ContainerStatus.ofMirroredContainers(dataDir.mirrorDirectory(), store, Clock.systemUTC());
             derivationStatuses = DerivationRunner.withDefaults(store, derivations).status();
         }
         if (json) {
@@ -61,10 +58,13 @@ final class StatusCommand implements Callable<Integer> {
         System.out.printf("%-24s %8s %-24s %12s %10s %7s %12s %6s %6s  %s%n", "container", "version", "last commit",
                 "lag events", "lag s", "tables", "stored rows", "files", "dead", "mirrored LSN per feed range");
         for (ContainerStatus status : statuses) {
-            System.out.printf("%-24s %8d %-24s %,12d %10.1f %7d %,12d %6d %6d  %s%n", status.container(),
+            boolean lagKnown = status.storeUnreachable() == null;
+            System.out.printf("%-24s %8d %-24s %12s %10s %7d %,12d %6d %6d  %s%n", status.container(),
                     status.version(), status.version() == 0 ? "never" : Instant.ofEpochMilli(status.lastCommitMillis()),
-                    status.lagEvents(), seconds(status.lagTime()), status.tables(), status.storedRows(),
-                    status.files(), status.deadLetters(), mirroredLsns(status.lag()));
+                    lagKnown ? String.format("%,d", status.lagEvents()) : "?",
+                    lagKnown ? String.format("%.1f", seconds(status.lagTime())) : "?", status.tables(),
+                    status.storedRows(), status.files(), status.deadLetters(),
+                    lagKnown ? mirroredLsns(status.lag()) : "store unreachable: " + status.storeUnreachable());
         }
         if (!derivationStatuses.isEmpty()) {
             System.out.println();
@@ -78,8 +78,15 @@ final class StatusCommand implements Callable<Integer> {
         json.put("container", status.container());
         json.put("version", status.version());
         json.put("lastCommitMillis", status.lastCommitMillis());
-        json.put("lagEvents", status.lagEvents());
-        json.put("lagSeconds", seconds(status.lagTime()));
+        if (status.storeUnreachable() == null) {
+            json.put("lagEvents", status.lagEvents());
+            json.put("lagSeconds", seconds(status.lagTime()));
+        } else {
+            // Unknown while the store does not answer; the mirror's own figures below are as committed.
+            json.putNull("lagEvents");
+            json.putNull("lagSeconds");
+            json.put("storeUnreachable", status.storeUnreachable());
+        }
         json.put("tables", status.tables());
         json.put("storedRows", status.storedRows());
         json.put("files", status.files());

@@ -3,7 +3,7 @@ package io.docmirror.metrics;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorActivity;
-import io.docmirror.store.ContainerProperties;
+import io.docmirror.mirror.MirrorHealth;
 import io.docmirror.store.StoreClient;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -16,8 +16,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The mirror daemon's metrics: per mirrored container its lag per feed range (from the committed manifest's
- * checkpoint, as {@code ./docmirror status} shows it), what the current version holds, and what this process has
- * mirrored and written since it started.
+ * checkpoint, as {@code ./docmirror status} shows it; none while the store does not answer), what the current version
+ * holds, what this process has mirrored and written since it started, and whether its change source answers.
  */
 public final class MirrorMetrics implements MultiCollector {
     private final StoreClient store;
@@ -46,12 +46,11 @@ public final class MirrorMetrics implements MultiCollector {
                 "Documents that could not be mirrored, kept with the reason", "container");
         MetricFamily conflicts = MetricFamily.gauge("docmirror_mirror_conflicts",
                 "Values that did not fit their column's type or their table's column limit", "container");
-        for (ContainerProperties container : store.listContainers()) {
-            if (!container.isMirrored()) {
-                continue;
+        for (ContainerStatus status : ContainerStatus.ofMirroredContainers(mirrorDirectory, store, clock)) {
+            // While the store does not answer the lag is unknown: no sample, rather than a lag of zero.
+            if (status.storeUnreachable() == null) {
+                lag.add(status.lag(), status.container());
             }
-            ContainerStatus status = ContainerStatus.of(mirrorDirectory, store, container, clock);
-            lag.add(status.lag(), status.container());
             version.add(status.version(), status.container());
             lastCommit.add(status.lastCommitMillis() / 1000.0, status.container());
             files.add(status.files(), status.container());
@@ -72,6 +71,21 @@ public final class MirrorMetrics implements MultiCollector {
                 "Compactions that failed in this process (the mirror goes on with its delta files)", "container");
         MetricFamily batchFailures = MetricFamily.counter("docmirror_mirror_batch_failures",
                 "Batches an I/O error (a full disk, say) stopped before they committed; each is retried", "container");
+        MetricFamily sourceUnreachable = MetricFamily.gauge("docmirror_mirror_source_unreachable_seconds",
+                "How long the change source (the store's HTTP API, a Kafka broker) has not answered; 0 while it "
+                        + "answers", "container");
+        MetricFamily sourceFailures = MetricFamily.counter("docmirror_mirror_source_failures",
+                "Reads of the change source that failed in this process (it did not answer); each is retried",
+                "container");
+        MetricFamily failing = MetricFamily.gauge("docmirror_mirror_failing",
+                "1 while an error keeps the container from being mirrored (a lost feed position, say); it is retried "
+                        + "while the other containers go on", "container");
+        long now = clock.millis();
+        for (MirrorHealth health : mirror.health()) {
+            sourceUnreachable.add(health.sourceUnreachableFor(now).toMillis() / 1000.0, health.container());
+            sourceFailures.add(health.sourceFailures(), health.container());
+            failing.add(health.failure() == null ? 0 : 1, health.container());
+        }
         for (MirrorActivity activity : mirror.activity()) {
             events.add(activity.events(), activity.container());
             commits.add(activity.commits(), activity.container());
@@ -82,8 +96,8 @@ public final class MirrorMetrics implements MultiCollector {
             batchFailures.add(activity.batchFailures(), activity.container());
         }
         return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(version, lastCommit, files,
-                deadLetters, conflicts, events, commits, filesWritten, bytesWritten, compactions, compactionFailures,
-                batchFailures))
+                deadLetters, conflicts, sourceUnreachable, sourceFailures, failing, events, commits, filesWritten,
+                bytesWritten, compactions, compactionFailures, batchFailures))
                 .map(MetricFamily::snapshot).toList());
     }
 }

@@ -7,26 +7,62 @@ import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreException;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * How far one container's mirror has come: {@code ./docmirror status} and the mirror's metrics.
  *
  * @param version the newest committed manifest version (0: nothing mirrored yet)
  * @param lastCommitMillis when it was committed, epoch milliseconds (0: never)
- * @param lag per feed range: the LSN of the last change the mirror holds, the log's end, and how far behind
+ * @param lag per feed range: the LSN of the last change the mirror holds, the log's end, and how far behind; empty
+ *     when the store does not answer
  * @param storedRows rows in the root table's files (every version and tombstone until compaction)
  * @param conflicts values that did not fit their column's type or their table's column limit, so far
+ * @param storeUnreachable why the store could not be asked how far behind the mirror is (it restarts, say);
+ *     {@code null} when it answered
  */
 public record ContainerStatus(String container, long version, long lastCommitMillis, List<ChangeFeedEstimator.Lag> lag,
-        int tables, long storedRows, int files, long deadLetters, long conflicts) {
+        int tables, long storedRows, int files, long deadLetters, long conflicts, String storeUnreachable) {
     public ContainerStatus {
         lag = List.copyOf(lag);
+    }
+
+    /**
+     * The status of every mirrored container, measured against the store's change log now: the containers the store
+     * lists as mirrored, or, when the store does not answer, those the mirror directory holds a committed version of,
+     * with the store's error and no lag.
+     */
+    public static List<ContainerStatus> ofMirroredContainers(Path mirrorDirectory, StoreClient store, Clock clock) {
+        List<ContainerProperties> containers;
+        try {
+            containers = store.listContainers();
+        } catch (StoreException e) {
+            if (!e.isRetriable()) {
+                throw e;
+            }
+            return committedMirrors(mirrorDirectory).stream()
+                    .map(manifest -> of(manifest.container(), Optional.of(manifest), List.of(), e.getMessage()))
+                    .toList();
+        }
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (ContainerProperties container : containers) {
+            if (container.isMirrored()) {
+                statuses.add(of(mirrorDirectory, store, container, clock));
+            }
+        }
+        return statuses;
     }
 
     /** The status of a mirrored container, measured against the store's change log now. */
@@ -34,9 +70,20 @@ public record ContainerStatus(String container, long version, long lastCommitMil
             Clock clock) {
         Optional<Manifest> manifest = new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory,
                 container.id())).latest();
-        List<ChangeFeedEstimator.Lag> lag = ChangeFeedEstimator.estimate(store, container.id(),
-                manifest.map(committed -> committed.checkpoint().reached()), clock);
-        return new ContainerStatus(container.id(),
+        try {
+            return of(container.id(), manifest, ChangeFeedEstimator.estimate(store, container.id(),
+                    manifest.map(committed -> committed.checkpoint().reached()), clock), null);
+        } catch (StoreException e) {
+            if (!e.isRetriable()) {
+                throw e;
+            }
+            return of(container.id(), manifest, List.of(), e.getMessage());
+        }
+    }
+
+    private static ContainerStatus of(String container, Optional<Manifest> manifest,
+            List<ChangeFeedEstimator.Lag> lag, String storeUnreachable) {
+        return new ContainerStatus(container,
                 manifest.map(Manifest::version).orElse(0L),
                 manifest.map(Manifest::committedAt).orElse(0L),
                 lag,
@@ -47,7 +94,23 @@ public record ContainerStatus(String container, long version, long lastCommitMil
                 manifest.map(committed -> committed.deadLetters().stream().mapToLong(DataFile::rows).sum())
                         .orElse(0L),
                 manifest.map(committed -> committed.conflicts().stream().mapToLong(ConflictEntry::count).sum())
-                        .orElse(0L));
+                        .orElse(0L),
+                storeUnreachable);
+    }
+
+    /** The newest committed version of every container the mirror directory holds, by container name. */
+    private static List<Manifest> committedMirrors(Path mirrorDirectory) {
+        if (!Files.isDirectory(mirrorDirectory)) {
+            return List.of();
+        }
+        try (Stream<Path> directories = Files.list(mirrorDirectory)) {
+            return directories.filter(Files::isDirectory)
+                    .flatMap(directory -> new ManifestStore(directory).latest().stream())
+                    .sorted(Comparator.comparing(Manifest::container))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list the mirrored containers in " + mirrorDirectory, e);
+        }
     }
 
     /** Changes committed to the store that the mirror does not hold yet. */

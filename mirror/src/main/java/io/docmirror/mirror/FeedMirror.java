@@ -5,9 +5,11 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
+import io.docmirror.mirror.source.SourceUnavailableException;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,8 +22,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
 
@@ -31,6 +35,11 @@ import static java.util.Objects.requireNonNull;
  * the checkpoint in its last manifest. {@link #sync} catches up and returns, for batch jobs; {@link #run} keeps going
  * until stopped, committing a batch when it is full or its first change is {@code mirror.batch.max-interval-ms} old.
  * Single-threaded: one {@code FeedMirror} per store.
+ *
+ * <p>Containers are mirrored independently: one that cannot be mirrored (a lost feed position, an unfinished
+ * backfill, a mirror another process holds, a file it cannot write) stays at its last committed version while the
+ * others go on. The daemon tries it again after a pause that doubles with each failure in a row, and waits out a
+ * change source that does not answer (a store that restarts, an unreachable Kafka broker) the same way.
  */
 public final class FeedMirror implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FeedMirror.class);
@@ -47,25 +56,33 @@ public final class FeedMirror implements AutoCloseable {
     private final Clock clock;
     private final Map<String, Source> sources = new LinkedHashMap<>();
     private final Map<String, MirrorActivity> activity = new ConcurrentHashMap<>();
+    private final Map<String, MirrorHealth> health = new ConcurrentHashMap<>();
     private final BackgroundCompactions compactions;
+    /** True while the daemon cannot look up the store's containers, so that an outage is logged once. */
+    private boolean containerLookupFailing;
     private volatile boolean stopped;
 
     /** One container's mirror with its change source and the batch being filled. */
     private static final class Source {
         final ContainerProperties container;
-        final ContainerMirror mirror;
+        /** Opened at the container's first read; null until then, and while opening it fails. */
+        ContainerMirror mirror;
+        /** Opened at the mirror's checkpoint before a read; null until then, and after a failure. */
         ChangeSource changes;
         ContainerMirror.Batch batch;
         /** When the open batch's first change was read, and when the store committed it (its clock). */
         long batchReadAt;
         long batchFirstCommitAt;
-        /** Batches in a row that an I/O error stopped; 0 once one commits. */
+        /** Failures in a row (an I/O error, an outage of the source, any other error); 0 once it goes on. */
         int failuresInARow;
         long retryAt;
 
-        Source(ContainerProperties container, ContainerMirror mirror) {
+        Source(ContainerProperties container) {
             this.container = container;
-            this.mirror = mirror;
+        }
+
+        String name() {
+            return container.id();
         }
     }
 
@@ -95,26 +112,50 @@ public final class FeedMirror implements AutoCloseable {
         this.compactions = new BackgroundCompactions(config, clock, this::record);
     }
 
-    /** Mirrors everything committed to the store so far, commits, and returns. */
+    /**
+     * Mirrors everything committed to the store so far, commits, and returns.
+     *
+     * @throws RuntimeException the first container's failure, with the others' suppressed, once every other container
+     *     is mirrored: one container that cannot be mirrored does not hold the others back
+     * @throws SourceUnavailableException at once when the change source does not answer: a one-shot sync does not
+     *     wait for it (the daemon does)
+     * @throws StoreException when the store cannot list its containers
+     */
     public SyncResult sync() {
         long events = 0;
         long commits = 0;
+        List<RuntimeException> failures = new ArrayList<>();
         for (Source source : refreshSources()) {
-            while (true) {
-                ChangeSource.Changes page = read(source);
-                events += page.events().size();
-                boolean full = source.batch != null && source.batch.events() >= config.batchMaxEvents();
-                if (full || (page.caughtUp() && source.batch != null)) {
-                    commit(source);
-                    commits++;
+            try {
+                while (true) {
+                    ChangeSource.Changes page = read(source);
+                    boolean full = source.batch != null && source.batch.events() >= config.batchMaxEvents();
+                    if (full || (page.caughtUp() && source.batch != null)) {
+                        events += commit(source);
+                        commits++;
+                    }
+                    if (page.caughtUp()) {
+                        break;
+                    }
                 }
-                if (page.caughtUp()) {
-                    break;
-                }
+                // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
+                compactions.tend(source.mirror);
+                compactions.await(source.mirror);
+            } catch (SourceUnavailableException e) {
+                stopReading(source, e);
+                failures.forEach(e::addSuppressed);
+                throw e;
+            } catch (RuntimeException e) {
+                stopReading(source, e);
+                log.error("Cannot mirror container {}; it stays at {}, the other containers go on", source.name(),
+                        committedVersion(source), e);
+                failures.add(e);
             }
-            // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
-            compactions.tend(source.mirror);
-            compactions.await(source.mirror);
+        }
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
         }
         return new SyncResult(events, commits);
     }
@@ -124,7 +165,7 @@ public final class FeedMirror implements AutoCloseable {
         long lastRefresh = 0;
         while (!stopped && !Thread.currentThread().isInterrupted()) {
             if (clock.millis() - lastRefresh >= config.pollInterval().toMillis() * POLLS_BETWEEN_CONTAINER_LOOKUPS) {
-                refreshSources();
+                lookUpContainers();
                 lastRefresh = clock.millis();
             }
             boolean allCaughtUp = true;
@@ -139,10 +180,11 @@ public final class FeedMirror implements AutoCloseable {
                         commit(source);
                         source.failuresInARow = 0;
                     }
-                } catch (UncheckedIOException e) {
+                    recovered(source);
+                } catch (RuntimeException e) {
                     retryLater(source, e);
                 }
-                if (source.batch == null) {
+                if (source.batch == null && source.mirror != null) {
                     compactions.tend(source.mirror);
                 }
             }
@@ -154,7 +196,9 @@ public final class FeedMirror implements AutoCloseable {
             if (source.batch != null) {
                 commit(source);
             }
-            compactions.await(source.mirror);
+            if (source.mirror != null) {
+                compactions.await(source.mirror);
+            }
         }
     }
 
@@ -196,10 +240,8 @@ public final class FeedMirror implements AutoCloseable {
         compactions.close();
         RuntimeException failure = null;
         for (Source source : sources.values()) {
-            try (ContainerMirror mirror = source.mirror) {
-                if (source.changes != null) {
-                    source.changes.close();
-                }
+            try {
+                close(source);
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -214,7 +256,21 @@ public final class FeedMirror implements AutoCloseable {
         }
     }
 
+    /** Closes a container's change source, then its mirror; either is null when it never opened. */
+    private static void close(Source source) {
+        try {
+            if (source.changes != null) {
+                source.changes.close();
+            }
+        } finally {
+            if (source.mirror != null) {
+                source.mirror.close();
+            }
+        }
+    }
+
     private ChangeSource.Changes read(Source source) {
+        open(source);
         // A page never overfills the batch, so batches hold at most mirror.batch.max-events changes.
         long room = config.batchMaxEvents() - (source.batch == null ? 0 : source.batch.events());
         ChangeSource.Changes page = readNext(source, (int) Math.min(PAGE_SIZE, room));
@@ -248,33 +304,93 @@ public final class FeedMirror implements AutoCloseable {
     }
 
     /**
-     * After an I/O error (a full disk, an unreachable Kafka broker) the batch is dropped uncommitted, so the mirror stays at its last
-     * version, and the container is read again from that version's checkpoint after a pause that doubles with each
-     * failure in a row, up to {@link #MAX_RETRY_DELAY}.
+     * After a failure the batch is dropped uncommitted, so the mirror stays at its last version, and the container is
+     * read again from that version's checkpoint after a pause that doubles with each failure in a row, up to
+     * {@link #MAX_RETRY_DELAY}: an I/O error (a full disk) is counted as a failed batch, a source that does not answer
+     * as an outage, and any other error is the container's own failure, which does not stop the other containers.
      */
-    private void retryLater(Source source, UncheckedIOException failure) {
+    private void retryLater(Source source, RuntimeException failure) {
+        stopReading(source, failure);
+        source.failuresInARow++;
+        long delay = Math.min(MAX_RETRY_DELAY.toMillis(),
+                config.pollInterval().toMillis() << Math.min(20, source.failuresInARow - 1));
+        long now = clock.millis();
+        source.retryAt = now + delay;
+        String version = committedVersion(source);
+        if (failure instanceof SourceUnavailableException) {
+            boolean outageBegins = health.get(source.name()).sourceUnreachableSince() == 0;
+            MirrorHealth outage = updateHealth(source, current -> current.withSourceFailure(now));
+            String message = "Cannot read the changes of {} ({}): the mirror stays at {}; unreachable for {} s, "
+                    + "retrying in {} ms";
+            if (outageBegins) {
+                log.warn(message, source.name(), failure.getMessage(), version, 0, delay, failure);
+            } else {
+                // The outage's first failure was logged with its cause; the retries only say that it goes on.
+                log.warn(message, source.name(), failure.getMessage(), version,
+                        outage.sourceUnreachableFor(now).toSeconds(), delay);
+            }
+        } else if (failure instanceof UncheckedIOException) {
+            record(new MirrorActivity(source.name(), 0, 0, 0, 0, 0, 0, 1));
+            log.warn("Cannot mirror {} ({} failure{} in a row): the batch is not committed, the mirror stays at {}; "
+                            + "retrying in {} ms", source.name(), source.failuresInARow,
+                    source.failuresInARow == 1 ? "" : "s", version, delay, failure);
+        } else {
+            updateHealth(source, current -> current.withFailure(Objects.requireNonNullElse(failure.getMessage(),
+                    failure.toString())));
+            log.error("Cannot mirror {} ({} failure{} in a row): the mirror stays at {} while the other containers go "
+                            + "on; retrying in {} ms", source.name(), source.failuresInARow,
+                    source.failuresInARow == 1 ? "" : "s", version, delay, failure);
+        }
+    }
+
+    /** After a read (and commit) that went through: an outage or failure of the container is over. */
+    private void recovered(Source source) {
+        MirrorHealth before = health.get(source.name());
+        if (before.sourceUnreachableSince() == 0 && before.failure() == null) {
+            return;
+        }
+        source.failuresInARow = 0;
+        updateHealth(source, current -> current.withSourceAnswering().withFailure(null));
+        log.info("Mirroring {} again{}", source.name(), before.sourceUnreachableSince() == 0 ? ""
+                : " after its change source did not answer for "
+                        + before.sourceUnreachableFor(clock.millis()).toSeconds() + " s");
+    }
+
+    /**
+     * Drops the open batch uncommitted and closes the change source, which is reopened at the mirror's checkpoint by
+     * the next read. Failures to do so are added to {@code failure}.
+     */
+    private static void stopReading(Source source, RuntimeException failure) {
         if (source.batch != null) {
             try {
                 source.batch.abort();
-            } catch (UncheckedIOException e) {
+            } catch (RuntimeException e) {
                 // Its files stay behind until the mirror next opens and removes what no manifest lists.
                 failure.addSuppressed(e);
             }
             source.batch = null;
         }
-        source.failuresInARow++;
-        long delay = Math.min(MAX_RETRY_DELAY.toMillis(),
-                config.pollInterval().toMillis() << Math.min(20, source.failuresInARow - 1));
-        source.retryAt = clock.millis() + delay;
-        reopen(source);
-        record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 0, 1));
-        log.warn("Cannot mirror {} ({} failure{} in a row): the batch is not committed, the mirror "
-                        + "stays at {}; retrying in {} ms", source.mirror.container(), source.failuresInARow,
-                source.failuresInARow == 1 ? "" : "s", source.mirror.manifest()
-                        .map(manifest -> "version " + manifest.version()).orElse("its start"), delay, failure);
+        if (source.changes != null) {
+            try {
+                source.changes.close();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+            source.changes = null;
+        }
     }
 
-    private void commit(Source source) {
+    private static String committedVersion(Source source) {
+        return source.mirror == null ? "its last committed version" : source.mirror.manifest()
+                .map(manifest -> "version " + manifest.version()).orElse("its start");
+    }
+
+    private MirrorHealth updateHealth(Source source, UnaryOperator<MirrorHealth> change) {
+        return health.compute(source.name(), (container, current) -> change.apply(current));
+    }
+
+    /** Commits the open batch and returns how many changes it held. */
+    private long commit(Source source) {
         ContainerMirror.Batch batch = source.batch;
         source.batch = null;
         long events = batch.events();
@@ -284,6 +400,7 @@ public final class FeedMirror implements AutoCloseable {
                 commit.filesWritten().stream().mapToLong(DataFile::bytes).sum(), 0, 0, 0));
         log.debug("Committed version {} of the mirror of {}: {} changes", commit.manifest().version(),
                 source.mirror.container(), events);
+        return events;
     }
 
     private void record(MirrorActivity more) {
@@ -295,39 +412,85 @@ public final class FeedMirror implements AutoCloseable {
         return List.copyOf(activity.values());
     }
 
-    /** Opens the container's change source again where the mirror's last committed version ends. */
-    private void reopen(Source source) {
-        if (source.changes != null) {
-            source.changes.close();
-            source.changes = null;
-        }
-        source.changes = changeSources.open(source.container, source.mirror.checkpoint());
+    /** How each container this mirror knows fares now; safe to call from any thread. */
+    public List<MirrorHealth> health() {
+        return List.copyOf(health.values());
     }
 
-    /** Opens a source for each mirrored container not open yet. */
+    /**
+     * Opens what the container's next read needs: its mirror (once), and its change source where the mirror's last
+     * committed version ends.
+     */
+    private void open(Source source) {
+        if (source.mirror == null) {
+            source.mirror = openMirror(source.container);
+        }
+        if (source.changes == null) {
+            source.changes = changeSources.open(source.container, source.mirror.checkpoint());
+        }
+    }
+
+    private ContainerMirror openMirror(ContainerProperties container) {
+        ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container.id(), container.analyticalTtl(),
+                flattenerConfigs.apply(container.id()), config, clock);
+        try {
+            mirror.backfill().ifPresent(backfill -> {
+                throw new IllegalStateException("Cannot mirror container " + container.id() + ": its backfill "
+                        + "has not finished (" + backfill.rangeLsns().size() + " of " + backfill.feedRanges()
+                        + " feed ranges done); run `docmirror backfill --container " + container.id()
+                        + "` again to finish it");
+            });
+        } catch (RuntimeException e) {
+            // Closed, the mirror is free for the backfill to finish while the other containers go on.
+            try {
+                mirror.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        log.info("Mirroring container {} from {}", container.id(), mirror.manifest()
+                .map(manifest -> "manifest version " + manifest.version())
+                .orElse("the beginning of its change feed"));
+        return mirror;
+    }
+
+    /**
+     * The daemon's periodic lookup of new containers. A store that does not answer is logged once: the containers'
+     * own reads wait the outage out, and the next lookup tries again.
+     */
+    private void lookUpContainers() {
+        try {
+            refreshSources();
+        } catch (StoreException e) {
+            if (!e.isRetriable()) {
+                throw e;
+            }
+            if (!containerLookupFailing) {
+                log.warn("Cannot look up the store's containers ({}); trying again every {} ms", e.getMessage(),
+                        config.pollInterval().toMillis() * POLLS_BETWEEN_CONTAINER_LOOKUPS, e);
+            }
+            containerLookupFailing = true;
+            return;
+        }
+        if (containerLookupFailing) {
+            log.info("The store lists its containers again");
+            containerLookupFailing = false;
+            // The store answers: the containers waiting out its outage are read now, not at their next retry.
+            for (Source source : sources.values()) {
+                if (health.get(source.name()).sourceUnreachableSince() != 0) {
+                    source.retryAt = 0;
+                }
+            }
+        }
+    }
+
+    /** Adds a source for each mirrored container not known yet; each opens at its first read. */
     private List<Source> refreshSources() {
         for (ContainerProperties container : store.listContainers()) {
-            if (!container.isMirrored() || sources.containsKey(container.id())) {
-                continue;
-            }
-            ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container.id(), container.analyticalTtl(),
-                    flattenerConfigs.apply(container.id()), config, clock);
-            try {
-                mirror.backfill().ifPresent(backfill -> {
-                    throw new IllegalStateException("Cannot mirror container " + container.id() + ": its backfill "
-                            + "has not finished (" + backfill.rangeLsns().size() + " of " + backfill.feedRanges()
-                            + " feed ranges done); run `docmirror backfill --container " + container.id()
-                            + "` again to finish it");
-                });
-                Source source = new Source(container, mirror);
-                reopen(source);
-                sources.put(container.id(), source);
-                log.info("Mirroring container {} from {}", container.id(), mirror.manifest()
-                        .map(manifest -> "manifest version " + manifest.version())
-                        .orElse("the beginning of its change feed"));
-            } catch (RuntimeException e) {
-                mirror.close();
-                throw e;
+            if (container.isMirrored() && !sources.containsKey(container.id())) {
+                sources.put(container.id(), new Source(container));
+                health.put(container.id(), MirrorHealth.healthy(container.id()));
             }
         }
         return new ArrayList<>(sources.values());

@@ -28,8 +28,12 @@ public final class MirrorLayout {
         return dataDirectory.resolve("mirror");
     }
 
+    /**
+     * A container's directory in the mirror directory: named after the container, unless its name is too long for a
+     * file name or holds other characters than a container's may, as {@link DirectoryName} says.
+     */
     public static Path containerDirectory(Path mirrorDirectory, String container) {
-        return mirrorDirectory.resolve(container);
+        return mirrorDirectory.resolve(DirectoryName.of(container).value());
     }
 
     static String dataFileName(long version, int file) {
@@ -42,11 +46,13 @@ public final class MirrorLayout {
 
     /**
      * A table's directory: its name with anything but letters, digits, {@code _ . -} replaced, since table names
-     * come from property names. Two tables may share a directory; file names never collide within a commit.
+     * come from property names, and shortened as {@link DirectoryName} says when too long for a file name (a child
+     * table's name is its parent's with a suffix). Two tables may share a directory; file names never collide within
+     * a commit.
      */
     static String tableDirectory(String table) {
         String name = table.replaceAll("[^A-Za-z0-9_.-]", "_");
-        return name.startsWith("_") || name.startsWith(".") ? "t" + name : name;
+        return DirectoryName.of(name.startsWith("_") || name.startsWith(".") ? "t" + name : name).value();
     }
 
     /** The version a data or schema file was written for; -1 for any other file. */

@@ -16,6 +16,7 @@ public interface ChangeSource extends AutoCloseable {
     /** Opens a container's source at a committed checkpoint. */
     @FunctionalInterface
     interface Opener {
+        /** @throws SourceUnavailableException when the source cannot be reached for now */
         ChangeSource open(ContainerProperties container, Checkpoint from);
     }
 
@@ -34,8 +35,8 @@ public interface ChangeSource extends AutoCloseable {
      * The next changes, at most {@code maxEvents}.
      *
      * @throws ChangeFeedException with {@code GONE} when changes after the checkpoint are no longer in the source
-     * @throws java.io.UncheckedIOException when the source cannot be read for now (an unreachable broker): the caller
-     *     reopens it at its last committed checkpoint later
+     * @throws SourceUnavailableException when the source cannot be read for now (an unreachable store or broker): the
+     *     caller reopens it at its last committed checkpoint later
      */
     Changes read(int maxEvents);
 

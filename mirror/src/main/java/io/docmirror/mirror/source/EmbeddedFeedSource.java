@@ -7,12 +7,18 @@ import io.docmirror.feed.StartFrom;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreException;
 
-/** A container's changes from the store's own change feed, all versions and deletes. */
+/**
+ * A container's changes from the store's own change feed, all versions and deletes: of the store in this process, or
+ * of a store served elsewhere ({@code HttpStoreClient}), which may not answer for a while.
+ */
 public final class EmbeddedFeedSource implements ChangeSource {
+    private final String container;
     private final ChangeFeedReader reader;
 
-    private EmbeddedFeedSource(ChangeFeedReader reader) {
+    private EmbeddedFeedSource(String container, ChangeFeedReader reader) {
+        this.container = container;
         this.reader = reader;
     }
 
@@ -23,6 +29,7 @@ public final class EmbeddedFeedSource implements ChangeSource {
     /**
      * @throws IllegalStateException when the mirror reads from Kafka: its continuation is where it switched to
      *     Kafka, and reading the feed from there would apply the Kafka changes a second time
+     * @throws SourceUnavailableException when the store does not answer
      */
     public static EmbeddedFeedSource open(StoreClient store, ContainerProperties container, Checkpoint from) {
         if (from.isKafka()) {
@@ -31,15 +38,35 @@ public final class EmbeddedFeedSource implements ChangeSource {
                     + "); run the mirror with --source kafka, or run `docmirror backfill --container "
                     + container.id() + "` to start it again from the store");
         }
-        return new EmbeddedFeedSource(ChangeFeedReader.open(store, container.id(),
-                ChangeFeedMode.ALL_VERSIONS_AND_DELETES, from.continuation() == null ? StartFrom.beginning()
-                        : StartFrom.continuation(from.continuation())));
+        try {
+            return new EmbeddedFeedSource(container.id(), ChangeFeedReader.open(store, container.id(),
+                    ChangeFeedMode.ALL_VERSIONS_AND_DELETES, from.continuation() == null ? StartFrom.beginning()
+                            : StartFrom.continuation(from.continuation())));
+        } catch (StoreException e) {
+            throw translated(container.id(), e);
+        }
     }
 
     @Override
     public Changes read(int maxEvents) {
-        ChangeFeedPage page = reader.readNext(maxEvents);
+        ChangeFeedPage page;
+        try {
+            page = reader.readNext(maxEvents);
+        } catch (StoreException e) {
+            throw translated(container, e);
+        }
         return new Changes(page.events(), page.caughtUp());
+    }
+
+    /**
+     * What to throw for a failed call to the store: a store that does not answer (it restarts, say) is a
+     * {@link SourceUnavailableException}, to be waited out; any other failure stays as it is.
+     */
+    private static RuntimeException translated(String container, StoreException failure) {
+        return failure.isRetriable()
+                ? new SourceUnavailableException("Cannot read the change feed of " + container + ": "
+                        + failure.getMessage(), failure)
+                : failure;
     }
 
     @Override

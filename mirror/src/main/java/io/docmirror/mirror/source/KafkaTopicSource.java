@@ -10,8 +10,6 @@ import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -63,9 +61,9 @@ public final class KafkaTopicSource implements ChangeSource {
             }
             return take(maxEvents);
         } catch (RetriableException e) {
-            // An unreachable broker, say: the daemon retries from the last commit, as after any I/O error.
-            throw new UncheckedIOException(new IOException("Cannot read the Kafka topic of " + container.id()
-                    + ": " + e.getMessage(), e));
+            // An unreachable broker, say: the daemon retries from the last commit.
+            throw new SourceUnavailableException("Cannot read the Kafka topic of " + container.id() + ": "
+                    + e.getMessage(), e);
         }
     }
 

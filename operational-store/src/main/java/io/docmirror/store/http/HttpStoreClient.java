@@ -1,7 +1,9 @@
 package io.docmirror.store.http;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
 import io.docmirror.store.BulkOperation;
@@ -43,6 +45,22 @@ import static java.util.Objects.requireNonNull;
  * {@link StoreErrorCode#UNAVAILABLE} (retriable).
  */
 public final class HttpStoreClient implements StoreClient {
+    /**
+     * How many levels a response wraps a document in at most: a batch result ({@code {"results":[{"item":
+     * {"document":…}}]}}) and a change log page ({@code {"events":[{"document":…}]}}). A document at the store's
+     * nesting limit is valid, so its response must parse although it nests deeper than the limit.
+     */
+    private static final int MAX_ENVELOPE_LEVELS = 4;
+    /** The store's JSON settings, with room for the envelopes around a document at the nesting limit. */
+    private static final ObjectMapper RESPONSES = StoreJson.mapper().copy();
+
+    static {
+        StreamReadConstraints documents = RESPONSES.getFactory().streamReadConstraints();
+        RESPONSES.getFactory().setStreamReadConstraints(documents.rebuild()
+                .maxNestingDepth(documents.getMaxNestingDepth() + MAX_ENVELOPE_LEVELS)
+                .build());
+    }
+
     private final URI base;
     private final Optional<String> key;
     private final HttpClient http;
@@ -70,7 +88,7 @@ public final class HttpStoreClient implements StoreClient {
     @Override
     public List<ContainerProperties> listContainers() {
         JsonNode node = parse(send("GET", "/containers", null, Map.of()).body());
-        return StoreJson.mapper().convertValue(node.get("containers"), new TypeReference<List<ContainerProperties>>() { });
+        return RESPONSES.convertValue(node.get("containers"), new TypeReference<List<ContainerProperties>>() { });
     }
 
     @Override
@@ -209,8 +227,9 @@ public final class HttpStoreClient implements StoreClient {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         }
         catch (IOException e) {
-            throw new StoreException(StoreErrorCode.UNAVAILABLE,
-                    "Cannot reach the store at " + base + ": " + e.getMessage(), e);
+            // A refused connection comes without a message: its class says what happened.
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot reach the store at " + base + ": "
+                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -225,7 +244,7 @@ public final class HttpStoreClient implements StoreClient {
     private static StoreException error(HttpResponse<byte[]> response) {
         String message;
         try {
-            JsonNode node = StoreJson.mapper().readTree(response.body());
+            JsonNode node = RESPONSES.readTree(response.body());
             message = node != null && node.hasNonNull("message") ? node.get("message").asText()
                     : new String(response.body(), StandardCharsets.UTF_8);
         }
@@ -277,7 +296,7 @@ public final class HttpStoreClient implements StoreClient {
 
     private static JsonNode parse(byte[] body) {
         try {
-            return StoreJson.mapper().readTree(body);
+            return RESPONSES.readTree(body);
         }
         catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "The store sent a response that is not JSON", e);
@@ -286,7 +305,7 @@ public final class HttpStoreClient implements StoreClient {
 
     private static <T> T readValue(byte[] body, Class<T> type) {
         try {
-            return StoreJson.mapper().readValue(body, type);
+            return RESPONSES.readValue(body, type);
         }
         catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR,
