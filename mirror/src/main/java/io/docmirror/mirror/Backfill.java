@@ -102,8 +102,8 @@ public final class Backfill {
             throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
                     + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
         }
-        try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, properties.analyticalTtl(),
-                flattenerConfig, config, clock)) {
+        try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, properties, flattenerConfig, config,
+                clock)) {
             int feedRanges = properties.logPartitions();
             BackfillProgress progress = mirror.backfill().orElse(BackfillProgress.start(feedRanges));
             List<Integer> pending = new ArrayList<>();

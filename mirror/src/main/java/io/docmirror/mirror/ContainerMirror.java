@@ -19,6 +19,7 @@ import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.mirror.parquet.ParquetDataFileWriter;
 import io.docmirror.mirror.parquet.TableFormat;
+import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,7 +111,18 @@ public final class ContainerMirror implements AutoCloseable {
      */
     public static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
-        return open(mirrorDirectory, container, analyticalTtl, flattenerConfig, config, clock, false);
+        return open(mirrorDirectory, container, analyticalTtl, null, flattenerConfig, config, clock, false);
+    }
+
+    /**
+     * Opens (or starts) the mirror of {@code container} as the store has it now: when the directory mirrors an
+     * earlier container of the same name (deleted and created again), that mirror is dropped and this one starts from
+     * the container's first change ({@link ContainerIdentity}).
+     */
+    public static ContainerMirror open(Path mirrorDirectory, ContainerProperties container,
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        return open(mirrorDirectory, container.id(), container.analyticalTtl(), container.resourceId(),
+                flattenerConfig, config, clock, false);
     }
 
     /**
@@ -123,14 +135,18 @@ public final class ContainerMirror implements AutoCloseable {
         long analyticalTtl = new ManifestStore(directory).latest().map(Manifest::analyticalTtl).orElseThrow(() ->
                 new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + directory
                         + " holds no committed mirror"));
-        return open(mirrorDirectory, container, analyticalTtl, flattenerConfig, config, clock, true);
+        return open(mirrorDirectory, container, analyticalTtl, null, flattenerConfig, config, clock, true);
     }
 
-    private static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl,
+    /** @param resourceId the container's {@code _rid}, to tell it from an earlier one of its name; null: unknown */
+    private static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl, String resourceId,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, boolean rebuilding) {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         FileChannel lockChannel = lock(directory, container);
         try {
+            if (resourceId != null) {
+                ContainerIdentity.claim(directory, container, resourceId, Set.of(LOCK_FILE));
+            }
             ContainerMirror mirror = new ContainerMirror(container, analyticalTtl, flattenerConfig, config, clock,
                     new ManifestStore(directory), lockChannel);
             mirror.rebuilding = rebuilding;

@@ -431,8 +431,8 @@ public final class FeedMirror implements AutoCloseable {
     }
 
     private ContainerMirror openMirror(ContainerProperties container) {
-        ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container.id(), container.analyticalTtl(),
-                flattenerConfigs.apply(container.id()), config, clock);
+        ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, flattenerConfigs.apply(container.id()),
+                config, clock);
         try {
             mirror.backfill().ifPresent(backfill -> {
                 throw new IllegalStateException("Cannot mirror container " + container.id() + ": its backfill "
