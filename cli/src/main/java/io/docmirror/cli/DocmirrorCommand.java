@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
                 MirrorCommand.class,
                 BackfillCommand.class,
                 RebuildCommand.class,
+                ReconcileCommand.class,
+                RepairCommand.class,
                 DeriveCommand.class,
                 StatusCommand.class,
                 SqlCommand.class,

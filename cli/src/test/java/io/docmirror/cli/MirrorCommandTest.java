@@ -44,6 +44,8 @@ class MirrorCommandTest {
 
         assertThat(count("SELECT count(*) FROM \"" + dataset + "\"")).isEqualTo(documents);
         assertThat(count("SELECT count(*) FROM \"" + dataset + "_history\"")).isEqualTo(documents);
+        // Every value of every document, read back through the views, is the store's.
+        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
     }
 
     @Test

@@ -25,6 +25,8 @@ final class CanonicalJson {
     /** Read with the store's own limits, so that whatever the store accepted is read here too. */
     private static final JsonFactory FACTORY = StoreJson.mapper().getFactory();
     private static final JsonStringEncoder STRINGS = JsonStringEncoder.getInstance();
+    /** Numbers whose power of ten is within this are spelled in plain digits. */
+    private static final int PLAIN_SCALE_LIMIT = 64;
 
     private CanonicalJson() {
     }
@@ -103,7 +105,8 @@ final class CanonicalJson {
     }
 
     /**
-     * A number's exact value, spelled one way: its digits without trailing zeros and its power of ten. A zero keeps
+     * A number's exact value, spelled one way: without trailing zeros, in plain digits or, for a power of ten beyond
+     * {@link #PLAIN_SCALE_LIMIT}, BigDecimal's exponent form. A zero keeps
      * its sign (a double column holds -0.0). A number whose power of ten is beyond what a BigDecimal counts is
      * compared by its text.
      */
@@ -118,6 +121,7 @@ final class CanonicalJson {
             return text.startsWith("-") ? "-0" : "0";
         }
         BigDecimal stripped = value.stripTrailingZeros();
-        return stripped.unscaledValue() + "e" + (-(long) stripped.scale());
+        // Plain digits where that stays short (7.25, 100), the exponent form beyond (1E+400).
+        return Math.abs(stripped.scale()) <= PLAIN_SCALE_LIMIT ? stripped.toPlainString() : stripped.toString();
     }
 }
