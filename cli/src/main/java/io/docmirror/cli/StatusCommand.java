@@ -65,6 +65,11 @@ final class StatusCommand implements Callable<Integer> {
                     lagKnown ? String.format("%.1f", seconds(status.lagTime())) : "?", status.tables(),
                     status.storedRows(), status.files(), status.deadLetters(),
                     lagKnown ? mirroredLsns(status.lag()) : "store unreachable: " + status.storeUnreachable());
+            if (!status.damagedFiles().isEmpty()) {
+                System.out.printf("  %d damaged file(s); `docmirror repair --container %s` mends them:%n",
+                        status.damagedFiles().size(), status.container());
+                status.damagedFiles().forEach(damage -> System.out.println("    " + damage));
+            }
         }
         if (!derivationStatuses.isEmpty()) {
             System.out.println();
@@ -92,6 +97,7 @@ final class StatusCommand implements Callable<Integer> {
         json.put("files", status.files());
         json.put("deadLetters", status.deadLetters());
         json.put("conflicts", status.conflicts());
+        status.damagedFiles().forEach(json.putArray("damagedFiles")::add);
         json.set("feedRanges", feedRanges(status.lag()));
         return json;
     }

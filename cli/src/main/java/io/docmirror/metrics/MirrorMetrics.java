@@ -46,6 +46,9 @@ public final class MirrorMetrics implements MultiCollector {
                 "Documents that could not be mirrored, kept with the reason", "container");
         MetricFamily conflicts = MetricFamily.gauge("docmirror_mirror_conflicts",
                 "Values that did not fit their column's type or their table's column limit", "container");
+        MetricFamily damagedFiles = MetricFamily.gauge("docmirror_mirror_damaged_files",
+                "Files of the newest version that cannot be read as recorded (missing, truncated): their tables fail "
+                        + "to answer until `docmirror repair` mends them", "container");
         for (ContainerStatus status : ContainerStatus.ofMirroredContainers(mirrorDirectory, store, clock)) {
             // While the store does not answer the lag is unknown: no sample, rather than a lag of zero.
             if (status.storeUnreachable() == null) {
@@ -56,6 +59,7 @@ public final class MirrorMetrics implements MultiCollector {
             files.add(status.files(), status.container());
             deadLetters.add(status.deadLetters(), status.container());
             conflicts.add(status.conflicts(), status.container());
+            damagedFiles.add(status.damagedFiles().size(), status.container());
         }
         MetricFamily events = MetricFamily.counter("docmirror_mirror_events",
                 "Changes mirrored by this process", "container");
@@ -96,8 +100,8 @@ public final class MirrorMetrics implements MultiCollector {
             batchFailures.add(activity.batchFailures(), activity.container());
         }
         return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(version, lastCommit, files,
-                deadLetters, conflicts, sourceUnreachable, sourceFailures, failing, events, commits, filesWritten,
-                bytesWritten, compactions, compactionFailures, batchFailures))
+                deadLetters, conflicts, damagedFiles, sourceUnreachable, sourceFailures, failing, events, commits,
+                filesWritten, bytesWritten, compactions, compactionFailures, batchFailures))
                 .map(MetricFamily::snapshot).toList());
     }
 }

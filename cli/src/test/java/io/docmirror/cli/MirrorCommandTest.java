@@ -67,6 +67,34 @@ class MirrorCommandTest {
         assertThat(after.get(0).get("storedRows").asLong()).isEqualTo(3);
     }
 
+    @Test
+    void aTruncatedFileIsReportedByStatusAndMendedByRepair() throws Exception {
+        Path orders = Files.writeString(dir.resolve("orders.jsonl"),
+                "{\"id\":\"o1\",\"c\":\"x\",\"n\":1}\n{\"id\":\"o2\",\"c\":\"y\",\"n\":2.5}\n");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
+                orders.toString())).isEqualTo(ExitCodes.OK);
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+        Path table = dir.resolve("mirror").resolve("orders").resolve("orders");
+        Path file;
+        try (var files = Files.list(table)) {
+            file = files.filter(candidate -> candidate.toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+
+        JsonNode damaged = status().get(0).get("damagedFiles");
+        assertThat(damaged).hasSize(1);
+        assertThat(damaged.get(0).asText()).contains(file.getFileName().toString()).contains("table orders");
+        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.FAILURE);
+
+        assertThat(Docmirror.run("repair", "--data", dir.toString(), "--container", "orders"))
+                .isEqualTo(ExitCodes.OK);
+
+        assertThat(status().get(0).get("damagedFiles")).isEmpty();
+        assertThat(count("SELECT count(*) FROM orders")).isEqualTo(2);
+        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+    }
+
     private JsonNode status() throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();

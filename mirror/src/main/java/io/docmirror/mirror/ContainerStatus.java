@@ -32,11 +32,15 @@ import java.util.stream.Stream;
  * @param conflicts values that did not fit their column's type or their table's column limit, so far
  * @param storeUnreachable why the store could not be asked how far behind the mirror is (it restarts, say);
  *     {@code null} when it answered
+ * @param damagedFiles the files of the committed version that cannot be read as recorded (missing, truncated), each
+ *     described; their tables fail to answer until {@code docmirror repair} mends them
  */
 public record ContainerStatus(String container, long version, long lastCommitMillis, List<ChangeFeedEstimator.Lag> lag,
-        int tables, long storedRows, int files, long deadLetters, long conflicts, String storeUnreachable) {
+        int tables, long storedRows, int files, long deadLetters, long conflicts, String storeUnreachable,
+        List<String> damagedFiles) {
     public ContainerStatus {
         lag = List.copyOf(lag);
+        damagedFiles = List.copyOf(damagedFiles);
     }
 
     /**
@@ -53,7 +57,8 @@ public record ContainerStatus(String container, long version, long lastCommitMil
                 throw e;
             }
             return committedMirrors(mirrorDirectory).stream()
-                    .map(manifest -> of(manifest.container(), Optional.of(manifest), List.of(), e.getMessage()))
+                    .map(manifest -> of(mirrorDirectory, manifest.container(), Optional.of(manifest), List.of(),
+                            e.getMessage()))
                     .toList();
         }
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -71,18 +76,19 @@ public record ContainerStatus(String container, long version, long lastCommitMil
         Optional<Manifest> manifest = new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory,
                 container.id())).latest();
         try {
-            return of(container.id(), manifest, ChangeFeedEstimator.estimate(store, container.id(),
+            return of(mirrorDirectory, container.id(), manifest, ChangeFeedEstimator.estimate(store, container.id(),
                     manifest.map(committed -> committed.checkpoint().reached()), clock), null);
         } catch (StoreException e) {
             if (!e.isRetriable()) {
                 throw e;
             }
-            return of(container.id(), manifest, List.of(), e.getMessage());
+            return of(mirrorDirectory, container.id(), manifest, List.of(), e.getMessage());
         }
     }
 
-    private static ContainerStatus of(String container, Optional<Manifest> manifest,
+    private static ContainerStatus of(Path mirrorDirectory, String container, Optional<Manifest> manifest,
             List<ChangeFeedEstimator.Lag> lag, String storeUnreachable) {
+        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         return new ContainerStatus(container,
                 manifest.map(Manifest::version).orElse(0L),
                 manifest.map(Manifest::committedAt).orElse(0L),
@@ -95,7 +101,9 @@ public record ContainerStatus(String container, long version, long lastCommitMil
                         .orElse(0L),
                 manifest.map(committed -> committed.conflicts().stream().mapToLong(ConflictEntry::count).sum())
                         .orElse(0L),
-                storeUnreachable);
+                storeUnreachable,
+                manifest.map(committed -> DamagedFiles.bySize(directory, committed).stream()
+                        .map(DamagedFiles.Damage::toString).toList()).orElse(List.of()));
     }
 
     /** The newest committed version of every container the mirror directory holds, by container name. */
