@@ -54,7 +54,7 @@ import static java.util.Objects.requireNonNull;
  * One container's mirror: its committed manifest versions, the flattener whose schema made them, and the commit of
  * new batches. Only one {@code ContainerMirror} writes a container's mirror at a time (a file lock says so).
  *
- * <p>The commit protocol (DESIGN.md): a batch's Parquet files and, when it changed, the flattener's schema are
+ * <p>The commit protocol (docs/architecture.md): a batch's Parquet files and, when it changed, the flattener's schema are
  * written and fsynced first; then the manifest version that lists them, with the checkpoint the batch ends at, is
  * committed atomically. A crash before that leaves files that no manifest lists; they are removed when the mirror
  * opens again, and the flattener's schema is reloaded from the last committed version, so the replayed changes get

@@ -12,7 +12,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Time to live, by Cosmos DB's rules, with an injected clock (COSMOS-BEHAVIOURS.md 23-27, 35). */
+/** Time to live, by Cosmos DB's rules, with an injected clock (docs/architecture.md, "Cosmos DB behaviours"). */
 class TtlTest {
     @TempDir
     Path dataDir;

@@ -12,7 +12,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * One committed version of a container's mirror: every table with its columns and files, the history and dead-letter
  * files, and the feed checkpoint the version covers. Readers take one manifest and see exactly that version; the
- * daemon writes files first and the manifest last, atomically (DESIGN.md, "Mirror storage and commit protocol").
+ * daemon writes files first and the manifest last, atomically (docs/architecture.md, "Files and the commit protocol").
  *
  * @param version counts commits from 1
  * @param committedAt when the version was committed, epoch milliseconds

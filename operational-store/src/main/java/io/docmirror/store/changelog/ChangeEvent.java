@@ -9,7 +9,7 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One change to one item: the contract every module shares (DESIGN.md, "The change event").
+ * One change to one item: the contract every module shares (docs/architecture.md, "The change feed").
  *
  * <p>An event read from the log carries its documents as the JSON bytes the store wrote; {@link #document()} and
  * {@link #previous()} parse them on first use, so a consumer that only forwards events never pays for parsing.
