@@ -5,6 +5,7 @@ import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
+import io.docmirror.store.TestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -126,28 +127,11 @@ class ImportCommandTest {
     }
 
     /**
-     * The dataset {@code testdata/<name>.jsonl} of the repository, found from the working directory upwards (the
-     * nearest {@code testdata/} beside a {@code pom.xml}). The datasets are part of the repository: a missing one
-     * fails the test, naming the path, and never skips it. {@link MirrorCommandTest} reads them through this too.
+     * The dataset {@code testdata/<name>.jsonl} of the repository; a missing one fails the test. {@link
+     * MirrorCommandTest} reads them through this too.
      */
     static Path dataset(String name) {
-        Path start = Path.of("").toAbsolutePath();
-        Path root = start;
-        while (root != null
-                && !(Files.isDirectory(root.resolve("testdata")) && Files.isRegularFile(root.resolve("pom.xml")))) {
-            root = root.getParent();
-        }
-        if (root == null) {
-            throw new IllegalStateException("Cannot find the test datasets: no directory from " + start
-                    + " upwards holds both testdata/ and pom.xml; they are part of the repository"
-                    + " (testdata/README.md)");
-        }
-        Path file = root.resolve("testdata").resolve(name + ".jsonl");
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalStateException("Cannot find the test dataset " + file
-                    + ": it is part of the repository (testdata/README.md)");
-        }
-        return file;
+        return TestData.file(name + ".jsonl");
     }
 
     private Path write(String content) throws IOException {

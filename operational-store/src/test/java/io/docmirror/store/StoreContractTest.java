@@ -611,25 +611,11 @@ abstract class StoreContractTest {
     }
 
     /**
-     * Every sample that {@code testdata/malformed/INDEX.tsv} lists, sorted by name, from the repository's
-     * {@code testdata/} (the nearest one beside a {@code pom.xml}, from the working directory upwards). The samples
-     * are part of the repository: a missing folder or sample fails the test, naming the path, and never skips it.
+     * Every sample that {@code testdata/malformed/INDEX.tsv} lists, sorted by name ({@link TestData}): a missing
+     * sample fails the test, naming the path, and never skips it.
      */
     private static List<Path> malformedSamples() throws IOException {
-        Path start = Path.of("").toAbsolutePath();
-        Path root = start;
-        while (root != null
-                && !(Files.isDirectory(root.resolve("testdata")) && Files.isRegularFile(root.resolve("pom.xml")))) {
-            root = root.getParent();
-        }
-        if (root == null) {
-            throw new IllegalStateException("Cannot find the test data: no directory from " + start
-                    + " upwards holds both testdata/ and pom.xml; it is part of the repository (testdata/README.md)");
-        }
-        Path index = root.resolve("testdata").resolve("malformed").resolve("INDEX.tsv");
-        if (!Files.isRegularFile(index)) {
-            throw new IllegalStateException("Cannot find the malformed samples' index " + index);
-        }
+        Path index = TestData.file("malformed/INDEX.tsv");
         List<String> lines = Files.readAllLines(index, StandardCharsets.UTF_8);
         List<Path> samples = new ArrayList<>();
         // A header, then one sample a line: its file name, a tab, what it is.

@@ -15,6 +15,7 @@ import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.TestData;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
@@ -217,7 +218,7 @@ class DifferentialStreamTest {
 
     private List<ObjectNode> readDataset(String name) throws IOException {
         List<ObjectNode> documents = new ArrayList<>();
-        try (Stream<String> lines = Files.lines(testdata().resolve(name + ".jsonl"), StandardCharsets.UTF_8)) {
+        try (Stream<String> lines = Files.lines(TestData.file(name + ".jsonl"), StandardCharsets.UTF_8)) {
             for (String line : (Iterable<String>) lines.limit(DOCUMENTS)::iterator) {
                 documents.add((ObjectNode) json(line));
             }
@@ -232,16 +233,5 @@ class DifferentialStreamTest {
         } catch (IOException e) {
             throw new IllegalArgumentException(text, e);
         }
-    }
-
-    /** The repository's testdata folder, found from the module's directory upwards. */
-    private static Path testdata() {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            if (Files.isDirectory(directory.resolve("testdata")) && Files.exists(directory.resolve("pom.xml"))) {
-                return directory.resolve("testdata");
-            }
-        }
-        throw new IllegalStateException("Cannot find the repository's testdata folder above "
-                + Path.of("").toAbsolutePath());
     }
 }
