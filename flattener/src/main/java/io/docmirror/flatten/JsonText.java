@@ -12,9 +12,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.docmirror.json.ExactTreeDeserializer;
+import io.docmirror.json.LiteralNumberNode;
+import io.docmirror.json.NumberFidelity;
+import io.docmirror.json.NumberSpelling;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -29,8 +32,8 @@ import java.nio.CharBuffer;
  * that is always valid UTF-8. (A string with an unpaired surrogate cannot be encoded as UTF-8; such text is
  * written with {@code \\uXXXX} escapes instead, which read back to the same string.)
  *
- * <p>Trees read here hold every number exactly ({@link ExactTreeDeserializer}): a negative zero keeps its sign, and a
- * number of any length or exponent is kept as its text.
+ * <p>Trees read here hold every number's exact value ({@link NumberFidelity#VALUE}): a negative zero keeps its sign,
+ * and a number of any length or exponent is kept as its text.
  */
 final class JsonText {
     /**
@@ -45,7 +48,7 @@ final class JsonText {
                     .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .addModule(new SimpleModule("exact-numbers").addDeserializer(JsonNode.class, new ExactTreeDeserializer()))
+            .addModule(ExactTreeDeserializer.module(NumberFidelity.VALUE))
             .build();
     private static final ObjectWriter ESCAPING_WRITER = MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
     private static final VarHandle EIGHT_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class,

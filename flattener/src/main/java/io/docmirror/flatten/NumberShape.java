@@ -3,6 +3,8 @@ package io.docmirror.flatten;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.json.LiteralNumberNode;
+import io.docmirror.json.NumberSpelling;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -54,7 +56,7 @@ final class NumberShape {
     /** Makes this the shape of {@code node} and returns it. */
     NumberShape read(JsonNode node) {
         if (node instanceof LiteralNumberNode) {
-            return readSpelled(node.asText(), node.isIntegralNumber());
+            return readSpelled(node.asText());
         }
         return switch (node.numberType()) {
             case INT, LONG -> readLong(node.longValue());
@@ -72,11 +74,11 @@ final class NumberShape {
         char[] chars = parser.getTextCharacters();
         int offset = parser.getTextOffset();
         int length = parser.getTextLength();
-        return switch (NumberSpelling.of(chars, offset, length)) {
+        return switch (NumberSpelling.ofParsed(chars, offset, length)) {
             case NEGATIVE_ZERO -> readNegativeZero(new String(chars, offset, length));
             case TEXT_ONLY -> readText(new String(chars, offset, length));
             // Straight to the exact decimal: asking for the number type first would parse a double as well.
-            case PARSEABLE -> parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT
+            case INTEGER, DECIMAL -> parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT
                     ? readDecimal(new BigDecimal(chars, offset, length))
                     : parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
                             ? readBigInteger(parser.getBigIntegerValue())
@@ -84,14 +86,13 @@ final class NumberShape {
         };
     }
 
-    /** A number known only by its text, an integer if {@code integral}. */
-    private NumberShape readSpelled(String text, boolean integral) {
+    /** A number known only by its text. */
+    private NumberShape readSpelled(String text) {
         return switch (NumberSpelling.of(text)) {
             case NEGATIVE_ZERO -> readNegativeZero(text);
             case TEXT_ONLY -> readText(text);
-            case PARSEABLE -> integral
-                    ? readBigIntegerOrLong(new BigInteger(text))
-                    : readDecimal(new BigDecimal(text));
+            case INTEGER -> readBigIntegerOrLong(new BigInteger(text));
+            case DECIMAL -> readDecimal(new BigDecimal(text));
         };
     }
 

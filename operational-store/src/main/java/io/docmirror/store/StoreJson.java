@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.node.BigIntegerNode;
-import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.LongNode;
+import io.docmirror.json.ExactTreeDeserializer;
+import io.docmirror.json.LiteralNumberNode;
+import io.docmirror.json.NumberFidelity;
 import io.docmirror.store.internal.DocumentValidator;
-
-import java.math.BigInteger;
 
 /**
  * The JSON settings every part of the store shares: numbers are read exactly and keep the text they were written
@@ -36,7 +33,7 @@ public final class StoreJson {
             .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(StreamReadFeature.USE_FAST_BIG_NUMBER_PARSER)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .addModule(new SimpleModule("exact-numbers").addDeserializer(JsonNode.class, new ExactTreeDeserializer()))
+            .addModule(ExactTreeDeserializer.module(NumberFidelity.SPELLING))
             .build();
 
     static {
@@ -63,16 +60,6 @@ public final class StoreJson {
      * @throws IllegalArgumentException when the text is not a JSON number
      */
     public static JsonNode numberNode(String text) {
-        return NumberSpelling.of(text) == NumberSpelling.INTEGER ? integerNode(text) : LiteralNumberNode.ofParsed(text);
-    }
-
-    /** An int, long or BigInteger node, as Jackson's reader picks them; all write JSON's one spelling of an integer. */
-    static JsonNode integerNode(String text) {
-        if (text.length() <= 18) {
-            long value = Long.parseLong(text);
-            return value == (int) value ? IntNode.valueOf((int) value) : LongNode.valueOf(value);
-        }
-        BigInteger value = new BigInteger(text);
-        return value.bitLength() < Long.SIZE ? LongNode.valueOf(value.longValue()) : BigIntegerNode.valueOf(value);
+        return NumberFidelity.SPELLING.numberNode(text);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.docmirror.json.LiteralNumberNode;
 import io.docmirror.store.bulk.IdAssignment;
 import io.docmirror.store.bulk.JsonLinesImporter;
 import io.docmirror.store.changelog.ChangeEvent;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.docmirror.store.LiteralNumberNode;
+import io.docmirror.json.LiteralNumberNode;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;

@@ -1,16 +1,12 @@
-package io.docmirror.store;
+package io.docmirror.json;
 
 /**
- * What the text of a JSON number says about how a tree can hold it exactly, found in one pass over the text without
- * parsing the number. An {@link #INTEGER} becomes one of Jackson's integer nodes, which write it back as written;
- * every other number is kept as its text ({@link LiteralNumberNode}). Of those, a {@link #DECIMAL} parses cheaply to
- * its exact BigDecimal when its value is asked for; the other two have no value a long or BigDecimal can carry (the
- * sign of a zero), or none worth parsing.
- *
- * <p>The flattener has a twin of this class: the two modules share no code, and both draw the same line between
- * numbers that are parsed and numbers that are kept as text.
+ * What the text of a JSON number says about how it can be held exactly, found in one pass over the text without
+ * parsing the number. An {@link #INTEGER} or a {@link #DECIMAL} parses cheaply into a long, BigInteger or BigDecimal;
+ * the other two have no value those can carry (the sign of a zero), or none worth parsing, and are kept as their text
+ * ({@link LiteralNumberNode}).
  */
-enum NumberSpelling {
+public enum NumberSpelling {
     /** Digits with an optional minus sign, at most {@link #MAX_PARSED_DIGITS} of them, and not {@code -0}. */
     INTEGER,
     /** A fraction or an exponent, at most {@link #MAX_PARSED_DIGITS} significant digits, and a BigDecimal holds it. */
@@ -24,9 +20,23 @@ enum NumberSpelling {
     TEXT_ONLY;
 
     /** Jackson's own default limit on a number's length: numbers within it parse in microseconds. */
-    static final int MAX_PARSED_DIGITS = 1000;
+    public static final int MAX_PARSED_DIGITS = 1000;
+    /**
+     * The most characters after an {@code e} that need no closer look: an exponent of nine digits, with at most
+     * {@link #MAX_PARSED_DIGITS} digits before it, always gives a BigDecimal scale within an int.
+     */
+    private static final int SHORT_EXPONENT = 9;
 
-    static NumberSpelling of(String text) {
+    /** Whether a long, BigInteger or BigDecimal holds the number exactly, and parses it cheaply. */
+    public boolean isParseable() {
+        return this == INTEGER || this == DECIMAL;
+    }
+
+    /**
+     * @throws IllegalArgumentException when the text is not a JSON number (RFC 8259), such as {@code NaN} or
+     *     {@code 01}
+     */
+    public static NumberSpelling of(String text) {
         return of(text.toCharArray(), 0, text.length());
     }
 
@@ -34,7 +44,7 @@ enum NumberSpelling {
      * @throws IllegalArgumentException when the text is not a JSON number (RFC 8259), such as {@code NaN} or
      *     {@code 01}
      */
-    static NumberSpelling of(char[] chars, int offset, int length) {
+    public static NumberSpelling of(char[] chars, int offset, int length) {
         int end = offset + length;
         int index = offset;
         boolean negative = index < end && chars[index] == '-';
@@ -106,6 +116,36 @@ enum NumberSpelling {
         // BigDecimal's own rule: the exponent must fit an int, and so must the scale it makes.
         long scale = fractionDigits - exponent;
         return exponentFitsInt && scale == (int) scale ? DECIMAL : TEXT_ONLY;
+    }
+
+    /**
+     * As {@link #of(char[], int, int)}, for text a JSON parser has already read as a number, which is not checked
+     * again. Readers ask this of every number, and nearly every one is told at a glance, from its end: not too long,
+     * not starting with {@code -0}, and with no exponent or a short one.
+     */
+    public static NumberSpelling ofParsed(char[] chars, int offset, int length) {
+        boolean mayBeNegativeZero = length >= 2 && chars[offset] == '-' && chars[offset + 1] == '0';
+        if (length > 0 && length <= MAX_PARSED_DIGITS && !mayBeNegativeZero) {
+            int last = offset + length - 1;
+            int index = last;
+            while (index >= offset && isDigit(chars[index])) {
+                index--;
+            }
+            if (index < offset || index == offset && chars[index] == '-') {
+                return INTEGER;
+            }
+            if (chars[index] == '.') {
+                return DECIMAL;
+            }
+            if (chars[index] == '-' || chars[index] == '+') {
+                index--;
+            }
+            // On the exponent's e.
+            if (last - index <= SHORT_EXPONENT) {
+                return DECIMAL;
+            }
+        }
+        return of(chars, offset, length);
     }
 
     private static boolean isDigit(char c) {

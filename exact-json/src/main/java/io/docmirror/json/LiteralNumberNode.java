@@ -1,4 +1,4 @@
-package io.docmirror.store;
+package io.docmirror.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -13,10 +13,12 @@ import java.math.BigInteger;
 import java.util.Objects;
 
 /**
- * A JSON number kept as the text it was written with, for the numbers Jackson's own nodes would write back
- * differently or cannot hold: {@code -0.0} (a BigDecimal has no negative zero), {@code 1e2} (a BigDecimal writes
- * {@code 1E+2}), {@code 0.0000001} ({@code 1E-7}), numbers of more than a thousand digits and numbers whose exponent
- * no BigDecimal holds. It writes exactly that text; its value is parsed only when someone asks for it.
+ * A JSON number kept as the text it was written with, for the numbers Jackson's own nodes cannot hold exactly or
+ * cheaply: a negative zero ({@code -0}, {@code -0.0}: a long or a BigDecimal drops the sign), numbers of more than a
+ * thousand digits and numbers whose exponent no BigDecimal holds ({@code 1e-2147483648}); and, where a tree keeps
+ * every number's spelling ({@link NumberFidelity#SPELLING}), the numbers a BigDecimal would write back differently:
+ * {@code 1e2} ({@code 1E+2}), {@code 0.0000001} ({@code 1E-7}). It writes exactly that text; its value is parsed only
+ * when someone asks for it.
  *
  * <p>Integers are those written without a fraction or an exponent, as in JSON: {@code -0} is an integer,
  * {@code 1e2} is not.
@@ -40,7 +42,7 @@ public final class LiteralNumberNode extends NumericNode {
         this.integral = integral;
     }
 
-    /** For text a JSON parser has already read as a number, which needs no second check. */
+    /** For text known to be a JSON number (a parser has read it, or {@link NumberSpelling#of} has checked it). */
     static LiteralNumberNode ofParsed(String text) {
         return new LiteralNumberNode(text, isIntegral(text));
     }
@@ -59,7 +61,10 @@ public final class LiteralNumberNode extends NumericNode {
         return integral ? JsonToken.VALUE_NUMBER_INT : JsonToken.VALUE_NUMBER_FLOAT;
     }
 
-    /** As Jackson reads the store's JSON: integers by the range they need, everything else as a BigDecimal. */
+    /**
+     * As Jackson reads JSON with exact decimals ({@code USE_BIG_DECIMAL_FOR_FLOATS}): integers by the range they
+     * need, everything else as a BigDecimal.
+     */
     @Override
     public JsonParser.NumberType numberType() {
         if (!integral) {

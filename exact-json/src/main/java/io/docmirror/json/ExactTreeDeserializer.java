@@ -1,11 +1,13 @@
-package io.docmirror.flatten;
+package io.docmirror.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -14,22 +16,30 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.util.RawValue;
 
 import java.io.IOException;
-import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
- * Reads JSON into a tree that holds every number exactly, as Jackson's own tree reader does with exact decimals
- * (an int, long, BigInteger or BigDecimal node), except the numbers those nodes cannot hold exactly or cheaply: a
- * negative zero, which they would turn into {@code 0}, and the {@link NumberSpelling#TEXT_ONLY} numbers, which would
- * cost seconds to parse or fail to. Those become {@link LiteralNumberNode}s. Everything else is as Jackson reads it,
- * including the duplicate property check when {@link DeserializationFeature#FAIL_ON_READING_DUP_TREE_KEY} is on.
- *
- * <p>The store has a twin of this class, which keeps the spelling of every number, not only of these.
+ * Reads JSON into a tree whose numbers are exact and keep what the {@link NumberFidelity} asks for, where Jackson's
+ * own tree reader would turn {@code -0.0} into {@code 0.0} (or {@code 0} without exact decimals), {@code 1e2} into
+ * {@code 1E+2}, and fail on {@code 1e-2147483648}. Everything else is as Jackson reads it, including the duplicate
+ * property check when {@link DeserializationFeature#FAIL_ON_READING_DUP_TREE_KEY} is on. Nesting is bounded by the
+ * parser's constraints.
  */
-final class ExactTreeDeserializer extends StdDeserializer<JsonNode> {
+public final class ExactTreeDeserializer extends StdDeserializer<JsonNode> {
     private static final long serialVersionUID = 1L;
 
-    ExactTreeDeserializer() {
+    private final NumberFidelity fidelity;
+
+    public ExactTreeDeserializer(NumberFidelity fidelity) {
         super(JsonNode.class);
+        this.fidelity = Objects.requireNonNull(fidelity, "fidelity is null");
+    }
+
+    /** A module that makes a mapper read every tree with this deserializer ({@code readTree} included). */
+    public static Module module(NumberFidelity fidelity) {
+        return new SimpleModule("exact-numbers-" + fidelity.name().toLowerCase(Locale.ROOT))
+                .addDeserializer(JsonNode.class, new ExactTreeDeserializer(fidelity));
     }
 
     @Override
@@ -77,24 +87,25 @@ final class ExactTreeDeserializer extends StdDeserializer<JsonNode> {
         };
     }
 
-    private static JsonNode number(JsonParser parser, JsonToken token, JsonNodeFactory nodes) throws IOException {
+    private JsonNode number(JsonParser parser, JsonToken token, JsonNodeFactory nodes) throws IOException {
         if (parser.isNaN()) {
-            // Only a tree can hold these: JSON text cannot spell them.
+            // Only a tree or a token buffer has these: JSON text cannot spell them.
             return nodes.numberNode(parser.getDoubleValue());
         }
         char[] chars = parser.getTextCharacters();
         int offset = parser.getTextOffset();
         int length = parser.getTextLength();
-        return switch (NumberSpelling.of(chars, offset, length)) {
-            case NEGATIVE_ZERO, TEXT_ONLY -> new LiteralNumberNode(new String(chars, offset, length));
-            case PARSEABLE -> token == JsonToken.VALUE_NUMBER_FLOAT
-                    ? nodes.numberNode(new BigDecimal(chars, offset, length))
-                    : switch (parser.getNumberType()) {
-                        case INT -> nodes.numberNode(parser.getIntValue());
-                        case LONG -> nodes.numberNode(parser.getLongValue());
-                        default -> nodes.numberNode(parser.getBigIntegerValue());
-                    };
-        };
+        NumberSpelling spelling = NumberSpelling.ofParsed(chars, offset, length);
+        if (spelling == NumberSpelling.INTEGER && token == JsonToken.VALUE_NUMBER_INT) {
+            // The parser has the value, with no String made for it. (A token buffer holds a number written as text
+            // as a float, whatever the text: that one is made from its text, as every other number is.)
+            return switch (parser.getNumberType()) {
+                case INT -> nodes.numberNode(parser.getIntValue());
+                case LONG -> nodes.numberNode(parser.getLongValue());
+                default -> nodes.numberNode(parser.getBigIntegerValue());
+            };
+        }
+        return fidelity.numberNode(spelling, new String(chars, offset, length), nodes);
     }
 
     private ObjectNode readFields(JsonParser parser, JsonToken first, DeserializationContext context,
