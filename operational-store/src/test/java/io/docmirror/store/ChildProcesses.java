@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,20 +17,33 @@ public final class ChildProcesses {
 
     /**
      * Starts {@code mainClass} with the test's classpath and waits until it prints its first line, which must be
-     * {@code expectedFirstLine}.
+     * {@code expectedFirstLine}. Its standard error goes to a temporary file, whose end a failure to start shows.
      */
     public static Process startJava(String mainClass, String expectedFirstLine, String... arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Path errors = Files.createTempFile("docmirror-child-", ".stderr");
+        errors.toFile().deleteOnExit();
+        Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         String first = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
                 .readLine();
         if (!expectedFirstLine.equals(first)) {
             process.destroyForcibly();
-            throw new IllegalStateException(mainClass + " printed '" + first + "' instead of '" + expectedFirstLine + "'");
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException(mainClass + " printed '" + first + "' instead of '" + expectedFirstLine
+                    + "'; the end of its standard error:\n" + tail(errors));
         }
         return process;
+    }
+
+    private static String tail(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
     /**
@@ -37,6 +51,10 @@ public final class ChildProcesses {
      * pipes, losing what the child printed just before it died.)
      */
     public static void sigkill(Process process) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("Process " + process.pid() + " had exited (code " + process.exitValue()
+                    + ") before it was to be killed");
+        }
         Process kill = new ProcessBuilder("kill", "-9", Long.toString(process.pid())).start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IllegalStateException("kill -9 " + process.pid() + " failed");

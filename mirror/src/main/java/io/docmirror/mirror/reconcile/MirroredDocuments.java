@@ -46,6 +46,9 @@ final class MirroredDocuments implements AutoCloseable {
     /** Writes rebuilt documents; numbers as their values say (no plain-decimal expansion of 1e2147483647). */
     private static final ObjectMapper WRITER = new ObjectMapper();
 
+    /** A name no table of the mirror has: mirrored table names never start with a dot. */
+    private static final String ROOT_KEYS = "\".root keys\"";
+
     private final Manifest manifest;
     private final ContainerSchema schema;
     private final Connection connection;
@@ -69,9 +72,15 @@ final class MirroredDocuments implements AutoCloseable {
         this.connection = DriverManager.getConnection("jdbc:duckdb:");
         ViewDefinitions views = new ViewDefinitions(manifest, containerDirectory, OptionalLong.of(asOfEpochSeconds));
         try (Statement statement = connection.createStatement()) {
+            String root = identifier(manifest.root().name());
+            statement.execute("CREATE VIEW " + root + " AS " + views.currentState(manifest.root(), null));
+            // The root's current keys, worked out once for every child table (each child view joins to them).
+            statement.execute("CREATE TEMP TABLE " + ROOT_KEYS + " AS SELECT _pk, id, _lsn FROM " + root);
             for (TableEntry table : manifest.tables()) {
-                statement.execute("CREATE VIEW " + identifier(table.name()) + " AS "
-                        + views.currentState(table, identifier(manifest.root().name())));
+                if (!table.isRoot()) {
+                    statement.execute("CREATE VIEW " + identifier(table.name()) + " AS "
+                            + views.currentState(table, ROOT_KEYS));
+                }
             }
             statement.execute("CREATE VIEW history AS " + views.history());
         } catch (SQLException e) {
