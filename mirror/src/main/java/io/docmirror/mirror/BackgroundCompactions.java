@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,13 @@ final class BackgroundCompactions implements AutoCloseable {
         mirror.manifest().filter(this::isDue).ifPresent(snapshot -> {
             Compactor compactor = new Compactor(mirror.directory(), config.parquet());
             long now = clock.millis() / 1000;
-            running.put(mirror.container(), executor.submit(() -> compactor.compact(snapshot, now)));
+            // The compaction reads the snapshot's files while the mirror commits on: hold them until it is done.
+            ReaderLeases.Lease lease = new ReaderLeases(mirror.directory()).take(snapshot.version());
+            running.put(mirror.container(), executor.submit(() -> {
+                try (lease) {
+                    return compactor.compact(snapshot, now);
+                }
+            }));
         });
     }
 

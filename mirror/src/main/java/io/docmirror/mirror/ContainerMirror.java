@@ -15,6 +15,7 @@ import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.DurableFiles;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.mirror.parquet.ParquetDataFileWriter;
@@ -70,6 +71,7 @@ public final class ContainerMirror implements AutoCloseable {
     private final MirrorConfig config;
     private final Clock clock;
     private final ManifestStore manifests;
+    private final ReaderLeases readers;
     private final FileChannel lockChannel;
     /** Encodes and writes the rows of this mirror's batches, beside the thread that flattens them. */
     private final ExecutorService encoders;
@@ -94,6 +96,7 @@ public final class ContainerMirror implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.manifests = manifests;
+        this.readers = new ReaderLeases(manifests.containerDirectory());
         this.lockChannel = lockChannel;
         this.encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), runnable -> {
             Thread thread = new Thread(runnable, "docmirror-encoder-" + container);
@@ -473,15 +476,18 @@ public final class ContainerMirror implements AutoCloseable {
     }
 
     /**
-     * Removes old manifest versions ({@code mirror.manifest.keep-versions}, {@code keep-ms}), then the files that
-     * compactions replaced and that no kept version lists any more.
+     * Removes old manifest versions ({@code mirror.manifest.keep-versions}, {@code keep-ms}) that no reader holds,
+     * then the files that compactions replaced and that neither a kept version nor a reader's version lists.
      */
     private void pruneVersions() {
-        if (manifests.prune(config.keepManifestVersions(), clock.millis() - config.keepManifestsFor().toMillis()) == 0
-                || garbage.isEmpty()) {
+        manifests.prune(config.keepManifestVersions(), clock.millis() - config.keepManifestsFor().toMillis(),
+                readers.oldestHeld().orElse(Long.MAX_VALUE));
+        if (garbage.isEmpty()) {
             return;
         }
-        long oldestKept = manifests.versions().get(0);
+        // The leases are looked at again after the manifests went: a reader that took its lease meanwhile either
+        // shows up here, or found its manifest gone and reads a newer version (ReaderLeases).
+        long oldestKept = Math.min(manifests.versions().get(0), readers.oldestHeld().orElse(Long.MAX_VALUE));
         while (!garbage.isEmpty() && garbage.peekFirst().replacedAt() <= oldestKept) {
             for (DataFile file : garbage.pollFirst().files()) {
                 // Routine after every compaction, so not worth a line in the log.
@@ -580,10 +586,14 @@ public final class ContainerMirror implements AutoCloseable {
     private void removeUnreferencedFiles() {
         long newest = committed == null ? 0 : committed.version();
         Set<Path> listed = new HashSet<>();
-        for (long version : manifests.versions()) {
+        List<Long> versions = manifests.versions();
+        for (long version : versions) {
             manifests.read(version).dataFiles()
                     .forEach(file -> listed.add(manifests.containerDirectory().resolve(file.path())));
         }
+        // A reader may still hold a version whose manifest went just before it took its lease: keep what is there.
+        boolean readersHoldOlderVersions = !versions.isEmpty()
+                && readers.oldestHeld().orElse(Long.MAX_VALUE) < versions.get(0);
         try (Stream<Path> files = Files.walk(manifests.containerDirectory(), 2)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 String name = file.getFileName().toString();
@@ -594,7 +604,8 @@ public final class ContainerMirror implements AutoCloseable {
                     log.info("Removing {} of the mirror of {}: written by a commit that did not complete", file,
                             container);
                     delete(file);
-                } else if (version >= 0 && name.endsWith(".parquet") && !listed.contains(file)) {
+                } else if (version >= 0 && name.endsWith(".parquet") && !listed.contains(file)
+                        && !readersHoldOlderVersions) {
                     log.info("Removing {} of the mirror of {}: replaced by a compaction, no kept version lists it",
                             file, container);
                     delete(file);

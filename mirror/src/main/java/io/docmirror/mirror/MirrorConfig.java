@@ -47,12 +47,13 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     "A row group closes when its buffered size reaches this many bytes (32 MiB: about 100,000 "
                             + "narrow rows, small enough for min/max statistics to skip row groups)."),
             new ConfigOption("mirror.parquet.page-bytes", "1048576", "Target size of a Parquet page."),
-            new ConfigOption("mirror.manifest.keep-versions", "100",
+            new ConfigOption("mirror.manifest.keep-versions", "10",
                     "Manifest versions older than the newest this many are removed ..."),
-            new ConfigOption("mirror.manifest.keep-ms", "600000",
-                    "... once they are also this many milliseconds old; then the data files no kept version lists "
-                            + "are deleted. Longer than `sql.query-timeout-ms`, so that a query still reading an "
-                            + "older version finds its files."),
+            new ConfigOption("mirror.manifest.keep-ms", "60000",
+                    "... once they are also this many milliseconds old and no reader holds them (the SQL endpoint, "
+                            + "a reconcile and a compaction take a lease, in `_readers/`, on each version they "
+                            + "read); then the data files that no kept or held version lists are deleted. The time "
+                            + "is a margin for readers of the manifests that take no lease."),
             new ConfigOption("mirror.compaction.delta-files", "10",
                     "A table is compacted in the background when it has this many delta files: its files are "
                             + "folded into one base file of its current rows (without rows past the analytical "

@@ -4,6 +4,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -79,6 +80,38 @@ class CompactionTest {
         assertThat(manifest.history()).hasSizeLessThanOrEqualTo(3);
         // The files that compactions replaced are gone from disk: what is there is what the manifest lists.
         assertThat(MirrorFiles.parquetFiles(compacted.resolve("orders"))).isEqualTo(manifest.dataFiles().stream()
+                .map(DataFile::path).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void theFilesOfAVersionAReaderHoldsStayUntilItLetsGo() throws Exception {
+        Path mirror = work.resolve("mirror");
+        RandomOrders orders = new RandomOrders(store, 5);
+        orders.writeRound(0);
+        sync(mirror, COMPACTS);
+        Manifest held = latest(mirror);
+        ReaderLeases.Lease lease = new ReaderLeases(mirror.resolve("orders")).take(held.version());
+        for (int round = 1; round < 6; round++) {
+            orders.writeRound(round);
+            sync(mirror, COMPACTS);
+        }
+        assertThat(latest(mirror).root().files()).doesNotContainAnyElementsOf(held.root().files());
+        // Compactions replaced every file the held version lists, and COMPACTS keeps no older version: the lease
+        // alone keeps them, and a reader of that version still gets its answers.
+        for (DataFile file : held.dataFiles()) {
+            assertThat(mirror.resolve("orders").resolve(file.path())).as("held file %s", file.path()).exists();
+        }
+        try (MirrorSql sql = MirrorSql.open(mirror, "orders", held)) {
+            assertThat(sql.rows("SELECT count(*) FROM orders")).hasSize(1);
+        }
+
+        lease.close();
+        // The next commit removes the manifests the lease kept; files only they listed go at the next open.
+        for (int round = 6; round < 8; round++) {
+            orders.writeRound(round);
+            sync(mirror, COMPACTS);
+        }
+        assertThat(MirrorFiles.parquetFiles(mirror.resolve("orders"))).isEqualTo(latest(mirror).dataFiles().stream()
                 .map(DataFile::path).collect(Collectors.toSet()));
     }
 

@@ -33,7 +33,16 @@ final class MirrorSql implements AutoCloseable {
 
     static MirrorSql open(Path mirrorDirectory, String container, OptionalLong asOfEpochSeconds) throws SQLException {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
-        Manifest manifest = new ManifestStore(directory).latest().orElseThrow();
+        return open(directory, new ManifestStore(directory).latest().orElseThrow(), asOfEpochSeconds);
+    }
+
+    /** Views over one given version of a container's mirror, not necessarily the newest. */
+    static MirrorSql open(Path mirrorDirectory, String container, Manifest manifest) throws SQLException {
+        return open(MirrorLayout.containerDirectory(mirrorDirectory, container), manifest, OptionalLong.empty());
+    }
+
+    private static MirrorSql open(Path directory, Manifest manifest, OptionalLong asOfEpochSeconds)
+            throws SQLException {
         MirrorSql sql = new MirrorSql(DriverManager.getConnection("jdbc:duckdb:"));
         ViewDefinitions views = new ViewDefinitions(manifest, directory, asOfEpochSeconds);
         String root = ViewDefinitions.identifier(manifest.root().name());

@@ -38,6 +38,7 @@ final class SqlGeneration {
     private static final Logger log = LoggerFactory.getLogger(SqlGeneration.class);
 
     private final long number;
+    private final MirrorSnapshot snapshot;
     private final Map<String, Long> versions;
     private final Path directory;
     private final DuckDBConnection root;
@@ -46,17 +47,31 @@ final class SqlGeneration {
     private boolean retired;
     private boolean closed;
 
-    private SqlGeneration(long number, Map<String, Long> versions, Path directory, DuckDBConnection root,
+    private SqlGeneration(long number, MirrorSnapshot snapshot, Path directory, DuckDBConnection root,
             StatementGuard guard) {
         this.number = number;
-        this.versions = versions;
+        this.snapshot = snapshot;
+        this.versions = snapshot.versions();
         this.directory = directory;
         this.root = root;
         this.guard = guard;
     }
 
-    /** Writes the catalog of {@code snapshot} into {@code directory} and opens it. */
+    /**
+     * Writes the catalog of {@code snapshot} into {@code directory} and opens it. The generation owns the snapshot
+     * (its leases keep the files it reads) and closes it when the generation closes, or at once when it cannot open.
+     */
     static SqlGeneration open(long number, MirrorSnapshot snapshot, Path directory, SqlConfig config)
+            throws SQLException {
+        try {
+            return openHolding(number, snapshot, directory, config);
+        } catch (SQLException | RuntimeException e) {
+            snapshot.close();
+            throw e;
+        }
+    }
+
+    private static SqlGeneration openHolding(long number, MirrorSnapshot snapshot, Path directory, SqlConfig config)
             throws SQLException {
         Path file = directory.resolve("docmirror.duckdb");
         try {
@@ -71,7 +86,7 @@ final class SqlGeneration {
         try {
             sandbox(root, snapshot.mirrorDirectory(), directory, config);
             StatementGuard guard = new StatementGuard(root.duplicate());
-            return new SqlGeneration(number, snapshot.versions(), directory, root, guard);
+            return new SqlGeneration(number, snapshot, directory, root, guard);
         } catch (SQLException | RuntimeException e) {
             root.close();
             throw e;
@@ -145,6 +160,7 @@ final class SqlGeneration {
         } catch (SQLException e) {
             log.warn("Closing SQL catalog generation {} failed; its files are removed anyway", number, e);
         }
+        snapshot.close();
         deleteDirectory(directory);
     }
 

@@ -101,15 +101,16 @@ public final class ManifestStore {
 
     /**
      * Removes the versions older than the newest {@code keep} that were also committed at or before
-     * {@code keepAfter} (epoch milliseconds): a query reading one of them has long finished.
+     * {@code keepAfter} (epoch milliseconds), and are older than {@code keepFrom}, the oldest version a reader holds
+     * ({@link ReaderLeases}).
      *
      * @return how many versions were removed
      */
-    public int prune(int keep, long keepAfter) {
+    public int prune(int keep, long keepAfter, long keepFrom) {
         List<Long> versions = versions();
         int removed = 0;
         for (Long version : versions.subList(0, Math.max(0, versions.size() - keep))) {
-            if (read(version).committedAt() > keepAfter) {
+            if (version >= keepFrom || read(version).committedAt() > keepAfter) {
                 break;
             }
             try {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.mirror.reconcile.ReconcileReport.Difference;
 import io.docmirror.mirror.reconcile.ReconcileReport.Tally;
@@ -83,7 +83,8 @@ public final class Reconciler {
     public ReconcileReport reconcile(String containerName) {
         ContainerProperties container = store.readContainer(containerName);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, containerName);
-        Optional<Manifest> latest = new ManifestStore(directory).latest();
+        Optional<ReaderLeases.HeldVersion> held = new ReaderLeases(directory).holdNewest();
+        Optional<Manifest> latest = held.map(ReaderLeases.HeldVersion::manifest);
         long asOf = clock.instant().getEpochSecond();
         long ttlCutoff = container.analyticalTtl() != null && container.analyticalTtl() > 0
                 ? asOf - container.analyticalTtl() : Long.MIN_VALUE;
@@ -105,6 +106,8 @@ public final class Reconciler {
                     differences.first, differences.count);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the mirror of " + containerName + ": " + e.getMessage(), e);
+        } finally {
+            held.ifPresent(ReaderLeases.HeldVersion::close);
         }
     }
 
