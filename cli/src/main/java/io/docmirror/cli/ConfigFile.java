@@ -1,27 +1,67 @@
 package io.docmirror.cli;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.docmirror.config.NearestKey;
+import io.docmirror.config.SectionDefinition;
+import io.docmirror.config.TreeValue;
+import io.docmirror.feed.kafka.KafkaBridgeConfig;
+import io.docmirror.metrics.MetricsConfig;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.sql.SqlConfig;
+import io.docmirror.sql.flight.FlightConfig;
+import io.docmirror.store.StoreConfig;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * The config file (YAML, of which JSON is a subset). Options are read as flat dotted keys: {@code store:
  * {sync-writes: false}} and {@code store.sync-writes: false} both give {@code store.sync-writes=false}, and each
- * module's config class validates its own section. Structured sections (lists and mappings of user-chosen names,
- * such as {@code derivations}) are kept as trees for their own readers.
+ * module's config class reads its own section. Structured sections (lists and mappings of user-chosen names, such as
+ * {@code derivations}) are kept as trees for their own readers.
+ *
+ * <p>The whole file is checked when it is loaded, whichever sections a command reads: every top-level key must name
+ * a section, every key of a section with declared options must be one of them, and every value must be of its
+ * option's type (YAML's kinds are still known here: a list or null is refused rather than read as empty text).
  */
 final class ConfigFile {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> STRUCTURED_SECTIONS = Set.of("derivations");
+    /**
+     * YAML 1.1 reads {@code yes}, {@code no}, {@code on} and {@code off} as booleans; here they stay text, which a
+     * boolean option refuses. An empty value ({@code primary-key:}) is null, as YAML has it (a builder would make it
+     * the empty string unless told). A key given twice is an error, not "the last one wins".
+     */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(YAMLParser.Feature.PARSE_BOOLEAN_LIKE_WORDS_AS_STRINGS)
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build())
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    /**
+     * The sections whose options are declared with their types: every section {@link DataDirOptions} reads is
+     * listed here too, or a file that sets one of its options is refused as naming an unknown section.
+     */
+    private static final List<SectionDefinition> TYPED_SECTIONS = List.of(
+            new SectionDefinition("store.", StoreConfig.OPTIONS),
+            new SectionDefinition("mirror.", MirrorConfig.OPTIONS),
+            new SectionDefinition("sql.", SqlConfig.OPTIONS),
+            new SectionDefinition("flight.", FlightConfig.OPTIONS),
+            new SectionDefinition("kafka.", KafkaBridgeConfig.OPTIONS),
+            new SectionDefinition("metrics.", MetricsConfig.OPTIONS));
+    /** Flat options whose reader checks their values itself (the flattener's, with per-path override keys). */
+    private static final String SELF_CHECKED_SECTION = "flatten";
+    private static final String STRUCTURED_SECTION = "derivations";
+    private static final List<String> SECTIONS = Stream.concat(
+            TYPED_SECTIONS.stream().map(section -> section.prefix().substring(0, section.prefix().length() - 1)),
+            Stream.of(SELF_CHECKED_SECTION, STRUCTURED_SECTION)).toList();
 
     private final Map<String, String> properties;
     private final JsonNode root;
@@ -31,6 +71,10 @@ final class ConfigFile {
         this.root = root;
     }
 
+    /**
+     * @throws IllegalArgumentException for a file that cannot be read, an unknown section or key, or a value that is
+     *     not of its option's type, naming the key, the value and the rule
+     */
     static ConfigFile load(Optional<Path> file) {
         Map<String, String> properties = new TreeMap<>();
         if (file.isEmpty()) {
@@ -51,9 +95,7 @@ final class ConfigFile {
         }
         for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
-            if (!STRUCTURED_SECTIONS.contains(field.getKey())) {
-                flatten(field.getKey(), field.getValue(), properties);
-            }
+            readTopLevel(field.getKey(), field.getValue(), properties);
         }
         return new ConfigFile(properties, root);
     }
@@ -74,12 +116,62 @@ final class ConfigFile {
         return root.path(name);
     }
 
+    /** The section a top-level key belongs to: {@code store} for {@code store} and {@code store.sync-writes}. */
+    private static String sectionOf(String topLevelKey) {
+        int dot = topLevelKey.indexOf('.');
+        String section = dot < 0 ? topLevelKey : topLevelKey.substring(0, dot);
+        if (!SECTIONS.contains(section)) {
+            throw new IllegalArgumentException("Unknown configuration section " + section + " (did you mean "
+                    + new NearestKey(SECTIONS).to(section) + "?); the sections are " + String.join(", ", SECTIONS)
+                    + " (docs/configuration.md)");
+        }
+        return section;
+    }
+
+    /** Reads a top-level entry: a section ({@code store: {...}}) or one of its options ({@code store.sync-writes}). */
+    private static void readTopLevel(String key, JsonNode value, Map<String, String> properties) {
+        String section = sectionOf(key);
+        if (section.equals(STRUCTURED_SECTION)) {
+            if (!key.equals(section)) {
+                throw new IllegalArgumentException("Unknown configuration " + key + ": write the " + section
+                        + " section as one mapping (docs/configuration.md)");
+            }
+            return;
+        }
+        if (!key.equals(section)) {
+            flatten(key, value, properties);
+            return;
+        }
+        if (value.isNull()) {
+            // A section whose options are all left out (or commented out): every option keeps its default.
+            return;
+        }
+        if (!value.isObject()) {
+            throw new IllegalArgumentException("Invalid configuration section " + section + ": it must be a mapping "
+                    + "of its options, such as " + section + ": {key: value}");
+        }
+        value.fields().forEachRemaining(field -> flatten(key + "." + field.getKey(), field.getValue(), properties));
+    }
+
+    /** Nested mappings become dotted keys; anything else (an empty mapping too) is an option's value. */
     private static void flatten(String key, JsonNode node, Map<String, String> properties) {
-        if (node.isObject()) {
+        if (node.isObject() && !node.isEmpty()) {
             node.fields().forEachRemaining(field -> flatten(key + "." + field.getKey(), field.getValue(), properties));
+            return;
         }
-        else {
-            properties.put(key, node.isNull() ? "" : node.asText());
+        String text = valueText(new TreeValue(key, node));
+        if (properties.putIfAbsent(key, text) != null) {
+            throw new IllegalArgumentException("Configuration " + key + " is given twice (a dotted key and a nested "
+                    + "one name the same option)");
         }
+    }
+
+    private static String valueText(TreeValue value) {
+        for (SectionDefinition section : TYPED_SECTIONS) {
+            if (section.covers(value.key())) {
+                return value.textFor(section.option(value.key()).type());
+            }
+        }
+        return value.singleValueText();
     }
 }

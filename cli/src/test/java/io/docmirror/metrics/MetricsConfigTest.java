@@ -23,7 +23,8 @@ class MetricsConfigTest {
         assertThatThrownBy(() -> MetricsConfig.fromProperties(Map.of("metrics.port", "-1")))
                 .hasMessage("Invalid value -1 for configuration metrics.port: must be a port number, 0 to 65535");
         assertThatThrownBy(() -> MetricsConfig.fromProperties(Map.of("metrics.path", "/m")))
-                .hasMessage("Unknown configuration metrics.path; see docs/configuration.md");
+                .hasMessage("Unknown configuration metrics.path (did you mean metrics.port?);"
+                        + " see docs/configuration.md");
     }
 
     @Test

@@ -32,7 +32,8 @@ class MirrorConfigTest {
     @Test
     void refusesUnknownKeysAndBadValuesNamingThem() {
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.batch.size", "10")))
-                .hasMessage("Unknown configuration mirror.batch.size; see docs/configuration.md");
+                .hasMessage("Unknown configuration mirror.batch.size (did you mean mirror.batch.max-events?);"
+                        + " see docs/configuration.md");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.batch.max-events", "0")))
                 .hasMessage("Invalid value 0 for configuration mirror.batch.max-events: must be at least 1");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.parquet.compression", "brotli")))

@@ -5,70 +5,72 @@ import java.util.Map;
 
 /**
  * One module's section of the configuration ({@code store.*}, {@code mirror.*}, {@code sql.*}): the values given,
- * read against the module's declared options, with the same errors everywhere. It lives in the operational-store
- * module because every module that reads such a section depends on that one.
+ * read against the module's declared options, with the same errors everywhere. Every value given is checked against
+ * its option's type when the section is made, and an unknown key is refused, so a mistake never passes for a
+ * default. It lives in the operational-store module because every module that reads such a section depends on that
+ * one.
  */
 public final class ConfigSection {
-    private final List<ConfigOption> options;
+    private final SectionDefinition definition;
     private final Map<String, String> properties;
 
-    private ConfigSection(List<ConfigOption> options, Map<String, String> properties) {
-        this.options = options;
+    private ConfigSection(SectionDefinition definition, Map<String, String> properties) {
+        this.definition = definition;
         this.properties = properties;
     }
 
     /**
      * @param prefix the section's prefix ({@code "mirror."}); other keys are ignored
-     * @throws IllegalArgumentException for a key with the prefix that is not one of {@code options}
+     * @throws IllegalArgumentException for a key with the prefix that is not one of {@code options} (naming the
+     *     nearest one), or a value that is not of its option's type
      */
     public static ConfigSection of(String prefix, List<ConfigOption> options, Map<String, String> properties) {
-        for (String key : properties.keySet()) {
-            if (key.startsWith(prefix) && options.stream().noneMatch(option -> option.key().equals(key))) {
-                throw new IllegalArgumentException("Unknown configuration " + key + "; see docs/configuration.md");
+        SectionDefinition definition = new SectionDefinition(prefix, options);
+        properties.forEach((key, value) -> {
+            if (definition.covers(key)) {
+                definition.option(key).type().check(key, value);
             }
-        }
-        return new ConfigSection(options, properties);
+        });
+        return new ConfigSection(definition, Map.copyOf(properties));
     }
 
-    /** The value given for {@code key}, or its default. */
+    /** The value given for a string option, or its default. */
     public String text(String key) {
-        String given = properties.get(key);
-        if (given != null) {
-            return given;
-        }
-        return options.stream().filter(option -> option.key().equals(key)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("No configuration option " + key))
-                .defaultValue();
+        return value(key, ConfigType.STRING);
     }
 
     public long longValue(String key) {
-        String text = text(key);
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, text, "must be an integer");
-        }
+        return ConfigType.INTEGER.parseLong(key, value(key, ConfigType.INTEGER));
     }
 
+    /**
+     * @throws IllegalArgumentException when the value is beyond an int
+     */
     public int intValue(String key) {
-        String text = text(key);
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, text, "must be an integer");
+        long value = longValue(key);
+        if (value != (int) value) {
+            throw invalid(key, value, "must be an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
         }
+        return (int) value;
     }
 
     public boolean booleanValue(String key) {
-        String text = text(key).trim();
-        if (!text.equals("true") && !text.equals("false")) {
-            throw invalid(key, text, "must be true or false");
-        }
-        return Boolean.parseBoolean(text);
+        return ConfigType.BOOLEAN.parseBoolean(key, value(key, ConfigType.BOOLEAN));
     }
 
     /** The error every module gives for a bad value: "Invalid value X for configuration Y: reason". */
     public static IllegalArgumentException invalid(String key, Object value, String reason) {
         return new IllegalArgumentException("Invalid value " + value + " for configuration " + key + ": " + reason);
+    }
+
+    /** The text given for {@code key}, or its default; the option must be declared with the type it is read as. */
+    private String value(String key, ConfigType readAs) {
+        ConfigOption option = definition.option(key);
+        if (option.type() != readAs) {
+            throw new IllegalStateException("Configuration " + key + " takes " + option.type().noun()
+                    + ", and is read as " + readAs.noun());
+        }
+        String given = properties.get(key);
+        return given != null ? given : option.defaultValue();
     }
 }

@@ -29,7 +29,8 @@ class FlightConfigTest {
                 .hasMessage("Invalid value server.crt for configuration flight.tls-certificate: TLS needs "
                         + "flight.tls-private-key as well");
         assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.user", "me")))
-                .hasMessage("Unknown configuration flight.user; see docs/configuration.md");
+                .hasMessage("Unknown configuration flight.user (did you mean flight.username?);"
+                        + " see docs/configuration.md");
     }
 
     @Test

@@ -30,7 +30,8 @@ class SqlConfigTest {
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.query-timeout-ms", "0")))
                 .hasMessage("Invalid value 0 for configuration sql.query-timeout-ms: must be positive");
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.timeout", "5")))
-                .hasMessage("Unknown configuration sql.timeout; see docs/configuration.md");
+                .hasMessage("Unknown configuration sql.timeout (did you mean sql.query-timeout-ms?);"
+                        + " see docs/configuration.md");
     }
 
     @Test

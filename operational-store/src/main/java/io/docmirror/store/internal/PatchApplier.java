@@ -2,15 +2,13 @@ package io.docmirror.store.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.docmirror.json.LiteralNumberNode;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 
-import java.math.BigDecimal;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Applies Cosmos DB patch operations to an item's tree. The id, the partition key and the system properties cannot
@@ -18,8 +16,6 @@ import java.util.List;
  * nothing).
  */
 public final class PatchApplier {
-    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
-
     private final String container;
     private final List<String> partitionKeyPath;
 
@@ -174,9 +170,23 @@ public final class PatchApplier {
         }
     }
 
+    /**
+     * Adds as Cosmos DB does, in 64-bit integers or doubles ({@link Number64}): a sum is bounded by its type, so an
+     * increment costs the same whatever the numbers' exponents. The stored value's spelling is not kept (it is a new
+     * value); every other number of the item keeps its own.
+     */
     private static void increment(ObjectNode item, List<String> path, JsonNode by) {
         if (!by.isNumber()) {
-            throw new IllegalArgumentException("needs a numeric 'value', not " + by);
+            throw new IllegalArgumentException("needs a numeric 'value' (a 64-bit integer or a double), not "
+                    + abbreviate(by.toString()));
+        }
+        Number64 increment;
+        try {
+            increment = Number64.of(by);
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("needs a 'value' that a 64-bit integer or a double holds: "
+                    + e.getMessage(), e);
         }
         JsonNode parent = parent(item, path);
         JsonNode current = child(parent, last(path));
@@ -185,56 +195,18 @@ public final class PatchApplier {
             return;
         }
         if (!current.isNumber()) {
-            throw new IllegalArgumentException("cannot increment " + current.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
-                    + " value " + current);
+            throw new IllegalArgumentException("cannot increment "
+                    + current.getNodeType().name().toLowerCase(Locale.ROOT) + " value " + abbreviate(current.toString()));
         }
-        set(item, path, sum(current, by));
-    }
-
-    /**
-     * The exact sum (a double would round it), an integer when both are. A zero sum is negative only when both
-     * numbers are negative zeros, as in Cosmos DB's double arithmetic: {@code -0.0 + 0} is {@code 0.0}.
-     */
-    private static JsonNode sum(JsonNode current, JsonNode by) {
-        BigDecimal left = exactValue(current);
-        BigDecimal right = exactValue(by);
-        long digits = Math.max(integerDigits(left), integerDigits(right)) + 1
-                + Math.max(0, Math.max(left.scale(), right.scale()));
-        if (digits > DocumentValidator.MAX_ITEM_BYTES) {
-            throw new IllegalArgumentException("cannot increment " + abbreviate(current.asText()) + " by "
-                    + abbreviate(by.asText()) + ": the exact sum would have " + digits
-                    + " digits, more than an item can hold");
-        }
-        BigDecimal sum = left.add(right);
-        boolean integral = current.isIntegralNumber() && by.isIntegralNumber();
-        if (sum.signum() == 0 && isNegativeZero(current) && isNegativeZero(by)) {
-            return new LiteralNumberNode("-" + (integral ? "0" : sum.toString()));
-        }
-        JsonNode result = integral ? NODES.numberNode(sum.toBigIntegerExact()) : NODES.numberNode(sum);
-        if (result.isBigInteger() && result.bigIntegerValue().bitLength() < 64) {
-            result = NODES.numberNode(result.longValue());
-        }
-        return result;
-    }
-
-    private static BigDecimal exactValue(JsonNode number) {
+        Number64 stored;
         try {
-            return number.decimalValue();
+            stored = Number64.of(current);
         }
-        catch (NumberFormatException e) {
-            throw new IllegalArgumentException("cannot increment with " + abbreviate(number.asText())
-                    + ": no exact decimal holds a number with that exponent", e);
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot increment the stored number, which a 64-bit integer or a double "
+                    + "must hold: " + e.getMessage(), e);
         }
-    }
-
-    /** Digits left of the point (negative for a number below 0.1), as a long: the exponent may be near an int's end. */
-    private static long integerDigits(BigDecimal value) {
-        return (long) value.precision() - value.scale();
-    }
-
-    /** {@code -0}, {@code -0.0}: a JSON spelling (or a double) that a BigDecimal value has lost the sign of. */
-    private static boolean isNegativeZero(JsonNode number) {
-        return number.asText().startsWith("-") && number.decimalValue().signum() == 0;
+        set(item, path, stored.plus(increment).toNode());
     }
 
     private static String abbreviate(String text) {
