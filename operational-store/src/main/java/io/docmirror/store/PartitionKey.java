@@ -1,6 +1,9 @@
 package io.docmirror.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -9,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -20,8 +24,9 @@ import static java.util.Objects.requireNonNull;
  * lacks the partition key property (Cosmos DB's {@code PartitionKey.None}, which is distinct from {@code null}).
  *
  * <p>Two keys are equal when their values are equal as JSON values: {@code 10} and {@code 10.0} are the same key,
- * as in Cosmos DB. On the wire a key is a JSON array of one element, and {@code [{}]} is {@link #NONE}, as in the
- * Cosmos DB REST API.
+ * as in Cosmos DB. On the wire (the {@code x-ms-documentdb-partitionkey} header) a key is a JSON array of one
+ * element, and {@code [{}]} is {@link #NONE}, as in the Cosmos DB REST API; it is written in printable ASCII, every
+ * other character as a <code>&#92;u</code> escape, as Cosmos DB writes it, because HTTP carries header values as bytes.
  */
 public final class PartitionKey {
     public static final PartitionKey NONE = new PartitionKey(null);
@@ -32,6 +37,10 @@ public final class PartitionKey {
     private static final byte TAG_TRUE = 3;
     private static final byte TAG_NUMBER = 4;
     private static final byte TAG_STRING = 5;
+
+    /** Reads the wire form strictly: {@code ["a"] junk} is not a key. */
+    private static final ObjectReader WIRE_READER = StoreJson.mapper().reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Cosmos DB's limit on the size of a partition key value (with large partition keys enabled). */
     public static final int MAX_ENCODED_BYTES = 2048;
@@ -83,17 +92,19 @@ public final class PartitionKey {
     }
 
     /**
-     * Parses the wire form: a JSON array of one value, {@code [{}]} for {@link #NONE}.
+     * Parses the wire form: a JSON array of one value, {@code [{}]} for {@link #NONE}, with nothing after it.
+     * Characters may be escaped (<code>["&#92;u65e5&#92;u672c"]</code>) or not ({@code ["日本"]}).
      *
      * @throws IllegalArgumentException when the text is not of that form
      */
     public static PartitionKey fromWire(String text) {
         JsonNode array;
         try {
-            array = StoreJson.mapper().readTree(text);
+            array = WIRE_READER.readTree(text);
         }
-        catch (Exception e) {
-            throw new IllegalArgumentException("partition key " + text + " is not JSON: " + e.getMessage(), e);
+        catch (IOException e) {
+            String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+            throw new IllegalArgumentException("partition key " + text + " is not JSON: " + reason, e);
         }
         if (array == null || !array.isArray() || array.size() != 1) {
             throw new IllegalArgumentException("partition key " + text + " is not a JSON array of one value, "
@@ -102,10 +113,28 @@ public final class PartitionKey {
         return fromToJson(array.get(0));
     }
 
+    /**
+     * The wire form: a JSON array of one value in printable ASCII. A character outside it is written as a
+     * <code>&#92;u</code> escape (a JSON writer already escapes control characters and quotes), so no value can end the
+     * header line early or come back as other characters.
+     */
     public String toWire() {
         ArrayNode array = JsonNodeFactory.instance.arrayNode();
         array.add(toJson());
-        return array.toString();
+        String json = array.toString();
+        StringBuilder ascii = new StringBuilder(json.length());
+        for (int index = 0; index < json.length(); index++) {
+            char c = json.charAt(index);
+            if (c >= 0x20 && c < 0x7F) {
+                ascii.append(c);
+            }
+            else {
+                // Outside a JSON string only ASCII occurs, so every such character is inside one, where an escape
+                // means the same (a character beyond the BMP is its two surrogates, each escaped).
+                ascii.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return ascii.toString();
     }
 
     /** The value as JSON; {@link #NONE} is {@code {}}, as in Cosmos DB's wire form. */

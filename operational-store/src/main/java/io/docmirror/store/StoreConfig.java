@@ -2,25 +2,34 @@ package io.docmirror.store;
 
 import io.docmirror.config.ConfigOption;
 import io.docmirror.config.ConfigSection;
+import io.docmirror.config.ConfigType;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
- * The operational store's settings. Every option is declared once in {@link #OPTIONS} with its key, default and
- * description; {@code docs/configuration.md} lists them all (a test keeps the two in step).
+ * The operational store's settings. Every option is declared once in {@link #OPTIONS} with its key, type, default
+ * and description, and its value checked in the constructor; {@code docs/configuration.md} lists them all (a test
+ * keeps the two in step).
  *
  * @param syncWrites fsync the write-ahead log before a write is acknowledged (survives power loss); when false a
  *        write still survives a killed process, but not a crash of the machine
  * @param reaperInterval how often the TTL reaper removes expired items
  * @param reaperBatchSize how many expired items the reaper removes in one atomic write
- * @param httpBind the address the HTTP API listens on; any address but loopback requires keys
+ * @param httpBind the address the HTTP API listens on; any address but 127.0.0.1 and ::1 requires keys
  * @param httpPort the HTTP API's port
- * @param httpThreads threads serving HTTP requests
+ * @param httpThreads threads that run the store work of HTTP requests (connections are served by event loops)
  * @param primaryKey the read-write key clients send as {@code Authorization: Bearer <key>}; empty for none
  * @param readOnlyKey a key that allows only reads; empty for none
+ * @param httpMaxConnections the most connections the HTTP API holds open at once; more are closed at once
+ * @param httpRequestTimeout the most time a request may take to arrive in full (and its response to be sent)
+ * @param httpIdleTimeout how long a kept-alive connection may wait for its next request
+ * @param httpMaxPageItems the most items or events one scan, change log or change feed page answers with
+ * @param httpLoginFailures how many wrong keys one client address may send before it is locked out
+ * @param httpLoginLockout how long such a client address is locked out (and the window its failures count in)
  */
 public record StoreConfig(
         boolean syncWrites,
@@ -32,31 +41,71 @@ public record StoreConfig(
         Optional<String> primaryKey,
         Optional<String> readOnlyKey,
         long changeLogRetentionMs,
-        long changeLogRetentionEvents) {
+        long changeLogRetentionEvents,
+        int httpMaxConnections,
+        Duration httpRequestTimeout,
+        Duration httpIdleTimeout,
+        int httpMaxPageItems,
+        int httpLoginFailures,
+        Duration httpLoginLockout) {
+    /** The fewest characters of a key: 32 base64 characters carry 192 bits. */
+    public static final int MIN_KEY_LENGTH = 32;
+    public static final int MAX_KEY_LENGTH = 512;
+    /** Base64 or base64url, with optional padding: what a random key is encoded as, and safe in any header. */
+    private static final Pattern KEY_CHARACTERS = Pattern.compile("[A-Za-z0-9+/_-]+={0,2}");
+    /** The longest HTTP time limit: a day. */
+    private static final Duration MAX_TIMEOUT = Duration.ofDays(1);
+
     public static final List<ConfigOption> OPTIONS = List.of(
-            new ConfigOption("store.sync-writes", "true",
+            new ConfigOption("store.sync-writes", ConfigType.BOOLEAN, "true",
                     "fsync the write-ahead log before acknowledging a write. false keeps writes safe from a killed "
                             + "process but not from a power loss, and is faster for small writes."),
-            new ConfigOption("store.ttl.reaper-interval-ms", "1000",
+            new ConfigOption("store.ttl.reaper-interval-ms", ConfigType.INTEGER, "1000",
                     "How often the background TTL reaper physically removes expired items (they are invisible "
                             + "to reads as soon as they expire)."),
-            new ConfigOption("store.ttl.reaper-batch-size", "1000",
+            new ConfigOption("store.ttl.reaper-batch-size", ConfigType.INTEGER, "1000",
                     "How many expired items the reaper removes in one atomic write."),
-            new ConfigOption("store.http.bind", "127.0.0.1",
-                    "Address the store's HTTP API listens on. Any address other than loopback requires "
-                            + "store.http.primary-key."),
-            new ConfigOption("store.http.port", "8081", "Port of the store's HTTP API."),
-            new ConfigOption("store.http.threads", "16", "Threads that serve HTTP requests."),
-            new ConfigOption("store.http.primary-key", "",
-                    "Read-write key: clients send 'Authorization: Bearer <key>'. Empty: no key (loopback only)."),
-            new ConfigOption("store.http.read-only-key", "",
-                    "Read-only key: allows GET requests only. Empty: none."),
-            new ConfigOption("store.change-log.retention-ms", "604800000",
+            new ConfigOption("store.http.bind", ConfigType.STRING, "127.0.0.1",
+                    "Address the store's HTTP API listens on. Any address other than 127.0.0.1 and ::1 (other "
+                            + "loopback addresses such as 127.0.0.2 included) requires store.http.primary-key."),
+            new ConfigOption("store.http.port", ConfigType.INTEGER, "8081", "Port of the store's HTTP API."),
+            new ConfigOption("store.http.threads", ConfigType.INTEGER, "16",
+                    "Threads that run the store work of HTTP requests (reads and writes, which block on RocksDB). "
+                            + "Connections are served by one non-blocking event loop per core, so a slow client "
+                            + "holds none of these threads."),
+            new ConfigOption("store.http.primary-key", ConfigType.STRING, "",
+                    "Read-write key: clients send 'Authorization: Bearer <key>'. Empty: no key (127.0.0.1 and ::1 "
+                            + "only). 32 to 512 characters of base64 or base64url (A-Z a-z 0-9 + / - _, '=' "
+                            + "padding at the end), e.g. from 'openssl rand -base64 32'."),
+            new ConfigOption("store.http.read-only-key", ConfigType.STRING, "",
+                    "Read-only key: allows GET and HEAD requests only. Empty: none. Same rules as the primary "
+                            + "key, and different from it."),
+            new ConfigOption("store.http.max-connections", ConfigType.INTEGER, "1024",
+                    "The most connections the HTTP API holds open at once; a connection beyond it is closed as "
+                            + "soon as it is accepted."),
+            new ConfigOption("store.http.request-timeout-ms", ConfigType.INTEGER, "30000",
+                    "The most time a request may take to arrive in full, counted from the connection's opening "
+                            + "or, on a kept-alive connection, from the request's first byte; a slower request is "
+                            + "answered 408 and its connection closed. A response that takes longer to send "
+                            + "closes its connection too."),
+            new ConfigOption("store.http.idle-timeout-ms", ConfigType.INTEGER, "60000",
+                    "How long a kept-alive connection may wait for its next request before it is closed."),
+            new ConfigOption("store.http.max-page-items", ConfigType.INTEGER, "1000",
+                    "The most items or events one page of a scan, the change log or the change feed answers "
+                            + "with; a larger maxItems or maxEvents is lowered to it (the continuation reads on), "
+                            + "and a page asked without one holds up to it."),
+            new ConfigOption("store.http.login-failures", ConfigType.INTEGER, "10",
+                    "Wrong keys one client address (an IPv6 /64) may send within store.http.login-lockout-ms; "
+                            + "then each of its requests is answered 429 until the lockout has passed."),
+            new ConfigOption("store.http.login-lockout-ms", ConfigType.INTEGER, "60000",
+                    "How long a client address that sent too many wrong keys is locked out, and the window its "
+                            + "wrong keys are counted in."),
+            new ConfigOption("store.change-log.retention-ms", ConfigType.INTEGER, "604800000",
                     "How long change events stay readable (all versions and deletes), in milliseconds; -1 keeps "
                             + "them forever. The default, 7 days, is the shorter of Cosmos DB's continuous-backup "
                             + "windows. A reader whose position is older gets an error naming the oldest position "
                             + "left, never a silent gap."),
-            new ConfigOption("store.change-log.retention-events", "-1",
+            new ConfigOption("store.change-log.retention-events", ConfigType.INTEGER, "-1",
                     "At most this many events are kept per log partition (feed range); -1: no limit. Applies "
                             + "together with store.change-log.retention-ms: an event goes when either says so."));
 
@@ -75,15 +124,53 @@ public record StoreConfig(
         }
         primaryKey = primaryKey.filter(key -> !key.isEmpty());
         readOnlyKey = readOnlyKey.filter(key -> !key.isEmpty());
+        primaryKey.ifPresent(key -> checkKey("store.http.primary-key", key));
+        readOnlyKey.ifPresent(key -> checkKey("store.http.read-only-key", key));
         if (readOnlyKey.isPresent() && primaryKey.isEmpty()) {
             throw ConfigSection.invalid("store.http.read-only-key", "(hidden)", "needs store.http.primary-key as well");
         }
+        if (readOnlyKey.isPresent() && readOnlyKey.equals(primaryKey)) {
+            throw ConfigSection.invalid("store.http.read-only-key", "(hidden)",
+                    "must differ from store.http.primary-key, or it would allow writes");
+        }
+        if (httpMaxConnections < 1) {
+            throw ConfigSection.invalid("store.http.max-connections", httpMaxConnections, "must be at least 1");
+        }
+        checkTimeout("store.http.request-timeout-ms", httpRequestTimeout);
+        checkTimeout("store.http.idle-timeout-ms", httpIdleTimeout);
+        if (httpMaxPageItems < 1) {
+            throw ConfigSection.invalid("store.http.max-page-items", httpMaxPageItems, "must be at least 1");
+        }
+        if (httpLoginFailures < 1) {
+            throw ConfigSection.invalid("store.http.login-failures", httpLoginFailures, "must be at least 1");
+        }
+        checkTimeout("store.http.login-lockout-ms", httpLoginLockout);
         if (changeLogRetentionMs < 1 && changeLogRetentionMs != -1) {
             throw ConfigSection.invalid("store.change-log.retention-ms", changeLogRetentionMs, "must be positive, or -1 for forever");
         }
         if (changeLogRetentionEvents < 1 && changeLogRetentionEvents != -1) {
             throw ConfigSection.invalid("store.change-log.retention-events", changeLogRetentionEvents,
                     "must be positive, or -1 for no limit");
+        }
+    }
+
+    private static void checkTimeout(String option, Duration timeout) {
+        if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw ConfigSection.invalid(option, timeout.toMillis(), "must be from 1 to " + MAX_TIMEOUT.toMillis()
+                    + " (a day)");
+        }
+    }
+
+    /** A key is a secret: the error names the option and the rule, and only the key's length. */
+    private static void checkKey(String option, String key) {
+        String hidden = "(hidden, " + key.length() + " characters)";
+        if (key.length() < MIN_KEY_LENGTH || key.length() > MAX_KEY_LENGTH) {
+            throw ConfigSection.invalid(option, hidden, "must be " + MIN_KEY_LENGTH + " to " + MAX_KEY_LENGTH
+                    + " characters long, e.g. from 'openssl rand -base64 32'");
+        }
+        if (!KEY_CHARACTERS.matcher(key).matches()) {
+            throw ConfigSection.invalid(option, hidden, "must be base64 or base64url: only A-Z a-z 0-9 + / - _, "
+                    + "with '=' padding at the end only");
         }
     }
 
@@ -109,23 +196,32 @@ public record StoreConfig(
                 Optional.of(section.text("store.http.primary-key")),
                 Optional.of(section.text("store.http.read-only-key")),
                 section.longValue("store.change-log.retention-ms"),
-                section.longValue("store.change-log.retention-events"));
+                section.longValue("store.change-log.retention-events"),
+                section.intValue("store.http.max-connections"),
+                Duration.ofMillis(section.longValue("store.http.request-timeout-ms")),
+                Duration.ofMillis(section.longValue("store.http.idle-timeout-ms")),
+                section.intValue("store.http.max-page-items"),
+                section.intValue("store.http.login-failures"),
+                Duration.ofMillis(section.longValue("store.http.login-lockout-ms")));
     }
 
     public StoreConfig withSyncWrites(boolean sync) {
         return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
-                readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents);
+                readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout);
     }
 
     public StoreConfig withHttp(String bind, int port) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
-                readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents);
+                readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout);
     }
 
     public StoreConfig withKeys(String primary, String readOnly) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 Optional.ofNullable(primary), Optional.ofNullable(readOnly), changeLogRetentionMs,
-                changeLogRetentionEvents);
+                changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout, httpIdleTimeout, httpMaxPageItems,
+                httpLoginFailures, httpLoginLockout);
     }
 
     /**
@@ -134,7 +230,8 @@ public record StoreConfig(
      */
     public StoreConfig withChangeLogRetention(long retentionMs, long retentionEvents) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
-                primaryKey, readOnlyKey, retentionMs, retentionEvents);
+                primaryKey, readOnlyKey, retentionMs, retentionEvents, httpMaxConnections, httpRequestTimeout,
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout);
     }
 
     @Override
@@ -145,6 +242,9 @@ public record StoreConfig(
                 + ", primaryKey=" + (primaryKey.isPresent() ? "(set)" : "(none)")
                 + ", readOnlyKey=" + (readOnlyKey.isPresent() ? "(set)" : "(none)")
                 + ", changeLogRetentionMs=" + changeLogRetentionMs + ", changeLogRetentionEvents="
-                + changeLogRetentionEvents + "]";
+                + changeLogRetentionEvents + ", httpMaxConnections=" + httpMaxConnections + ", httpRequestTimeout="
+                + httpRequestTimeout + ", httpIdleTimeout=" + httpIdleTimeout + ", httpMaxPageItems="
+                + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginLockout="
+                + httpLoginLockout + "]";
     }
 }

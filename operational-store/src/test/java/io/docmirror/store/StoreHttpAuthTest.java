@@ -16,6 +16,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Keys on the HTTP API: a missing or wrong key gets 401 and changes nothing; a read-only key only reads. */
 class StoreHttpAuthTest {
+    static final String PRIMARY_KEY = StoreConfigTest.PRIMARY_KEY;
+    static final String READ_ONLY_KEY = StoreConfigTest.READ_ONLY_KEY;
+
     @TempDir
     Path dataDir;
 
@@ -27,7 +30,7 @@ class StoreHttpAuthTest {
         embedded = EmbeddedStore.open(dataDir, StoreConfig.defaults(), TestingClock.atEpochSecond(1_767_225_600), false);
         embedded.createContainer(ContainerProperties.of("orders", "/customerId"));
         server = StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("127.0.0.1", 0)
-                .withKeys("primary-secret", "reader-secret"));
+                .withKeys(PRIMARY_KEY, READ_ONLY_KEY));
     }
 
     @AfterEach
@@ -38,7 +41,7 @@ class StoreHttpAuthTest {
 
     @Test
     void primaryKeyReadsAndWrites() {
-        try (HttpStoreClient client = new HttpStoreClient(server.baseUri(), Optional.of("primary-secret"))) {
+        try (HttpStoreClient client = new HttpStoreClient(server.baseUri(), Optional.of(PRIMARY_KEY))) {
             client.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
             assertThat(client.readItem("orders", PartitionKey.of("c1"), "o1").id()).isEqualTo("o1");
         }
@@ -47,7 +50,7 @@ class StoreHttpAuthTest {
     @Test
     void missingOrWrongKeyIsUnauthorizedAndChangesNothing() {
         try (HttpStoreClient anonymous = new HttpStoreClient(server.baseUri(), Optional.empty());
-                HttpStoreClient wrong = new HttpStoreClient(server.baseUri(), Optional.of("guess"))) {
+                HttpStoreClient wrong = new HttpStoreClient(server.baseUri(), Optional.of("guessguessguessguessguessguessguess"))) {
             assertError(() -> anonymous.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}"), 401,
                     "Missing 'Authorization: Bearer <key>' header");
             assertError(() -> wrong.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}"), 401,
@@ -60,7 +63,7 @@ class StoreHttpAuthTest {
     @Test
     void readOnlyKeyCannotWrite() {
         embedded.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
-        try (HttpStoreClient reader = new HttpStoreClient(server.baseUri(), Optional.of("reader-secret"))) {
+        try (HttpStoreClient reader = new HttpStoreClient(server.baseUri(), Optional.of(READ_ONLY_KEY))) {
             assertThat(reader.readItem("orders", PartitionKey.of("c1"), "o1").id()).isEqualTo("o1");
             assertError(() -> reader.deleteItem("orders", PartitionKey.of("c1"), "o1"), 403,
                     "The read-only key cannot DELETE; use the primary key");
@@ -73,12 +76,12 @@ class StoreHttpAuthTest {
         assertThatThrownBy(() -> StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("0.0.0.0", 0)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid value 0.0.0.0 for configuration store.http.bind: listening on an address other "
-                        + "than loopback requires store.http.primary-key");
+                        + "than 127.0.0.1 or ::1 (other loopback addresses included) requires store.http.primary-key");
     }
 
     @Test
     void keysNeverAppearInTheConfigsText() {
-        assertThat(StoreConfig.defaults().withKeys("primary-secret", "reader-secret").toString())
-                .doesNotContain("primary-secret").doesNotContain("reader-secret");
+        assertThat(StoreConfig.defaults().withKeys(PRIMARY_KEY, READ_ONLY_KEY).toString())
+                .doesNotContain(PRIMARY_KEY).doesNotContain(READ_ONLY_KEY);
     }
 }

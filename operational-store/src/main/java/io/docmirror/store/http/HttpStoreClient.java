@@ -251,7 +251,10 @@ public final class HttpStoreClient implements StoreClient {
         catch (IOException e) {
             message = new String(response.body(), StandardCharsets.UTF_8);
         }
-        return new StoreException(StoreErrorCode.fromHttpStatus(response.statusCode()), message);
+        // A 429 (this address sent too many wrong keys) passes with time: retriable, as the store's own 503 is.
+        StoreErrorCode code = response.statusCode() == 429
+                ? StoreErrorCode.UNAVAILABLE : StoreErrorCode.fromHttpStatus(response.statusCode());
+        return new StoreException(code, message);
     }
 
     private static Map<String, String> headers(PartitionKey partitionKey, Precondition precondition,
@@ -266,7 +269,10 @@ public final class HttpStoreClient implements StoreClient {
 
     private static Item item(HttpResponse<byte[]> response) {
         String json = new String(response.body(), StandardCharsets.UTF_8);
-        String partitionKey = response.headers().firstValue(WireFormat.PARTITION_KEY_HEADER).orElseThrow();
+        // The server sends the key as ASCII JSON with \\u escapes; should a server send raw UTF-8 instead, the
+        // header's characters are its bytes (ISO-8859-1), which are read back as the UTF-8 they are.
+        String partitionKey = new String(response.headers().firstValue(WireFormat.PARTITION_KEY_HEADER).orElseThrow()
+                .getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         JsonNode tree = parse(response.body());
         return new Item(tree.get("id").asText(), PartitionKey.fromWire(partitionKey),
                 response.headers().firstValue("ETag").orElseThrow(),

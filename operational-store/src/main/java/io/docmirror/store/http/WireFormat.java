@@ -5,14 +5,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
 import io.docmirror.store.BulkOperation;
+import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
-import io.docmirror.store.StoreErrorCode;
-import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.ChangeEventJson;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -68,22 +67,6 @@ final class WireFormat {
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    static List<BulkOperation> readBulkOperations(JsonNode body) {
-        List<BulkOperation> operations = new ArrayList<>();
-        for (JsonNode node : body.path("operations")) {
-            if (!node.isObject() || !node.has("partitionKey")) {
-                throw new StoreException(StoreErrorCode.BAD_REQUEST, "Bulk operation " + (operations.size() + 1)
-                        + " has no partitionKey; every bulk operation is an object that names the partition key "
-                        + "value it is for");
-            }
-            ObjectNode operation = (ObjectNode) node;
-            PartitionKey partitionKey = readPartitionKey(operation.remove("partitionKey"));
-            operations.add(new BulkOperation(partitionKey,
-                    StoreJson.mapper().convertValue(operation, BatchOperation.class)));
-        }
-        return operations;
-    }
-
     static byte[] items(String field, List<Item> items, Extra extra) {
         return write(generator -> {
             generator.writeStartObject();
@@ -95,6 +78,21 @@ final class WireFormat {
             extra.write(generator);
             generator.writeEndObject();
         });
+    }
+
+    /** {@code {"logPartition":0,"logStartLsn":0,"logEndLsn":1234,"events":[<change event>...]}} */
+    static byte[] changeLogPage(ChangeLogPage page) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(("{\"logPartition\":" + page.logPartition() + ",\"logStartLsn\":" + page.logStartLsn()
+                + ",\"logEndLsn\":" + page.logEndLsn() + ",\"events\":[").getBytes(StandardCharsets.UTF_8));
+        for (int index = 0; index < page.events().size(); index++) {
+            if (index > 0) {
+                out.write(',');
+            }
+            out.writeBytes(ChangeEventJson.toJson(page.events().get(index)));
+        }
+        out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
     }
 
     static List<Item> readItems(JsonNode array) {

@@ -121,6 +121,9 @@ public final class RocksStorage implements AutoCloseable {
     }
 
     public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
+        if (keys.isEmpty()) {
+            return List.of(); // RocksDB asserts that it is asked for at least one key
+        }
         List<ColumnFamilyHandle> families = new ArrayList<>(keys.size());
         for (int index = 0; index < keys.size(); index++) {
             families.add(family);

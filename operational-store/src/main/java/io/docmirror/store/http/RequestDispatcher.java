@@ -1,0 +1,183 @@
+package io.docmirror.store.http;
+
+import io.docmirror.store.StoreException;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Hands each complete request of one connection to the store's threads and writes the answer back, one request at a
+ * time and in order. The event loop never blocks: the store work (RocksDB reads and synced writes) runs on the
+ * {@code storeWork} executor, and the connection reads nothing more until the answer is written (which also keeps
+ * a client from queueing work faster than it is done). Requests that arrived together (HTTP pipelining) wait here,
+ * a few at most.
+ */
+final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
+    /** Pipelined requests a connection may have waiting; a client sending more loses its connection. */
+    private static final int MAX_WAITING = 16;
+
+    private final StoreApi api;
+    private final Executor storeWork;
+    private final RequestGate gate;
+    private final ConnectionTimeouts timeouts;
+    private final Deque<Received> waiting = new ArrayDeque<>();
+    private boolean serving;
+
+    RequestDispatcher(StoreApi api, Executor storeWork, RequestGate gate, ConnectionTimeouts timeouts) {
+        this.api = requireNonNull(api, "api is null");
+        this.storeWork = requireNonNull(storeWork, "storeWork is null");
+        this.gate = requireNonNull(gate, "gate is null");
+        this.timeouts = requireNonNull(timeouts, "timeouts is null");
+    }
+
+    /** A request as it arrived: what the API needs, and how to answer it. */
+    private record Received(ApiRequest request, boolean head, boolean keepAlive) {
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        timeouts.requestReceived();
+        ctx.channel().config().setAutoRead(false);
+        DecoderResult decoded = request.decoderResult();
+        if (decoded.isFailure()) {
+            // The decoder has stopped reading this connection: answer and close.
+            answerAndClose(ctx, malformed(decoded.cause()));
+            return;
+        }
+        boolean head = request.method().equals(HttpMethod.HEAD);
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        ApiRequest apiRequest;
+        try {
+            apiRequest = ApiRequest.from(request, clientAddress(ctx));
+        }
+        catch (StoreException e) {
+            answerAndClose(ctx, ApiResponse.error(e.httpStatus(), e.code().name(), e.getMessage()));
+            return;
+        }
+        Received received = new Received(apiRequest, head, keepAlive);
+        if (!serving) {
+            serve(ctx, received);
+        }
+        else if (waiting.size() < MAX_WAITING) {
+            waiting.add(received);
+        }
+        else {
+            log.debug("Closing the connection of {}: over {} pipelined requests", ctx.channel().remoteAddress(),
+                    MAX_WAITING);
+            ctx.close();
+        }
+    }
+
+    private void serve(ChannelHandlerContext ctx, Received received) {
+        serving = true;
+        if (!gate.enter()) {
+            answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"));
+            return;
+        }
+        try {
+            storeWork.execute(() -> {
+                ApiResponse response = null;
+                try {
+                    response = api.serve(received.request());
+                }
+                finally {
+                    // StoreApi answers every exception; only an Error leaves no answer, and then the connection goes.
+                    ApiResponse answer = response;
+                    ctx.executor().execute(() -> {
+                        if (answer == null) {
+                            gate.exit();
+                            ctx.close();
+                        }
+                        else {
+                            write(ctx, received, answer);
+                        }
+                    });
+                }
+            });
+        }
+        catch (RejectedExecutionException e) {
+            gate.exit();
+            log.debug("Refusing a request: the store's threads are shut down", e);
+            answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"));
+        }
+    }
+
+    private void write(ChannelHandlerContext ctx, Received received, ApiResponse response) {
+        timeouts.responseStarted();
+        ctx.writeAndFlush(response.toNetty(received.head(), received.keepAlive())).addListener(future -> {
+            gate.exit();
+            if (!future.isSuccess()) {
+                log.debug("Cannot send an answer to {}", ctx.channel().remoteAddress(), future.cause());
+                ctx.close();
+                return;
+            }
+            timeouts.responseSent();
+            if (!received.keepAlive()) {
+                ctx.close();
+                return;
+            }
+            Received next = waiting.poll();
+            if (next != null) {
+                serve(ctx, next);
+                return;
+            }
+            serving = false;
+            timeouts.awaitNextRequest();
+            ctx.channel().config().setAutoRead(true);
+        });
+    }
+
+    private void answerAndClose(ChannelHandlerContext ctx, ApiResponse response) {
+        timeouts.responseStarted();
+        waiting.clear();
+        ctx.writeAndFlush(response.toNetty(false, false)).addListener(future -> ctx.close());
+    }
+
+    private static ApiResponse malformed(Throwable cause) {
+        if (cause instanceof TooLongHttpLineException) {
+            return ApiResponse.error(414, "URI_TOO_LONG", "The request line is over the limit of "
+                    + StoreChannelInitializer.MAX_REQUEST_LINE_BYTES + " bytes");
+        }
+        if (cause instanceof TooLongHttpHeaderException) {
+            return ApiResponse.error(431, "HEADERS_TOO_LARGE", "The request headers are over the limit of "
+                    + StoreChannelInitializer.MAX_HEADER_BYTES + " bytes");
+        }
+        String reason = cause instanceof TooLongFrameException || cause.getMessage() == null
+                ? cause.getClass().getSimpleName() : cause.getMessage();
+        return ApiResponse.error(400, "BAD_REQUEST", "Malformed HTTP request: " + reason);
+    }
+
+    private static InetAddress clientAddress(ChannelHandlerContext ctx) {
+        return ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            log.debug("Connection of {} failed", ctx.channel().remoteAddress(), cause);
+        }
+        else {
+            log.warn("Connection of {} failed; closing it", ctx.channel().remoteAddress(), cause);
+        }
+        ctx.close();
+    }
+}

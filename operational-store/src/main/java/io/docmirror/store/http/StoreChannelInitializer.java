@@ -1,0 +1,54 @@
+package io.docmirror.store.http;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Sets up each connection: the connection limit, the time limits, the HTTP/1.1 codec with bounded request line and
+ * headers, the body gathered up to its limit, and the dispatcher to the store's threads.
+ */
+final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
+    /** The store's limit on a request body (a bulk write's NDJSON is the largest). */
+    static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+    /** Room for a container name and an item id of 1023 bytes, each percent-encoded, with a query. */
+    static final int MAX_REQUEST_LINE_BYTES = 16 * 1024;
+    /** Room for a partition key of 2 KB written with escapes, a key and the usual headers. */
+    static final int MAX_HEADER_BYTES = 32 * 1024;
+
+    private final OpenConnections connections;
+    private final StoreApi api;
+    private final Executor storeWork;
+    private final RequestGate gate;
+    private final Duration requestTimeout;
+    private final Duration idleTimeout;
+
+    StoreChannelInitializer(OpenConnections connections, StoreApi api, Executor storeWork, RequestGate gate,
+            Duration requestTimeout, Duration idleTimeout) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.api = requireNonNull(api, "api is null");
+        this.storeWork = requireNonNull(storeWork, "storeWork is null");
+        this.gate = requireNonNull(gate, "gate is null");
+        this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout is null");
+        this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout is null");
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        ConnectionTimeouts timeouts = new ConnectionTimeouts(requestTimeout, idleTimeout);
+        channel.pipeline()
+                .addLast("connections", connections)
+                .addLast("timeouts", timeouts)
+                .addLast("http", new HttpServerCodec(new HttpDecoderConfig()
+                        .setMaxInitialLineLength(MAX_REQUEST_LINE_BYTES)
+                        .setMaxHeaderSize(MAX_HEADER_BYTES)))
+                .addLast("body", new BoundedRequestAggregator(MAX_BODY_BYTES))
+                .addLast("dispatcher", new RequestDispatcher(api, storeWork, gate, timeouts));
+    }
+}

@@ -1,0 +1,323 @@
+package io.docmirror.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.store.http.StoreHttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Malformed requests (issue 27, defect 4): a 5xx caused by a request is a defect. Every route is sent every method
+ * with bodies from the malformed corpus ({@code testdata/malformed}) and seeded mutations of valid bodies, and
+ * headers right, wrong or missing. No answer may be a 5xx; every refusal is a JSON error that names its rule and
+ * leaves the store as it was (containers, item counts and change log ends compared before and after). Bounded: a
+ * fixed seed and number of requests, each answered within seconds.
+ */
+class HttpFuzzTest {
+    private static final long SEED = 27;
+    private static final int MUTATIONS_PER_BODY = 150;
+    private static final int ROUTES_PER_BODY = 3;
+    private static final long MAX_ANSWER_MS = 5_000;
+    private static final String HEADER = "x-ms-documentdb-partitionkey";
+
+    private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+            "TRACE", "FOO");
+    private static final List<String> ROUTES = List.of("/", "/containers", "/containers/orders",
+            "/containers/orders/items", "/containers/orders/items/o1", "/containers/orders/items/missing",
+            "/containers/orders/batch", "/containers/orders/bulk", "/containers/orders/bulk/operations",
+            "/containers/orders/scan/0", "/containers/orders/changelog/0", "/containers/nope/items",
+            "/containers/orders/nope", "/containers/orders/items/o1/extra", "/containers/orders/scan/x",
+            "/containers/orders/changelog/99", "/containers/%ZZ", "/containers/%FF%FE/items",
+            "/containers/orders/bulk?upsert=maybe&stopAtFirstFailure=1",
+            "/containers/orders/scan/0?maxItems=-1&continuation=%25%25",
+            "/containers/orders/scan/0?continuation=AAAA",
+            "/containers/orders/changelog/0?after=x&maxEvents=99999999999",
+            "/containers/orders/changelog/0?after=-5&maxEvents=-1");
+    private static final List<String> PARTITION_KEY_HEADERS = List.of("[\"c1\"]", "[{}]", "[null]", "x", "[]",
+            "[1,2]", "[{\"a\":1}]", "[[1]]", "[1e2147483648]", "[\"\\ud800\"]", "[\"c1\"] trailing", "",
+            "[" + "1".repeat(3000) + "]");
+
+    /** A message naming a Java class or exception tells of a bug, not of a rule. */
+    private static final Pattern INTERNALS = Pattern.compile(
+            "Exception|java\\.|com\\.fasterxml|io\\.docmirror|Cannot invoke");
+
+    @TempDir
+    Path dataDir;
+
+    private EmbeddedStore embedded;
+    private StoreHttpServer server;
+    private final Random random = new Random(SEED);
+    private final List<String> violations = new ArrayList<>();
+    private final Map<Integer, Integer> statuses = new TreeMap<>();
+    private int requests;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        embedded = EmbeddedStore.open(dataDir, StoreConfig.defaults().withSyncWrites(false),
+                TestingClock.atEpochSecond(1_767_225_600), false);
+        server = StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("127.0.0.1", 0));
+        fixture();
+    }
+
+    @AfterEach
+    void tearDown() {
+        server.close();
+        embedded.close();
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void noMalformedRequestGetsA5xxOrChangesTheStore() throws Exception {
+        // Every route with every method, once each with a random body of the corpus.
+        List<byte[]> corpus = corpus();
+        for (String route : ROUTES) {
+            for (String method : METHODS) {
+                exchange(method, route, corpus.get(random.nextInt(corpus.size())));
+            }
+        }
+        // Every body of the corpus to its own route and to a few random ones.
+        for (byte[] body : corpus) {
+            for (int index = 0; index < ROUTES_PER_BODY; index++) {
+                exchange(METHODS.get(random.nextInt(METHODS.size())), ROUTES.get(random.nextInt(ROUTES.size())), body);
+            }
+        }
+        for (Map.Entry<String, byte[]> valid : validBodies().entrySet()) {
+            String[] request = valid.getKey().split(" ");
+            for (byte[] mutation : new RequestMutations(SEED + request[1].hashCode()).of(valid.getValue(),
+                    MUTATIONS_PER_BODY)) {
+                exchange(request[0], request[1], mutation);
+            }
+        }
+
+        System.out.println("Fuzzed " + requests + " requests; answers by status: " + statuses);
+        assertThat(violations).as("violations in %d requests (answers by status: %s)", requests, statuses).isEmpty();
+        assertThat(requests).isGreaterThan(1000);
+    }
+
+    /** The shapes that used to end in a NullPointerException (500). */
+    @Test
+    void malformedBatchAndBulkRequestsAre400() throws Exception {
+        Map<String, String> cases = new TreeMap<>(Map.of(
+                "POST /containers/orders/batch {}", "Cannot run batch: 'operations' must be an array, not missing",
+                "POST /containers/orders/batch {\"operations\":[null]}",
+                "Cannot run batch: operation 1: it must be a JSON object such as {\"type\":\"read\",\"id\":\"o1\"}, "
+                        + "not null",
+                "POST /containers/orders/batch {\"operations\":[{\"type\":\"create\"}]}",
+                "Cannot run batch: operation 1 (create): 'document' must be a string, not missing",
+                "POST /containers/orders/batch {\"operations\":[{\"type\":\"replace\",\"document\":\"{}\"}]}",
+                "Cannot run batch: operation 1 (replace): 'id' must be a string, not missing",
+                "POST /containers/orders/batch {\"operations\":[{\"type\":\"patch\",\"id\":\"o1\",\"patch\":[null]}]}",
+                "Cannot run batch: operation 1 (patch): patch operation 1: it must be a JSON object",
+                "POST /containers/orders/bulk/operations {\"operations\":[{\"partitionKey\":\"c1\"}]}",
+                "Bulk operation 1: 'type' must be a string, not missing",
+                "POST /containers/orders/bulk/operations {\"operations\":[{\"partitionKey\":\"c1\",\"type\":\"upsert\"}]}",
+                "Bulk operation 1 (upsert): 'document' must be a string, not missing",
+                "POST /containers/orders/bulk/operations {\"operations\":[{\"partitionKey\":[1],\"type\":\"read\",\"id\":\"o1\"}]}",
+                "Bulk operation 1: 'partitionKey' must be a string, number, boolean or null, or {} for none",
+                "PATCH /containers/orders/items/o1 {\"operations\":[{\"op\":\"set\"}]}",
+                "Cannot patch item: patch operation 1: 'path' must be a string, not missing",
+                "PATCH /containers/orders/items/o1 {}", "Cannot patch item: 'operations' must be an array, not missing"));
+        Snapshot before = snapshot();
+        for (Map.Entry<String, String> entry : cases.entrySet()) {
+            String[] request = entry.getKey().split(" ", 3);
+            RawHttp.Response response = RawHttp.request(request[0], request[1]).header(HEADER, "[\"c1\"]")
+                    .body(request[2]).send(server.port());
+
+            assertThat(response.status()).as("%s: %s", entry.getKey(), response).isEqualTo(400);
+            assertThat(StoreJson.mapper().readTree(response.body()).get("message").textValue()).as(entry.getKey())
+                    .startsWith(entry.getValue());
+        }
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    private void exchange(String method, String route, byte[] body) throws IOException {
+        RawHttp request = RawHttp.request(method, route).body(body);
+        int headers = random.nextInt(4);
+        if (headers > 0) {
+            request.header(HEADER, headers == 1 ? "[\"c1\"]"
+                    : PARTITION_KEY_HEADERS.get(random.nextInt(PARTITION_KEY_HEADERS.size())));
+        }
+        if (random.nextInt(4) == 0) {
+            request.header("If-Match", random.nextBoolean() ? "\"stale\"" : "");
+        }
+        if (random.nextInt(4) == 0) {
+            request.header("x-ms-documentdb-is-upsert", List.of("true", "false", "yes", "").get(random.nextInt(4)));
+        }
+        Snapshot before = snapshot();
+        long start = System.nanoTime();
+        RawHttp.Response response;
+        try {
+            response = request.send(server.port());
+        }
+        catch (IOException | IllegalStateException e) {
+            violations.add("no HTTP answer (" + e.getMessage() + "): " + method + " " + route + " with body "
+                    + abbreviate(body));
+            return;
+        }
+        finally {
+            requests++;
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        statuses.merge(response.status(), 1, Integer::sum);
+
+        String what = method + " " + route + " with body " + abbreviate(body) + " -> " + abbreviate(response.body());
+        if (response.status() >= 500) {
+            violations.add(response.status() + ": " + what);
+        }
+        if (millis > MAX_ANSWER_MS) {
+            violations.add("answered after " + millis + " ms: " + what);
+        }
+        if (response.status() >= 400) {
+            checkErrorBody(method, response, what);
+            Snapshot after = snapshot();
+            if (!after.equals(before)) {
+                violations.add("refused with " + response.status() + " but changed the store from " + before
+                        + " to " + after + ": " + what);
+            }
+        }
+        else if (!snapshot().equals(before)) {
+            fixture(); // the mutation happened to be a valid write: put the store back for the next one
+        }
+    }
+
+    private void checkErrorBody(String method, RawHttp.Response response, String what) {
+        if (method.equals("HEAD")) {
+            return;
+        }
+        JsonNode error;
+        try {
+            error = StoreJson.mapper().readTree(response.body());
+        }
+        catch (IOException e) {
+            violations.add("error body is not JSON: " + what);
+            return;
+        }
+        if (error != null && error.has("results")) {
+            // A transactional batch that failed: its failing operation carries the status and the message.
+            error = StreamSupport.stream(error.get("results").spliterator(), false)
+                    .filter(result -> result.path("status").asInt() == response.status())
+                    .findFirst().orElse(null);
+            if (error == null || !error.path("message").isTextual()) {
+                violations.add("batch results without an operation of the answer's status: " + what);
+                return;
+            }
+        }
+        else if (error == null || !error.path("code").isTextual() || error.path("status").asInt() != response.status()
+                || !error.path("message").isTextual()) {
+            violations.add("error body is not {\"code\",\"status\",\"message\"}: " + what);
+            return;
+        }
+        String message = error.get("message").textValue();
+        if (message.isBlank() || INTERNALS.matcher(message).find()) {
+            violations.add("error message names no rule: " + what);
+        }
+    }
+
+    /** The malformed samples, as bodies of their own and as the value in an otherwise valid document. */
+    private static List<byte[]> corpus() throws IOException {
+        List<byte[]> corpus = new ArrayList<>();
+        Path index = TestData.file("malformed/INDEX.tsv");
+        List<String> lines = Files.readAllLines(index, StandardCharsets.UTF_8);
+        for (String line : lines.subList(1, lines.size())) {
+            byte[] sample = Files.readAllBytes(index.resolveSibling(line.substring(0, line.indexOf('\t'))));
+            corpus.add(sample);
+            ByteArrayOutputStream wrapped = new ByteArrayOutputStream();
+            wrapped.writeBytes("{\"id\":\"m\",\"customerId\":\"c1\",\"v\":".getBytes(StandardCharsets.UTF_8));
+            wrapped.writeBytes(sample);
+            wrapped.writeBytes("}".getBytes(StandardCharsets.UTF_8));
+            corpus.add(wrapped.toByteArray());
+        }
+        corpus.addAll(validBodies().values());
+        corpus.add(new byte[0]);
+        return corpus;
+    }
+
+    /** A valid body for each route that takes one, by "METHOD path". */
+    private static Map<String, byte[]> validBodies() {
+        Map<String, String> bodies = new TreeMap<>();
+        bodies.put("POST /containers",
+                "{\"id\":\"fuzzed\",\"partitionKeyPath\":\"/k\",\"defaultTtl\":3600,\"analyticalTtl\":-1,\"logPartitions\":2}");
+        bodies.put("POST /containers/orders/items",
+                "{\"id\":\"n1\",\"customerId\":\"c1\",\"total\":12.50,\"lines\":[{\"sku\":\"a\",\"qty\":1}],\"ttl\":-1}");
+        bodies.put("PUT /containers/orders/items/o1", "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}");
+        bodies.put("PATCH /containers/orders/items/o1", "{\"operations\":[{\"op\":\"set\",\"path\":\"/status\","
+                + "\"value\":\"paid\"},{\"op\":\"incr\",\"path\":\"/total\",\"value\":1},{\"op\":\"add\",\"path\":"
+                + "\"/tags\",\"value\":[]},{\"op\":\"move\",\"from\":\"/status\",\"path\":\"/state\"},{\"op\":"
+                + "\"remove\",\"path\":\"/state\"},{\"op\":\"replace\",\"path\":\"/total\",\"value\":3}]}");
+        bodies.put("POST /containers/orders/batch", "{\"operations\":["
+                + "{\"type\":\"create\",\"document\":\"{\\\"id\\\":\\\"b1\\\",\\\"customerId\\\":\\\"c1\\\"}\"},"
+                + "{\"type\":\"upsert\",\"document\":\"{\\\"id\\\":\\\"o1\\\",\\\"customerId\\\":\\\"c1\\\"}\"},"
+                + "{\"type\":\"replace\",\"id\":\"o1\",\"document\":\"{\\\"id\\\":\\\"o1\\\",\\\"customerId\\\":\\\"c1\\\",\\\"v\\\":2}\"},"
+                + "{\"type\":\"patch\",\"id\":\"o1\",\"patch\":[{\"op\":\"incr\",\"path\":\"/v\",\"value\":3}]},"
+                + "{\"type\":\"read\",\"id\":\"o1\"},{\"type\":\"delete\",\"id\":\"b1\"}]}");
+        bodies.put("POST /containers/orders/bulk/operations", "{\"operations\":["
+                + "{\"partitionKey\":\"c3\",\"type\":\"create\",\"document\":\"{\\\"id\\\":\\\"k1\\\",\\\"customerId\\\":\\\"c3\\\"}\"},"
+                + "{\"partitionKey\":{},\"type\":\"read\",\"id\":\"o1\"},"
+                + "{\"partitionKey\":\"c1\",\"type\":\"patch\",\"id\":\"o1\",\"patch\":[{\"op\":\"set\",\"path\":\"/a\",\"value\":1}],\"ifMatch\":\"\\\"x\\\"\"},"
+                + "{\"partitionKey\":null,\"type\":\"delete\",\"id\":\"zz\"}]}");
+        bodies.put("POST /containers/orders/bulk", "{\"id\":\"l1\",\"customerId\":\"c1\"}\n{\"id\":\"l2\",\"customerId\":"
+                + "\"c2\"}\r\n{\"id\":\"l3\"}\n");
+        Map<String, byte[]> bytes = new TreeMap<>();
+        bodies.forEach((route, body) -> bytes.put(route, body.getBytes(StandardCharsets.UTF_8)));
+        return bytes;
+    }
+
+    /** The store the fuzzing starts from, made again after a request that changed it. */
+    private void fixture() {
+        for (ContainerProperties container : embedded.listContainers()) {
+            embedded.deleteContainer(container.id());
+        }
+        embedded.createContainer(ContainerProperties.of("orders", "/customerId"));
+        embedded.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1,\"tags\":[\"a\"]}");
+        embedded.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\"}");
+        embedded.createItem("orders", "{\"id\":\"o3\"}");
+    }
+
+    /** What a refused request must not change: each container, its item count and its change log ends. */
+    private record Snapshot(Map<String, String> containers) {
+    }
+
+    private Snapshot snapshot() {
+        Map<String, String> containers = new TreeMap<>();
+        for (ContainerProperties container : embedded.listContainers()) {
+            StringBuilder state = new StringBuilder(container.toString());
+            for (int range = 0; range < container.logPartitions(); range++) {
+                int items = 0;
+                Optional<String> continuation = Optional.empty();
+                do {
+                    ItemPage page = embedded.scanItems(container.id(), range, continuation, 1000);
+                    items += page.items().size();
+                    continuation = page.continuation();
+                } while (continuation.isPresent());
+                state.append(" range ").append(range).append(": ").append(items).append(" items, log end ")
+                        .append(embedded.readChangeLog(container.id(), range, Long.MAX_VALUE, 1).logEndLsn());
+            }
+            containers.put(container.id(), state.toString());
+        }
+        return new Snapshot(containers);
+    }
+
+    private static String abbreviate(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8).replace("\r", "\\r").replace("\n", "\\n");
+        return text.length() > 300 ? text.substring(0, 300) + "... (" + bytes.length + " bytes)" : text;
+    }
+}
