@@ -8,8 +8,6 @@ import io.docmirror.json.LiteralNumberNode;
 import io.docmirror.store.bulk.IdAssignment;
 import io.docmirror.store.bulk.JsonLinesImporter;
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.http.HttpStoreClient;
-import io.docmirror.store.http.StoreHttpServer;
 import io.docmirror.store.internal.DocumentValidator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +26,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,25 +46,23 @@ class NumbersAsWrittenTest {
     @TempDir
     Path dataDir;
 
+    private StoreBothWays store;
     private EmbeddedStore embedded;
-    private StoreHttpServer server;
 
     @BeforeEach
     void open() throws IOException {
-        embedded = EmbeddedStore.open(dataDir, StoreConfig.defaults().withSyncWrites(false),
-                TestingClock.atEpochSecond(1_767_225_600), false);
-        server = StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("127.0.0.1", 0));
+        store = new StoreBothWays(dataDir);
+        embedded = store.embedded;
         embedded.createContainer(ContainerProperties.of(ORDERS, "/customerId"));
     }
 
     @AfterEach
     void close() {
-        server.close();
-        embedded.close();
+        store.close();
     }
 
     private StoreClient client(String kind) {
-        return kind.equals("http") ? new HttpStoreClient(server.baseUri(), Optional.empty()) : embedded;
+        return store.client(kind);
     }
 
     /** {@code {"id":"n","customerId":"c1","other":1,"n0":-0.0,...,"list":[...],"nested":{"n":-0.0}}} */
@@ -307,7 +302,7 @@ class NumbersAsWrittenTest {
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.baseUri() + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(store.server.baseUri() + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         // A create takes its partition key from the document (a header that differed from it would be refused).

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.json.LiteralNumberNode;
-import io.docmirror.store.http.HttpStoreClient;
-import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +20,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,25 +36,23 @@ class PatchIncrementTest {
     @TempDir
     Path dataDir;
 
+    private StoreBothWays store;
     private EmbeddedStore embedded;
-    private StoreHttpServer server;
 
     @BeforeEach
     void open() throws IOException {
-        embedded = EmbeddedStore.open(dataDir, StoreConfig.defaults().withSyncWrites(false),
-                TestingClock.atEpochSecond(1_767_225_600), false);
-        server = StoreHttpServer.start(embedded, StoreConfig.defaults().withHttp("127.0.0.1", 0));
+        store = new StoreBothWays(dataDir);
+        embedded = store.embedded;
         embedded.createContainer(ContainerProperties.of(ORDERS, "/customerId"));
     }
 
     @AfterEach
     void close() {
-        server.close();
-        embedded.close();
+        store.close();
     }
 
     private StoreClient client(String kind) {
-        return kind.equals("http") ? new HttpStoreClient(server.baseUri(), Optional.empty()) : embedded;
+        return store.client(kind);
     }
 
     @ParameterizedTest
@@ -210,7 +205,7 @@ class PatchIncrementTest {
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUri() + path))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(store.server.baseUri() + path))
                 .header("x-ms-documentdb-partitionkey", "[\"c1\"]")
                 .method(method, HttpRequest.BodyPublishers.ofString(body))
                 .build();
