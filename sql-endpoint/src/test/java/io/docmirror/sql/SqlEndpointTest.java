@@ -1,5 +1,6 @@
 package io.docmirror.sql;
 
+import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
 import org.junit.jupiter.api.AfterEach;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -72,6 +75,25 @@ class SqlEndpointTest {
             assertThat(rows(connection, "SELECT id, operation FROM orders_history ORDER BY _lsn, id"))
                     .hasSize(5)
                     .contains(List.of("o2", "DELETE"), List.of("o1", "REPLACE"));
+        }
+    }
+
+    @Test
+    void eachGenerationHoldsTheVersionsItReadsUntilItCloses() throws Exception {
+        Path leases = data.mirrorDirectory().resolve("orders").resolve(ReaderLeases.DIRECTORY);
+        try (SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), config())) {
+            assertThat(new ReaderLeases(data.mirrorDirectory().resolve("orders")).oldestHeld())
+                    .isEqualTo(OptionalLong.of(endpoint.versions().get("orders")));
+
+            data.store.createItem("orders", "{\"id\":\"o4\",\"customerId\":\"c3\",\"status\":\"new\"}");
+            data.sync();
+            assertThat(endpoint.refresh()).isTrue();
+            // The retired generation had no connection: it let its version go at once.
+            assertThat(new ReaderLeases(data.mirrorDirectory().resolve("orders")).oldestHeld())
+                    .isEqualTo(OptionalLong.of(endpoint.versions().get("orders")));
+        }
+        try (var files = Files.list(leases)) {
+            assertThat(files).as("leases left after the endpoint closed").isEmpty();
         }
     }
 
