@@ -18,6 +18,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,7 +81,7 @@ class MirrorCommandTest {
             file = files.filter(candidate -> candidate.toString().endsWith(".parquet")).findFirst().orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(file);
-        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+        Files.write(file, Arrays.copyOf(bytes, bytes.length - 10));
 
         JsonNode damaged = status().get(0).get("damagedFiles");
         assertThat(damaged).hasSize(1);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -104,7 +105,7 @@ class NumberWideningTest {
     }
 
     private static List<BigDecimal> expected(String... numbers) {
-        return java.util.Arrays.stream(numbers).map(number -> new BigDecimal(number).stripTrailingZeros()).toList();
+        return Arrays.stream(numbers).map(number -> new BigDecimal(number).stripTrailingZeros()).toList();
     }
 
     private void sync(MirrorConfig config) {

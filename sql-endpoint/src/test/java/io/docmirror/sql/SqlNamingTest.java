@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -97,7 +98,7 @@ class SqlNamingTest {
                     .findFirst().orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(damagedFile);
-        Files.write(damagedFile, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(damagedFile, Arrays.copyOf(bytes, bytes.length / 2));
 
         try (SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), config());
                 Connection connection = endpoint.connect()) {

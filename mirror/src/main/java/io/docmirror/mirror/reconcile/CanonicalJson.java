@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -115,7 +116,7 @@ final class CanonicalJson {
         try {
             value = new BigDecimal(text);
         } catch (NumberFormatException | ArithmeticException e) {
-            return text.toLowerCase(java.util.Locale.ROOT);
+            return text.toLowerCase(Locale.ROOT);
         }
         if (value.signum() == 0) {
             return text.startsWith("-") ? "-0" : "0";
