@@ -106,21 +106,24 @@ final class Compactor {
      * @param nowEpochSeconds the time the analytical TTL counts back from
      */
     Compaction compact(Manifest snapshot, long nowEpochSeconds) {
-        ViewDefinitions views = new ViewDefinitions(snapshot, containerDirectory, OptionalLong.of(nowEpochSeconds));
-        TableEntry root = snapshot.root();
         List<CompactedTable> tables = new ArrayList<>();
         CompactedTable history = null;
         CompactedTable deadLetters = null;
+        List<Path> normalized = new ArrayList<>();
         try (Connection connection = BackgroundDuckDb.connect();
                 Statement statement = connection.createStatement()) {
             statement.execute("SET preserve_insertion_order = false");
-            String rootRows = "(" + views.currentRows(root, null) + ")";
-            for (TableEntry table : snapshot.tables()) {
+            Manifest readable = inOneTypeGroup(statement, snapshot, normalized);
+            ViewDefinitions views = new ViewDefinitions(readable, containerDirectory,
+                    OptionalLong.of(nowEpochSeconds));
+            String rootRows = "(" + views.currentRows(readable.root(), null) + ")";
+            for (int index = 0; index < snapshot.tables().size(); index++) {
+                TableEntry table = snapshot.tables().get(index);
                 if (table.files().isEmpty()) {
                     continue;
                 }
                 String order = table.isRoot() ? "_pk, id" : "_pk, _id, _idx";
-                String rows = views.currentRows(table, rootRows) + " ORDER BY " + order;
+                String rows = views.currentRows(readable.tables().get(index), rootRows) + " ORDER BY " + order;
                 tables.add(write(statement, snapshot.version(), tables.size(), table.name(),
                         MirrorLayout.tableDirectory(table.name()), table.columns(), table.files(), rows));
             }
@@ -132,8 +135,55 @@ final class Compactor {
             new Compaction(snapshot.version(), tables, history, deadLetters).discard();
             throw new IllegalStateException("Cannot compact version " + snapshot.version() + " of the mirror of "
                     + snapshot.container() + ": " + e.getMessage(), e);
+        } finally {
+            deleteAll(normalized);
         }
         return new Compaction(snapshot.version(), tables, history, deadLetters);
+    }
+
+    /**
+     * {@code snapshot} with each table's files of one kind brought to one group of types: when files hold number
+     * columns in several narrower types (a column that widened from commit to commit), each group of files is copied,
+     * converted exactly, into a temporary file of the table's current types. The views could read the groups as they
+     * are, one read per group, but a compaction query over a few hundred of them (a table whose schema grew with
+     * nearly every document) ran out of memory.
+     *
+     * @param written where the temporary files are listed, to be removed when the compaction is done
+     */
+    private Manifest inOneTypeGroup(Statement statement, Manifest snapshot, List<Path> written) throws SQLException {
+        ViewDefinitions views = new ViewDefinitions(snapshot, containerDirectory, OptionalLong.empty());
+        List<TableEntry> tables = new ArrayList<>();
+        for (TableEntry table : snapshot.tables()) {
+            List<DataFile> files = new ArrayList<>();
+            for (DataFile.Kind kind : DataFile.Kind.values()) {
+                List<DataFile> ofKind = table.files().stream().filter(file -> file.kind() == kind).toList();
+                List<List<DataFile>> groups = ViewDefinitions.typeGroupsOf(table, ofKind);
+                if (groups.size() <= 1) {
+                    files.addAll(ofKind);
+                    continue;
+                }
+                for (List<DataFile> group : groups) {
+                    String path = MirrorLayout.tableDirectory(table.name()) + "/" + TEMPORARY_PREFIX + "group-"
+                            + UUID.randomUUID() + ".parquet";
+                    written.add(containerDirectory.resolve(path));
+                    statement.execute("COPY (" + views.readTypeGroup(table, group) + ") TO "
+                            + literal(containerDirectory.resolve(path).toString()) + " (FORMAT parquet)");
+                    files.add(new DataFile(path, kind, 0, 0, 0, 0).withNumberTypesOf(table.columns()));
+                }
+            }
+            tables.add(new TableEntry(table.name(), table.parent(), table.jsonPath(), table.columns(), files));
+        }
+        return snapshot.withTables(tables);
+    }
+
+    private static void deleteAll(List<Path> files) {
+        for (Path file : files) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot remove the temporary compaction file " + file, e);
+            }
+        }
     }
 
     /**

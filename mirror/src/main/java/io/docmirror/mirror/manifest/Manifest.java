@@ -61,6 +61,12 @@ public record Manifest(long version, String container, long committedAt, long an
         return files;
     }
 
+    /** This version with other files for its tables (the same tables, in the same order). */
+    public Manifest withTables(List<TableEntry> replacement) {
+        return new Manifest(version, container, committedAt, analyticalTtl, checkpoint, schemaFile, replacement,
+                history, deadLetters, lastEventTs, conflicts, backfill, historyFrom);
+    }
+
     public Optional<TableEntry> findTable(String name) {
         return tables.stream().filter(table -> table.name().equals(name)).findFirst();
     }

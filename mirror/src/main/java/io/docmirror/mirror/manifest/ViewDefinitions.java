@@ -163,25 +163,60 @@ public final class ViewDefinitions {
      * common type, which for BIGINT, DOUBLE and DECIMAL is DOUBLE, and round.
      */
     private String read(TableEntry table, List<DataFile> files) {
-        Map<String, String> currentTypes = new HashMap<>();
-        table.columns().forEach(column -> currentTypes.put(column.physicalName(), sqlType(column)));
+        Map<Map<String, String>, List<DataFile>> groups = typeGroups(table, files);
+        if (groups.size() == 1 && groups.containsKey(Map.of())) {
+            return readParquet(files);
+        }
+        return groups.entrySet().stream()
+                .map(group -> readGroup(table, group.getKey(), group.getValue()))
+                .collect(Collectors.joining(" UNION ALL BY NAME ", "(", ")"));
+    }
+
+    /**
+     * The rows of {@code files}, all of one type group of {@code table} ({@link #typeGroupsOf}), each column in the
+     * table's current type: a query to read from, or to copy into one file of the current types.
+     */
+    public String readTypeGroup(TableEntry table, List<DataFile> files) {
+        Map<Map<String, String>, List<DataFile>> groups = typeGroups(table, files);
+        if (groups.size() != 1) {
+            throw new IllegalArgumentException("The files of " + table.name() + " to read as one type group hold "
+                    + groups.size() + " groups of types");
+        }
+        Map.Entry<Map<String, String>, List<DataFile>> group = groups.entrySet().iterator().next();
+        return readGroup(table, group.getKey(), group.getValue());
+    }
+
+    /** {@code files} in groups whose number columns hold the same types (a read of each group is exact). */
+    public static List<List<DataFile>> typeGroupsOf(TableEntry table, List<DataFile> files) {
+        return List.copyOf(typeGroups(table, files).values());
+    }
+
+    /** Files by the number columns they hold in a narrower type than the table has now, and those types. */
+    private static Map<Map<String, String>, List<DataFile>> typeGroups(TableEntry table, List<DataFile> files) {
+        Map<String, String> currentTypes = currentTypes(table);
         Map<Map<String, String>, List<DataFile>> groups = new LinkedHashMap<>();
         for (DataFile file : files) {
             Map<String, String> narrower = new TreeMap<>(file.numberTypes());
             narrower.entrySet().removeIf(column -> column.getValue().equals(currentTypes.get(column.getKey())));
             groups.computeIfAbsent(narrower, types -> new ArrayList<>()).add(file);
         }
-        if (groups.size() == 1 && groups.containsKey(Map.of())) {
-            return readParquet(files);
+        return groups;
+    }
+
+    private String readGroup(TableEntry table, Map<String, String> narrower, List<DataFile> files) {
+        if (narrower.isEmpty()) {
+            return "SELECT * FROM " + readParquet(files);
         }
-        return groups.entrySet().stream()
-                .map(group -> group.getKey().isEmpty()
-                        ? "SELECT * FROM " + readParquet(group.getValue())
-                        : "SELECT * REPLACE (" + group.getKey().entrySet().stream()
-                                .map(column -> exactConversion(column.getKey(), column.getValue(),
-                                        currentTypes.get(column.getKey())))
-                                .collect(Collectors.joining(", ")) + ") FROM " + readParquet(group.getValue()))
-                .collect(Collectors.joining(" UNION ALL BY NAME ", "(", ")"));
+        Map<String, String> currentTypes = currentTypes(table);
+        return "SELECT * REPLACE (" + narrower.entrySet().stream()
+                .map(column -> exactConversion(column.getKey(), column.getValue(), currentTypes.get(column.getKey())))
+                .collect(Collectors.joining(", ")) + ") FROM " + readParquet(files);
+    }
+
+    private static Map<String, String> currentTypes(TableEntry table) {
+        Map<String, String> types = new HashMap<>();
+        table.columns().forEach(column -> types.put(column.physicalName(), sqlType(column)));
+        return types;
     }
 
     /**
