@@ -1,6 +1,5 @@
 package io.docmirror.mirror;
 
-import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.mirror.manifest.DataFile;
@@ -113,8 +112,8 @@ public final class Repair {
             List<DataFile> damaged) {
         long fromLsn = damaged.stream().mapToLong(DataFile::minLsn).min().orElseThrow();
         long expected = damaged.stream().mapToLong(DataFile::rows).sum();
-        Map<Integer, Long> positions = positions(manifest.checkpoint().reached());
-        Map<Integer, Long> historyFrom = positions(manifest.historyFrom());
+        Map<Integer, Long> positions = manifest.checkpoint().reachedPositions();
+        Map<Integer, Long> historyFrom = manifest.historyFromPositions();
         Set<String> intact = intactChanges(directory, manifest, damaged);
         List<ChangeEvent> lost = new ArrayList<>();
         int ranges = store.readContainer(container).logPartitions();
@@ -182,10 +181,6 @@ public final class Repair {
         return new IllegalStateException("Cannot repair the history of " + container + " (" + damaged.stream()
                 .map(DataFile::path).collect(Collectors.joining(", ")) + "): " + why + ". The mirror is left as it "
                 + "was; run `docmirror backfill --container " + container + "` to snapshot the container again");
-    }
-
-    private static Map<Integer, Long> positions(String continuation) {
-        return continuation == null ? Map.of() : ContinuationToken.decode(continuation).positions();
     }
 
     private static String key(long lsn, String partitionKey, String id) {

@@ -1,6 +1,5 @@
 package io.docmirror.sql;
 
-import io.docmirror.feed.ContinuationToken;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.ColumnEntry;
 import io.docmirror.mirror.manifest.ConflictEntry;
@@ -168,10 +167,7 @@ final class CatalogWriter {
      */
     private static String positions(Checkpoint checkpoint) {
         Map<String, Long> positions = new java.util.TreeMap<>(checkpoint.kafkaOffsets());
-        if (checkpoint.reached() != null) {
-            ContinuationToken.decode(checkpoint.reached()).positions()
-                    .forEach((range, lsn) -> positions.put("feed range " + range, lsn));
-        }
+        checkpoint.reachedPositions().forEach((range, lsn) -> positions.put("feed range " + range, lsn));
         return positions.entrySet().stream()
                 .map(entry -> literal(entry.getKey()) + ": " + entry.getValue())
                 .collect(Collectors.joining(", ", "MAP {", "}::MAP(VARCHAR, BIGINT)"));

@@ -2,6 +2,7 @@ package io.docmirror.mirror.manifest;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.docmirror.feed.ContinuationToken;
 
 import java.util.Collections;
 import java.util.Map;
@@ -41,5 +42,12 @@ public record Checkpoint(String continuation, Map<String, Long> kafkaOffsets, St
     @JsonIgnore
     public String reached() {
         return kafkaReached != null ? kafkaReached : continuation;
+    }
+
+    /** The newest LSN per feed range the mirror holds ({@link #reached()} decoded); empty before any. */
+    @JsonIgnore
+    public Map<Integer, Long> reachedPositions() {
+        String reached = reached();
+        return reached == null ? Map.of() : ContinuationToken.decode(reached).positions();
     }
 }

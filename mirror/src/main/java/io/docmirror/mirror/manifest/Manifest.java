@@ -2,9 +2,11 @@ package io.docmirror.mirror.manifest;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.docmirror.feed.ContinuationToken;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -59,6 +61,12 @@ public record Manifest(long version, String container, long committedAt, long an
             files.addAll(backfill.dataFiles());
         }
         return files;
+    }
+
+    /** Per feed range, the LSN after which the history holds every change ({@link #historyFrom()} decoded). */
+    @JsonIgnore
+    public Map<Integer, Long> historyFromPositions() {
+        return historyFrom == null ? Map.of() : ContinuationToken.decode(historyFrom).positions();
     }
 
     /** This version with other files for its tables (the same tables, in the same order). */

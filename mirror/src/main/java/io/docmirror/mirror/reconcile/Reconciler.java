@@ -1,7 +1,6 @@
 package io.docmirror.mirror.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.docmirror.feed.ContinuationToken;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ReaderLeases;
@@ -90,8 +89,8 @@ public final class Reconciler {
                 ? asOf - container.analyticalTtl() : Long.MIN_VALUE;
         Differences differences = new Differences();
         MirrorSide mirror = new MirrorSide(container.logPartitions());
-        Map<Integer, Long> positions = latest.map(Reconciler::positions).orElse(Map.of());
-        Map<Integer, Long> historyFrom = latest.map(Reconciler::historyFrom).orElse(Map.of());
+        Map<Integer, Long> positions = latest.map(manifest -> manifest.checkpoint().reachedPositions()).orElse(Map.of());
+        Map<Integer, Long> historyFrom = latest.map(Manifest::historyFromPositions).orElse(Map.of());
         try (MirroredDocuments documents = latest.isEmpty() ? null
                 : new MirroredDocuments(directory, latest.get(), asOf)) {
             if (documents != null) {
@@ -109,17 +108,6 @@ public final class Reconciler {
         } finally {
             held.ifPresent(ReaderLeases.HeldVersion::close);
         }
-    }
-
-    /** The newest LSN per feed range the version holds. */
-    private static Map<Integer, Long> positions(Manifest manifest) {
-        String reached = manifest.checkpoint().reached();
-        return reached == null ? Map.of() : ContinuationToken.decode(reached).positions();
-    }
-
-    /** Per feed range, the LSN after which the history holds every change. */
-    private static Map<Integer, Long> historyFrom(Manifest manifest) {
-        return manifest.historyFrom() == null ? Map.of() : ContinuationToken.decode(manifest.historyFrom()).positions();
     }
 
     /** The first differences found, and how many there are. */
