@@ -1,0 +1,55 @@
+package io.docmirror.layout;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Which Iceberg catalog holds the mirror's tables, and where their files go.
+ *
+ * <p>The default, {@link Kind#SQLITE}, needs nothing running: Iceberg's {@code JdbcCatalog} keeps one row per table in
+ * a SQLite file of the mirror directory ({@code catalog.db}), and the files go under {@code warehouse/} beside it.
+ * pyiceberg's SQL catalog, Trino's and Spark's JDBC catalogs open the same file. {@link Kind#REST} points at an
+ * Iceberg REST catalog service instead.
+ *
+ * @param kind the kind of catalog
+ * @param name the catalog's name: JdbcCatalog records it in every row, and readers must open it under the same name
+ * @param uri the JDBC URI of the SQLite file, or the REST service's base URI
+ * @param warehouse where new tables' files go: a {@code file:} URI for the embedded default
+ * @param properties further catalog properties, passed to Iceberg as they are (credentials, FileIO settings)
+ */
+public record CatalogSettings(Kind kind, String name, String uri, String warehouse, Map<String, String> properties) {
+    /** The catalog name the embedded default uses. */
+    public static final String DEFAULT_NAME = "docmirror";
+    /** The SQLite file of the embedded catalog, in the mirror directory. */
+    public static final String SQLITE_FILE = "catalog.db";
+    /** The folder of the embedded catalog's table files, in the mirror directory. */
+    public static final String WAREHOUSE_DIRECTORY = "warehouse";
+
+    public enum Kind {
+        SQLITE,
+        REST
+    }
+
+    public CatalogSettings {
+        requireNonNull(kind, "kind is null");
+        requireNonNull(name, "name is null");
+        requireNonNull(uri, "uri is null");
+        requireNonNull(warehouse, "warehouse is null");
+        properties = Map.copyOf(properties);
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("The catalog name must not be blank");
+        }
+    }
+
+    /** The embedded default for a mirror directory: {@code catalog.db} and {@code warehouse/} inside it. */
+    public static CatalogSettings embedded(Path mirrorDirectory) {
+        Path directory = mirrorDirectory.toAbsolutePath().normalize();
+        // WAL lets the SQL endpoint read while the mirror commits; FULL makes each commit durable when it returns.
+        String uri = "jdbc:sqlite:" + directory.resolve(SQLITE_FILE)
+                + "?journal_mode=WAL&synchronous=FULL&busy_timeout=10000";
+        return new CatalogSettings(Kind.SQLITE, DEFAULT_NAME, uri,
+                LocalFileIO.locationOf(directory.resolve(WAREHOUSE_DIRECTORY)), Map.of());
+    }
+}

@@ -1,0 +1,80 @@
+package io.docmirror.mirror.iceberg;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where each document's current rows are: for every document key, the data file and position of its root row and of
+ * each child row, in every table. An update or delete of the document turns these places into deletion-vector
+ * entries, and the new version's places take over.
+ *
+ * <p>Memory is what bounds a mirror's size here, so a place is one {@code long}: the data file's ordinal in
+ * {@link #files} (24 bits) and the row's position in it (40 bits). The key is the document's id and partition key.
+ */
+final class DocumentRows {
+    private static final int POSITION_BITS = 40;
+    private static final long POSITION_MASK = (1L << POSITION_BITS) - 1;
+    private static final int MAX_FILES = 1 << (Long.SIZE - POSITION_BITS - 1);
+
+    private final Map<String, long[]> places = new HashMap<>();
+    private final List<String> files = new ArrayList<>();
+    private final Map<String, Integer> ordinals = new HashMap<>();
+
+    /** The key of a document: its id and its partition key (as JSON), which together name it in a container. */
+    static String key(String id, String partitionKey) {
+        return id + '\u0000' + partitionKey;
+    }
+
+    /** The place of the row at {@code position} of {@code dataFile}. */
+    long place(String dataFile, long position) {
+        if (position < 0 || position > POSITION_MASK) {
+            throw new IllegalArgumentException("Row position " + position + " of " + dataFile + " is out of range");
+        }
+        Integer ordinal = ordinals.get(dataFile);
+        if (ordinal == null) {
+            if (files.size() == MAX_FILES) {
+                throw new IllegalStateException("The mirror tracks " + MAX_FILES + " data files already; compaction "
+                        + "must replace some before more are written");
+            }
+            ordinal = files.size();
+            files.add(dataFile);
+            ordinals.put(dataFile, ordinal);
+        }
+        return ((long) ordinal << POSITION_BITS) | position;
+    }
+
+    static long position(long place) {
+        return place & POSITION_MASK;
+    }
+
+    String file(long place) {
+        return files.get((int) (place >>> POSITION_BITS));
+    }
+
+    /** The document's rows now; empty when the mirror has none (never mirrored, deleted, or a dead letter). */
+    long[] of(String key) {
+        long[] rows = places.get(key);
+        return rows == null ? new long[0] : rows;
+    }
+
+    /** The document's rows from now on, returning the ones they replace (empty when none). */
+    long[] replace(String key, long[] rows) {
+        long[] previous = rows.length == 0 ? places.remove(key) : places.put(key, rows);
+        return previous == null ? new long[0] : previous;
+    }
+
+    /** How many documents have rows. */
+    int documents() {
+        return places.size();
+    }
+
+    @Override
+    public String toString() {
+        return "DocumentRows[" + places.size() + " documents in " + files.size() + " files, e.g. "
+                + places.entrySet().stream().limit(1).map(entry -> entry.getKey() + "=" + Arrays.toString(
+                        entry.getValue())).toList() + "]";
+    }
+}

@@ -1,0 +1,87 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.layout.DeletionVectors;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.OutputFileFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+/**
+ * One table's deletion vectors: the committed vector of each data file, and the rows a batch deletes.
+ *
+ * <p>A data file has at most one deletion vector. Iceberg accepts a second one for the same file, and from then on
+ * every scan of the table fails ("Can't index multiple DVs"), so a batch that deletes more rows of a file always
+ * writes one vector holding the old positions and the new ones, and removes the old vector in the same commit.
+ */
+final class RowDeletions {
+    private final Map<String, DeleteFile> committed;
+    private final Map<String, NavigableSet<Long>> pending = new LinkedHashMap<>();
+    private DeleteWriteResult written;
+
+    /** @param committed each data file's committed deletion vector, by the data file's location */
+    RowDeletions(Map<String, DeleteFile> committed) {
+        this.committed = new HashMap<>(committed);
+    }
+
+    /** Deletes the row at {@code position} of {@code dataFile} in the batch. */
+    void delete(String dataFile, long position) {
+        pending.computeIfAbsent(dataFile, file -> new TreeSet<>()).add(position);
+    }
+
+    boolean isEmpty() {
+        return pending.isEmpty();
+    }
+
+    /**
+     * Writes the batch's vectors into one Puffin file of {@code table}, merged with the committed vectors of the same
+     * data files, and adds them to {@code delta} (removing the vectors they replace).
+     */
+    void writeInto(Table table, RowDelta delta) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        // The factory names files <partition>-<task>-<random operation id>-<n>: unique without a task number.
+        OutputFileFactory files = OutputFileFactory.builderFor(table, 0, 0).format(FileFormat.PUFFIN).build();
+        BaseDVFileWriter writer = new BaseDVFileWriter(files, dataFile -> committedPositions(table, dataFile));
+        try (writer) {
+            for (Map.Entry<String, NavigableSet<Long>> file : pending.entrySet()) {
+                for (long position : file.getValue()) {
+                    writer.delete(file.getKey(), position, table.spec(), null);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the deletion vectors of " + table.name(), e);
+        }
+        written = writer.result();
+        written.deleteFiles().forEach(delta::addDeletes);
+        written.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+    }
+
+    /** After the commit: the batch's vectors are the committed ones now. */
+    Map<String, DeleteFile> committedAfter() {
+        Map<String, DeleteFile> after = new HashMap<>(committed);
+        if (written != null) {
+            for (DeleteFile vector : written.deleteFiles()) {
+                after.put(vector.referencedDataFile(), vector);
+            }
+        }
+        return after;
+    }
+
+    private PositionDeleteIndex committedPositions(Table table, String dataFile) {
+        DeleteFile vector = committed.get(dataFile);
+        return vector == null ? null : DeletionVectors.read(table.io(), vector);
+    }
+}
