@@ -27,14 +27,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -63,7 +59,6 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ContainerMirror implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ContainerMirror.class);
-    private static final String LOCK_FILE = ".lock";
 
     private final String container;
     private final long analyticalTtl;
@@ -72,7 +67,7 @@ public final class ContainerMirror implements AutoCloseable {
     private final Clock clock;
     private final ManifestStore manifests;
     private final ReaderLeases readers;
-    private final FileChannel lockChannel;
+    private final WriterLock lock;
     /** Encodes and writes the rows of this mirror's batches, beside the thread that flattens them. */
     private final ExecutorService encoders;
     private Manifest committed;
@@ -89,7 +84,7 @@ public final class ContainerMirror implements AutoCloseable {
     }
 
     private ContainerMirror(String container, long analyticalTtl, FlattenerConfig flattenerConfig,
-            MirrorConfig config, Clock clock, ManifestStore manifests, FileChannel lockChannel) {
+            MirrorConfig config, Clock clock, ManifestStore manifests, WriterLock lock) {
         this.container = container;
         this.analyticalTtl = analyticalTtl;
         this.flattenerConfig = flattenerConfig;
@@ -97,7 +92,7 @@ public final class ContainerMirror implements AutoCloseable {
         this.clock = clock;
         this.manifests = manifests;
         this.readers = new ReaderLeases(manifests.containerDirectory());
-        this.lockChannel = lockChannel;
+        this.lock = lock;
         this.encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), runnable -> {
             Thread thread = new Thread(runnable, "docmirror-encoder-" + container);
             thread.setDaemon(true);
@@ -145,13 +140,13 @@ public final class ContainerMirror implements AutoCloseable {
     private static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl, String resourceId,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, boolean rebuilding) {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
-        FileChannel lockChannel = lock(directory, container);
+        WriterLock lock = WriterLock.take(directory, container);
         try {
             if (resourceId != null) {
-                ContainerIdentity.claim(directory, container, resourceId, Set.of(LOCK_FILE));
+                ContainerIdentity.claim(directory, container, resourceId, Set.of(WriterLock.FILE));
             }
             ContainerMirror mirror = new ContainerMirror(container, analyticalTtl, flattenerConfig, config, clock,
-                    new ManifestStore(directory), lockChannel);
+                    new ManifestStore(directory), lock);
             mirror.rebuilding = rebuilding;
             mirror.committed = mirror.manifests.latest().orElse(null);
             mirror.committedSchema = mirror.committed == null ? null : mirror.readSchema(mirror.committed);
@@ -160,7 +155,11 @@ public final class ContainerMirror implements AutoCloseable {
             mirror.reportDamagedFiles();
             return mirror;
         } catch (RuntimeException e) {
-            closeQuietly(lockChannel, e);
+            try {
+                lock.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
@@ -230,11 +229,7 @@ public final class ContainerMirror implements AutoCloseable {
         } finally {
             encoders.shutdown();
         }
-        try {
-            lockChannel.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot release the lock of the mirror of " + container, e);
-        }
+        lock.close();
     }
 
     /** A committed batch: the version it became, and the files it wrote for it. */
@@ -638,35 +633,5 @@ public final class ContainerMirror implements AutoCloseable {
         List<T> all = new ArrayList<>(first);
         all.addAll(second);
         return all;
-    }
-
-    private static FileChannel lock(Path directory, String container) {
-        try {
-            Files.createDirectories(directory);
-            FileChannel channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException heldInThisProcess) {
-                lock = null;
-            }
-            if (lock == null) {
-                channel.close();
-                throw new IllegalStateException("Cannot mirror container " + container + ": another process is "
-                        + "mirroring it (" + directory.resolve(LOCK_FILE) + " is locked)");
-            }
-            return channel;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot lock the mirror directory " + directory, e);
-        }
-    }
-
-    private static void closeQuietly(FileChannel channel, RuntimeException failure) {
-        try {
-            channel.close();
-        } catch (IOException e) {
-            failure.addSuppressed(e);
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.docmirror.mirror;
 
+import io.docmirror.layout.DirectoryName;
+
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

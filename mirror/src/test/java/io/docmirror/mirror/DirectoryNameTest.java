@@ -1,5 +1,6 @@
 package io.docmirror.mirror;
 
+import io.docmirror.layout.DirectoryName;
 import io.docmirror.store.ContainerProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

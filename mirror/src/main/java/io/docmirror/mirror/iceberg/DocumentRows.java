@@ -20,16 +20,20 @@ final class DocumentRows {
     private static final int MAX_FILES = 1 << (Long.SIZE - POSITION_BITS - 1);
 
     private final Map<String, long[]> places = new HashMap<>();
-    private final List<String> files = new ArrayList<>();
+    private final List<DataFileRef> files = new ArrayList<>();
     private final Map<String, Integer> ordinals = new HashMap<>();
+
+    /** A data file and the table it belongs to. */
+    record DataFileRef(String table, String location) {
+    }
 
     /** The key of a document: its id and its partition key (as JSON), which together name it in a container. */
     static String key(String id, String partitionKey) {
         return id + '\u0000' + partitionKey;
     }
 
-    /** The place of the row at {@code position} of {@code dataFile}. */
-    long place(String dataFile, long position) {
+    /** The place of the row at {@code position} of {@code dataFile}, a file of {@code table}. */
+    long place(String table, String dataFile, long position) {
         if (position < 0 || position > POSITION_MASK) {
             throw new IllegalArgumentException("Row position " + position + " of " + dataFile + " is out of range");
         }
@@ -40,7 +44,7 @@ final class DocumentRows {
                         + "must replace some before more are written");
             }
             ordinal = files.size();
-            files.add(dataFile);
+            files.add(new DataFileRef(table, dataFile));
             ordinals.put(dataFile, ordinal);
         }
         return ((long) ordinal << POSITION_BITS) | position;
@@ -50,7 +54,7 @@ final class DocumentRows {
         return place & POSITION_MASK;
     }
 
-    String file(long place) {
+    DataFileRef file(long place) {
         return files.get((int) (place >>> POSITION_BITS));
     }
 

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
@@ -67,6 +68,11 @@ final class RowDeletions {
         written = writer.result();
         written.deleteFiles().forEach(delta::addDeletes);
         written.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+    }
+
+    /** The deletion-vector files the batch wrote. */
+    List<String> writtenFiles() {
+        return written == null ? List.of() : written.deleteFiles().stream().map(DeleteFile::location).distinct().toList();
     }
 
     /** After the commit: the batch's vectors are the committed ones now. */

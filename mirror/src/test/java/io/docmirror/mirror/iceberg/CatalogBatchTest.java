@@ -20,8 +20,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
@@ -175,17 +173,7 @@ class CatalogBatchTest {
         return writer.finish();
     }
 
-    private List<List<Object>> read(TableIdentifier identifier, String... columns) throws IOException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(catalog.loadTable(identifier)).build()) {
-            for (Record record : records) {
-                List<Object> row = new ArrayList<>();
-                for (String column : columns) {
-                    row.add(record.getField(column));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+    private List<List<Object>> read(TableIdentifier identifier, String... columns) {
+        return IcebergRows.read(catalog.loadTable(identifier), columns);
     }
 }

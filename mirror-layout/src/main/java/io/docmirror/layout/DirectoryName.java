@@ -1,4 +1,4 @@
-package io.docmirror.mirror;
+package io.docmirror.layout;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
  * The directory of a directory's own name is that directory, so a name read back from the file system (as the SQL
  * endpoint lists containers) leads to the same place.
  */
-final class DirectoryName {
+public final class DirectoryName {
     /**
      * File names are at most 255 bytes on ext4, XFS, Btrfs, APFS and NTFS; directory names here are ASCII, a byte a
      * character. A legal container name (at most 255 characters of these) keeps its directory, and a child table's
      * name, its parent's with a suffix, is the one that grows past it.
      */
-    static final int MAX_LENGTH = 255;
+    public static final int MAX_LENGTH = 255;
     private static final Pattern AS_IS = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_.-]");
     /** 64 bits of SHA-256: no two names of one mirror share a hash in practice. */
@@ -34,7 +34,7 @@ final class DirectoryName {
         this.value = value;
     }
 
-    static DirectoryName of(String name) {
+    public static DirectoryName of(String name) {
         if (name.length() <= MAX_LENGTH && AS_IS.matcher(name).matches()) {
             return new DirectoryName(name);
         }
@@ -53,7 +53,7 @@ final class DirectoryName {
         }
     }
 
-    String value() {
+    public String value() {
         return value;
     }
 

@@ -1,0 +1,26 @@
+package io.docmirror.layout;
+
+/**
+ * What the mirror writes into the summary of each snapshot it commits (Iceberg keeps a snapshot's summary with it, so
+ * the data and these facts become visible together). The root table's snapshots carry all of them; the other tables'
+ * carry {@link #BATCH}.
+ */
+public final class MirrorSummary {
+    /** The number of the mirror's commit, counting from 1; every table a commit changes gets the same number. */
+    public static final String BATCH = "docmirror.batch";
+    /**
+     * Where in the change feed the commit's data ends, as JSON: {@code {"continuation": "<token>"}} for the store's
+     * feed, or {@code {"kafkaOffsets": {"<topic>-<partition>": <next offset>}, "kafkaReached": "<token>"}} for Kafka.
+     * A restart resumes right after it, so no change is lost and none is applied twice.
+     */
+    public static final String CHECKPOINT = "docmirror.checkpoint";
+    /** The location of the flattener's schema (JSON) as of the commit: the decisions replayed changes must repeat. */
+    public static final String FLATTENER_SCHEMA = "docmirror.flattener-schema";
+    /** The newest change's commit time in the store, milliseconds since the epoch: how fresh the mirror is. */
+    public static final String LAST_EVENT_TS = "docmirror.last-event-ts";
+    /** What kind of commit it was: {@code stream}, {@code backfill}, {@code compaction}, {@code rebuild}, {@code ttl}. */
+    public static final String COMMIT_KIND = "docmirror.commit-kind";
+
+    private MirrorSummary() {
+    }
+}

@@ -1,0 +1,461 @@
+package io.docmirror.mirror.iceberg;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.flatten.Column;
+import io.docmirror.flatten.DeadLetter;
+import io.docmirror.flatten.FlattenException;
+import io.docmirror.flatten.FlattenResult;
+import io.docmirror.flatten.Flattener;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.Row;
+import io.docmirror.flatten.SchemaChange;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.SourceDocument;
+import io.docmirror.flatten.TableSchema;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.mirror.WriterLock;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One container's mirror as Apache Iceberg tables (format version 3) in a catalog: the root table, a table per array
+ * of objects, the history and the dead letters (names: {@link MirrorTables}).
+ *
+ * <p>A batch of changes becomes one commit across every table it touches ({@link CatalogBatch}): new rows go into
+ * new data files, and the rows an update or a delete replaces get deletion vectors, found through
+ * {@link DocumentRows}, which knows where each document's current rows are. The root table's snapshot summary holds
+ * the feed checkpoint the batch ends at and the flattener's schema ({@link MirrorSummary}), so a restart resumes
+ * exactly where the last commit ended, with the same flattening decisions. Only one process writes a container's
+ * tables at a time ({@link WriterLock}).
+ */
+public final class ContainerTables implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String container;
+    private final CatalogSettings settings;
+    private final CatalogConnection catalog;
+    private final FileIO io;
+    private final FlattenerConfig flattenerConfig;
+    private final MirrorConfig config;
+    private final Clock clock;
+    private final WriterLock lock;
+    private final DocumentRows rows;
+    private final Map<String, Map<String, DeleteFile>> vectors;
+    private Flattener flattener;
+    private String committedSchema;
+    private String committedSchemaLocation;
+    private Checkpoint checkpoint;
+    private long batches;
+    private long lastEventTs;
+    private Batch openBatch;
+
+    private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, WriterLock lock,
+            TablesState state) {
+        this.container = container;
+        this.settings = settings;
+        this.catalog = catalog;
+        this.io = new LocalFileIO();
+        this.flattenerConfig = flattenerConfig;
+        this.config = config;
+        this.clock = clock;
+        this.lock = lock;
+        this.rows = state.rows();
+        this.vectors = new HashMap<>(state.vectors());
+        this.committedSchema = state.flattenerSchema();
+        this.committedSchemaLocation = state.flattenerSchemaLocation();
+        this.checkpoint = state.checkpoint();
+        this.batches = state.batches();
+        this.lastEventTs = state.lastEventTs();
+        this.flattener = committedSchema == null
+                ? Flattener.create(flattenerConfig)
+                : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
+    }
+
+    /**
+     * Opens (or starts) the tables of {@code container} in the embedded catalog of {@code mirrorDirectory}.
+     *
+     * @throws IllegalStateException when another process mirrors the container
+     */
+    public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
+            MirrorConfig config, Clock clock) {
+        WriterLock lock = WriterLock.take(MirrorLayout.containerDirectory(mirrorDirectory, container), container);
+        CatalogSettings settings = CatalogSettings.embedded(mirrorDirectory);
+        CatalogConnection catalog = null;
+        try {
+            catalog = MirrorCatalog.open(settings);
+            SupportsNamespaces namespaces = (SupportsNamespaces) catalog.catalog();
+            if (!namespaces.namespaceExists(MirrorTables.namespace(container))) {
+                namespaces.createNamespace(MirrorTables.namespace(container));
+            }
+            TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig);
+            log.info("Mirroring container {} into Iceberg tables from {}", container, state.batches() == 0
+                    ? "its start" : "batch " + state.batches() + " (" + state.rows().documents() + " documents)");
+            return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state);
+        } catch (RuntimeException e) {
+            closeAfterFailure(e, catalog, lock);
+            throw e;
+        }
+    }
+
+    public String container() {
+        return container;
+    }
+
+    /** Where the next batch's changes start in the source. */
+    public Checkpoint checkpoint() {
+        return checkpoint;
+    }
+
+    /** How many batches were committed. */
+    public long batches() {
+        return batches;
+    }
+
+    /** How many documents have rows in the tables now. */
+    public int documents() {
+        return rows.documents();
+    }
+
+    /** The identifier of one of the container's tables. */
+    public TableIdentifier table(String name) {
+        return MirrorTables.table(container, name);
+    }
+
+    public String rootTable() {
+        return flattenerConfig.rootTable();
+    }
+
+    /** Starts the next batch of streamed changes; one batch at a time. */
+    public Batch begin() {
+        if (openBatch != null) {
+            throw new IllegalStateException("A batch of " + container + " is open already");
+        }
+        openBatch = new Batch(batches + 1);
+        return openBatch;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (openBatch != null) {
+                openBatch.abort();
+            }
+        } finally {
+            try {
+                catalog.close();
+            } finally {
+                lock.close();
+            }
+        }
+    }
+
+    /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
+    public final class Batch {
+        private final long number;
+        private final CatalogBatch catalogBatch = new CatalogBatch(settings, io);
+        private final Map<String, TableChanges> tables = new LinkedHashMap<>();
+        private final Map<String, RowRecords> records = new HashMap<>();
+        /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
+        private final Map<String, long[]> changedRows = new HashMap<>();
+        private long events;
+        private long batchLastEventTs;
+
+        private Batch(long number) {
+            this.number = number;
+        }
+
+        public long events() {
+            return events;
+        }
+
+        public void add(ChangeEvent event) {
+            requireNonNull(event, "event is null");
+            events++;
+            batchLastEventTs = Math.max(batchLastEventTs, event.ts());
+            String partitionKey = event.partitionKey().toString();
+            String key = DocumentRows.key(event.id(), partitionKey);
+            if (event.operation() == Operation.DELETE) {
+                history(event, partitionKey, event.ts() / 1000, null);
+                // A TTL expiry in the store leaves the mirror's rows alone: the analytical TTL decides how long they stay.
+                if (!event.ttlExpired()) {
+                    replaceRows(key, new long[0]);
+                }
+                return;
+            }
+            byte[] json = event.documentJson().orElseThrow();
+            String documentJson = new String(json, StandardCharsets.UTF_8);
+            FlattenResult result;
+            try {
+                result = flattener.flatten(new SourceDocument(container, partitionKey, event.lsn(), json));
+            } catch (FlattenException e) {
+                log.warn("Document {} of {} at LSN {} cannot be mirrored; it goes to the dead letters: {}",
+                        event.id(), container, event.lsn(), e.getMessage(), e);
+                history(event, partitionKey, event.ts() / 1000, documentJson);
+                deadLetter(new DeadLetter(container, event.id(), event.lsn(), e.getMessage(),
+                        documentJson));
+                return;
+            }
+            Object ts = result.rows().isEmpty() ? null : result.rows().get(0).value("_ts");
+            history(event, partitionKey, ts instanceof Long seconds ? seconds : event.ts() / 1000, documentJson);
+            if (result.deadLetter().isPresent()) {
+                deadLetter(result.deadLetter().get());
+                return;
+            }
+            applySchemaChanges(result.schemaChanges());
+            long[] places = new long[result.rows().size()];
+            for (int index = 0; index < places.length; index++) {
+                Row row = result.rows().get(index);
+                TableChanges table = flattenedTable(row.table());
+                long position = table.write(records.get(row.table().name()).record(row));
+                places[index] = rows.place(table.name(), table.currentFile(), position);
+            }
+            replaceRows(key, places);
+        }
+
+        /** The document's rows become {@code places}; the rows it had (committed or earlier in the batch) go. */
+        private void replaceRows(String key, long[] places) {
+            long[] previous = changedRows.containsKey(key) ? changedRows.get(key) : rows.of(key);
+            for (long place : previous) {
+                DocumentRows.DataFileRef file = rows.file(place);
+                flattenedTable(file.table()).delete(file.location(), DocumentRows.position(place));
+            }
+            changedRows.put(key, places);
+        }
+
+        private void history(ChangeEvent event, String partitionKey, long documentTs, String documentJson) {
+            TableChanges history = logTable(MirrorTables.history(rootTable()), LogTables.HISTORY);
+            history.write(LogTables.history(history.table().schema(), event, partitionKey, documentTs,
+                    documentJson));
+        }
+
+        private void deadLetter(DeadLetter deadLetter) {
+            TableChanges deadLetters = logTable(MirrorTables.deadLetters(rootTable()), LogTables.DEAD_LETTERS);
+            deadLetters.write(LogTables.deadLetter(deadLetters.table().schema(), deadLetter));
+        }
+
+        /** Makes the Iceberg tables' schemas hold what the flattener's schema holds now. */
+        private void applySchemaChanges(List<SchemaChange> changes) {
+            for (SchemaChange change : changes) {
+                TableSchema schema = flattener.schema().findTable(change.table()).orElseThrow();
+                TableChanges table = tables.get(schema.name());
+                if (table == null) {
+                    flattenedTable(schema);
+                } else if (evolve(table, schema)) {
+                    table.roll();
+                    records.put(schema.name(), new RowRecords(schema, table.table().schema()));
+                }
+            }
+        }
+
+        /** Adds the columns the Iceberg table lacks; returns whether it changed. */
+        private boolean evolve(TableChanges table, TableSchema schema) {
+            Schema current = table.table().schema();
+            UpdateSchema update = null;
+            for (Column column : schema.columns()) {
+                Types.NestedField field = current.findField(column.name());
+                Type type = IcebergSchemas.type(column.type());
+                if (field == null) {
+                    if (update == null) {
+                        update = table.transaction().updateSchema();
+                    }
+                    update.addColumn(column.name(), type, column.jsonPath().toString());
+                } else if (!sameType(field.type(), type)) {
+                    throw new UnsupportedOperationException("Column " + column.name() + " of " + schema.name()
+                            + " widened from " + field.type() + " to " + type + ": the Iceberg format does not widen "
+                            + "columns yet (docs/plans/iceberg.md, step 4)");
+                }
+            }
+            if (update == null) {
+                return false;
+            }
+            update.commit();
+            return true;
+        }
+
+        /** The batch's changes of a flattened table, creating the table when the catalog does not have it. */
+        private TableChanges flattenedTable(TableSchema schema) {
+            TableChanges table = tables.get(schema.name());
+            if (table == null) {
+                table = open(schema.name(), IcebergSchemas.of(schema));
+                evolve(table, schema);
+                records.put(schema.name(), new RowRecords(schema, table.table().schema()));
+            }
+            return table;
+        }
+
+        private TableChanges flattenedTable(String name) {
+            return flattenedTable(flattener.schema().findTable(name).orElseThrow(() -> new IllegalStateException(
+                    "The mirror of " + container + " has rows in table " + name + ", which its schema lacks")));
+        }
+
+        private TableChanges logTable(String name, Schema schema) {
+            TableChanges table = tables.get(name);
+            return table != null ? table : open(name, schema);
+        }
+
+        private TableChanges open(String name, Schema schema) {
+            TableIdentifier identifier = table(name);
+            Transaction transaction = catalogBatch.exists(identifier)
+                    ? catalogBatch.table(identifier).newTransaction()
+                    : catalogBatch.create(identifier, schema,
+                            MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties());
+            TableChanges table = new TableChanges(name, transaction, vectors.getOrDefault(name, Map.of()), number);
+            tables.put(name, table);
+            return table;
+        }
+
+        /**
+         * Makes the batch visible, durably, as one commit of every table it changed, ending at {@code checkpoint}. On
+         * failure nothing becomes visible: the batch is abandoned and the next one starts from the last commit.
+         */
+        public void commit(Checkpoint checkpoint) {
+            requireNonNull(checkpoint, "checkpoint is null");
+            try {
+                TableChanges root = flattenedTable(flattener.schema().root());
+                String schema = SchemaCodec.toJson(flattener.schema());
+                String schemaLocation = schema.equals(committedSchema) ? committedSchemaLocation
+                        : writeSchema(schema);
+                long eventTs = Math.max(lastEventTs, batchLastEventTs);
+                for (TableChanges table : tables.values()) {
+                    Map<String, String> summary = new LinkedHashMap<>();
+                    summary.put(MirrorSummary.BATCH, Long.toString(number));
+                    if (table == root) {
+                        summary.put(MirrorSummary.COMMIT_KIND, "stream");
+                        summary.put(MirrorSummary.CHECKPOINT, JSON.writeValueAsString(checkpoint));
+                        summary.put(MirrorSummary.FLATTENER_SCHEMA, schemaLocation);
+                        summary.put(MirrorSummary.LAST_EVENT_TS, Long.toString(eventTs));
+                    }
+                    table.stage(summary);
+                }
+                catalogBatch.commit();
+                for (TableChanges table : tables.values()) {
+                    vectors.put(table.name(), table.committedVectors());
+                }
+                changedRows.forEach(rows::replace);
+                committedSchema = schema;
+                committedSchemaLocation = schemaLocation;
+                ContainerTables.this.checkpoint = checkpoint;
+                lastEventTs = eventTs;
+                batches = number;
+                openBatch = null;
+            } catch (JsonProcessingException e) {
+                abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
+            } catch (RuntimeException e) {
+                abort(e);
+            }
+        }
+
+        private void abort(RuntimeException failure) {
+            try {
+                abort();
+            } catch (RuntimeException cleanup) {
+                failure.addSuppressed(cleanup);
+            }
+            throw failure;
+        }
+
+        /** Abandons the batch: its files are removed, and the flattener goes back to the committed schema. */
+        public void abort() {
+            openBatch = null;
+            flattener = committedSchema == null
+                    ? Flattener.create(flattenerConfig)
+                    : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
+            for (TableChanges table : tables.values()) {
+                table.abandon();
+                table.writtenFiles().forEach(io::deleteFile);
+            }
+        }
+
+        private String writeSchema(String schema) {
+            String location = MirrorTables.containerLocation(settings.warehouse(), container) + "/_flattener/"
+                    + String.format("%010d-%s.json", number, UUID.randomUUID());
+            OutputFile file = io.newOutputFile(location);
+            try (PositionOutputStream out = file.create()) {
+                out.write(schema.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write the flattener schema " + location, e);
+            }
+            return location;
+        }
+    }
+
+    private Map<String, String> tableProperties() {
+        return Map.of(
+                TableProperties.PARQUET_COMPRESSION,
+                config.parquet().compression().name().toLowerCase(Locale.ROOT),
+                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Long.toString(config.parquet().rowGroupBytes()),
+                TableProperties.PARQUET_PAGE_SIZE_BYTES, Integer.toString(config.parquet().pageBytes()));
+    }
+
+    private static boolean sameType(Type committed, Type wanted) {
+        // List element ids differ between a committed schema and a freshly made type; compare the shapes.
+        return committed.toString().equals(wanted.toString());
+    }
+
+    private static void closeAfterFailure(RuntimeException failure, CatalogConnection catalog, WriterLock lock) {
+        for (AutoCloseable resource : new AutoCloseable[] {catalog, lock}) {
+            if (resource == null) {
+                continue;
+            }
+            try {
+                resource.close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    static Checkpoint checkpointOf(Snapshot snapshot) {
+        String json = snapshot == null ? null : snapshot.summary().get(MirrorSummary.CHECKPOINT);
+        if (json == null) {
+            return Checkpoint.NONE;
+        }
+        try {
+            return JSON.readValue(json, Checkpoint.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("The snapshot " + snapshot.snapshotId() + " holds a checkpoint that "
+                    + "cannot be read: " + json, e);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.flatten.DeadLetter;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * The two tables that log what came rather than flatten it: the change history (one row per change, with the raw
+ * document, which backs {@code <table>_history} and lets a table be rebuilt without the store) and the dead letters
+ * (documents that could not be mirrored, whole, with the reason).
+ */
+final class LogTables {
+    /**
+     * {@code id, _pk, _lsn, _ts} (the document's {@code _ts}, seconds; for a delete, its commit second),
+     * {@code _commit_time} (the change's commit time, UTC), {@code operation} ({@code CREATE}, {@code REPLACE},
+     * {@code DELETE}), {@code ttl_expired}, {@code document} (the JSON text after the change; null for a delete).
+     */
+    static final Schema HISTORY = new Schema(
+            Types.NestedField.optional(1, "id", Types.StringType.get()),
+            Types.NestedField.optional(2, "_pk", Types.StringType.get()),
+            Types.NestedField.optional(3, "_lsn", Types.LongType.get()),
+            Types.NestedField.optional(4, "_ts", Types.LongType.get()),
+            Types.NestedField.optional(5, "_commit_time", Types.TimestampType.withoutZone()),
+            Types.NestedField.optional(6, "operation", Types.StringType.get()),
+            Types.NestedField.optional(7, "ttl_expired", Types.BooleanType.get()),
+            Types.NestedField.optional(8, "document", Types.StringType.get()));
+
+    /** {@code container, id, _lsn, reason, raw_document} (the SQL catalog's {@code docmirror_dead_letters}). */
+    static final Schema DEAD_LETTERS = new Schema(
+            Types.NestedField.optional(1, "container", Types.StringType.get()),
+            Types.NestedField.optional(2, "id", Types.StringType.get()),
+            Types.NestedField.optional(3, "_lsn", Types.LongType.get()),
+            Types.NestedField.optional(4, "reason", Types.StringType.get()),
+            Types.NestedField.optional(5, "raw_document", Types.StringType.get()));
+
+    private LogTables() {
+    }
+
+    /**
+     * @param partitionKey the partition key as JSON text, spelled as in the tables' {@code _pk}
+     * @param documentJson the document after the change as JSON text, {@code null} for a delete
+     */
+    static Record history(Schema schema, ChangeEvent event, String partitionKey, long documentTs,
+            String documentJson) {
+        GenericRecord record = GenericRecord.create(schema);
+        record.setField("id", event.id());
+        record.setField("_pk", partitionKey);
+        record.setField("_lsn", event.lsn());
+        record.setField("_ts", documentTs);
+        record.setField("_commit_time", LocalDateTime.ofInstant(Instant.ofEpochMilli(event.ts()), ZoneOffset.UTC));
+        record.setField("operation", event.operation().name());
+        record.setField("ttl_expired", event.ttlExpired());
+        record.setField("document", documentJson);
+        return record;
+    }
+
+    static Record deadLetter(Schema schema, DeadLetter deadLetter) {
+        GenericRecord record = GenericRecord.create(schema);
+        record.setField("container", deadLetter.container());
+        record.setField("id", deadLetter.id());
+        record.setField("_lsn", deadLetter.lsn());
+        record.setField("reason", deadLetter.reason());
+        record.setField("raw_document", deadLetter.rawDocument());
+        return record;
+    }
+}

@@ -1,0 +1,119 @@
+package io.docmirror.mirror.iceberg;
+
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.data.Record;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What one batch does to one table, staged in the table's transaction: the data files it adds (a new one whenever
+ * the table's schema changes, so each file has one schema) and the rows it deletes.
+ */
+final class TableChanges {
+    private final String name;
+    private final Transaction transaction;
+    private final Long baseSnapshot;
+    private final RowDeletions deletions;
+    private final String filePrefix;
+    private final List<DataFile> added = new ArrayList<>();
+    private final List<String> written = new ArrayList<>();
+    private DataFileWriter writer;
+
+    /**
+     * @param committedVectors the table's committed deletion vectors, by data file
+     * @param batch the batch's number, which starts its data files' names
+     */
+    TableChanges(String name, Transaction transaction, Map<String, DeleteFile> committedVectors, long batch) {
+        this.name = name;
+        this.transaction = transaction;
+        Snapshot current = transaction.table().currentSnapshot();
+        this.baseSnapshot = current == null ? null : current.snapshotId();
+        this.deletions = new RowDeletions(committedVectors);
+        this.filePrefix = String.format("%010d-%s", batch, UUID.randomUUID());
+    }
+
+    String name() {
+        return name;
+    }
+
+    Transaction transaction() {
+        return transaction;
+    }
+
+    /** The table as the batch has it: schema changes staged so far included. */
+    Table table() {
+        return transaction.table();
+    }
+
+    /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
+    long write(Record row) {
+        if (writer == null) {
+            writer = new DataFileWriter(table(), table().schema(), filePrefix + "-" + written.size() + ".parquet");
+            written.add(writer.location());
+        }
+        return writer.write(row);
+    }
+
+    /** The data file {@link #write} wrote its last row to. */
+    String currentFile() {
+        return writer.location();
+    }
+
+    /** Closes the current data file: the next row starts a new one (after a schema change). */
+    void roll() {
+        if (writer != null) {
+            added.add(writer.finish());
+            writer = null;
+        }
+    }
+
+    void delete(String dataFile, long position) {
+        deletions.delete(dataFile, position);
+    }
+
+    /**
+     * Stages the batch's rows: its data files and deletion vectors, with the summary entries, as one row delta of the
+     * table's transaction, which it then commits into the catalog batch.
+     */
+    void stage(Map<String, String> summary) {
+        roll();
+        RowDelta delta = transaction.newRowDelta();
+        added.forEach(delta::addRows);
+        if (baseSnapshot != null) {
+            // Also what makes Iceberg check that no other deletion vector of the same data files came meanwhile.
+            delta.validateFromSnapshot(baseSnapshot);
+        }
+        deletions.writeInto(table(), delta);
+        summary.forEach(delta::set);
+        delta.commit();
+        transaction.commitTransaction();
+    }
+
+    /** The table's deletion vectors once the batch is committed. */
+    Map<String, DeleteFile> committedVectors() {
+        return deletions.committedAfter();
+    }
+
+    /** Every file the batch wrote for the table (data files and deletion vectors), to remove when it is abandoned. */
+    List<String> writtenFiles() {
+        List<String> files = new ArrayList<>(written);
+        files.addAll(deletions.writtenFiles());
+        return files;
+    }
+
+    /** Closes what is open, for a batch that is abandoned. */
+    void abandon() {
+        if (writer != null) {
+            writer.close();
+            writer = null;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.flatten.ContainerSchema;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.TableSchema;
+import io.docmirror.layout.DeletionVectors;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.manifest.Checkpoint;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.parquet.Parquet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a container's tables hold as of their last commit, read back when the mirror opens: the checkpoint and the
+ * flattener's schema from the root table's snapshot summary, each table's deletion vectors, and where each document's
+ * current rows are (its key columns read from every live row of every data file).
+ */
+record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vectors, String flattenerSchema,
+        String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs) {
+
+    static TablesState empty() {
+        return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0);
+    }
+
+    static TablesState load(Catalog catalog, String container, FlattenerConfig config) {
+        TableIdentifier rootIdentifier = MirrorTables.table(container, config.rootTable());
+        if (!catalog.tableExists(rootIdentifier)) {
+            return empty();
+        }
+        Table root = catalog.loadTable(rootIdentifier);
+        Snapshot snapshot = root.currentSnapshot();
+        Map<String, String> summary = snapshot.summary();
+        String schemaLocation = summary.get(MirrorSummary.FLATTENER_SCHEMA);
+        String schemaJson = read(root, schemaLocation);
+        ContainerSchema schema = SchemaCodec.fromJson(schemaJson, config);
+        DocumentRows rows = new DocumentRows();
+        Map<String, Map<String, DeleteFile>> vectors = new HashMap<>();
+        Map<String, List<Long>> places = new HashMap<>();
+        for (TableSchema table : schema.tables()) {
+            TableIdentifier identifier = MirrorTables.table(container, table.name());
+            if (catalog.tableExists(identifier)) {
+                vectors.put(table.name(), readRows(catalog.loadTable(identifier), table, rows, places));
+            }
+        }
+        places.forEach((key, list) -> rows.replace(key, list.stream().mapToLong(Long::longValue).toArray()));
+        return new TablesState(rows, vectors, schemaJson, schemaLocation,
+                ContainerTables.checkpointOf(snapshot), Long.parseLong(summary.get(MirrorSummary.BATCH)),
+                Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")));
+    }
+
+    /**
+     * Adds the places of {@code table}'s live rows to {@code places}, by document key (a root row's {@code id} and
+     * {@code _pk}; a child row's {@code _id} and {@code _pk}); returns the table's deletion vectors.
+     */
+    private static Map<String, DeleteFile> readRows(Table table, TableSchema schema, DocumentRows rows,
+            Map<String, List<Long>> places) {
+        Map<String, DeleteFile> vectors = new HashMap<>();
+        String idColumn = schema.isRoot() ? "id" : "_id";
+        Schema keys = table.schema().select(idColumn, "_pk");
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                PositionDeleteIndex deleted = PositionDeleteIndex.empty();
+                for (DeleteFile vector : task.deletes()) {
+                    vectors.put(vector.referencedDataFile(), vector);
+                    deleted = DeletionVectors.read(table.io(), vector);
+                }
+                String location = task.file().location();
+                try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(location))
+                        .project(keys)
+                        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(keys, fileSchema))
+                        .build()) {
+                    long position = 0;
+                    for (Record record : records) {
+                        if (!deleted.isDeleted(position)) {
+                            String key = DocumentRows.key((String) record.get(0), (String) record.get(1));
+                            places.computeIfAbsent(key, k -> new ArrayList<>())
+                                    .add(rows.place(schema.name(), location, position));
+                        }
+                        position++;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the rows of " + table.name(), e);
+        }
+        return vectors;
+    }
+
+    private static String read(Table table, String location) {
+        if (location == null) {
+            throw new IllegalStateException("The current snapshot of " + table.name() + " names no flattener "
+                    + "schema (" + MirrorSummary.FLATTENER_SCHEMA + "): it was not written by docmirror's mirror");
+        }
+        try (SeekableInputStream in = table.io().newInputFile(location).newStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the flattener schema " + location, e);
+        }
+    }
+}
