@@ -48,10 +48,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import static java.util.Objects.requireNonNull;
@@ -288,29 +290,50 @@ public final class ContainerTables implements AutoCloseable {
             }
         }
 
-        /** Adds the columns the Iceberg table lacks; returns whether it changed. */
+        /**
+         * Adds the columns the Iceberg table lacks, and replaces the ones the flattener widened (rewriting the files
+         * that hold their values, {@link ColumnWidening}); returns whether the table's schema changed.
+         */
         private boolean evolve(TableChanges table, TableSchema schema) {
-            Schema current = table.table().schema();
+            Schema before = table.table().schema();
             UpdateSchema update = null;
+            Set<String> widened = new HashSet<>();
             for (Column column : schema.columns()) {
-                Types.NestedField field = current.findField(column.name());
+                Types.NestedField field = before.findField(column.name());
                 Type type = IcebergSchemas.type(column.type());
-                if (field == null) {
-                    if (update == null) {
-                        update = table.transaction().updateSchema();
-                    }
-                    update.addColumn(column.name(), type, column.jsonPath().toString());
-                } else if (!sameType(field.type(), type)) {
-                    throw new UnsupportedOperationException("Column " + column.name() + " of " + schema.name()
-                            + " widened from " + field.type() + " to " + type + ": the Iceberg format does not widen "
-                            + "columns yet (docs/plans/iceberg.md, step 4)");
+                if (field != null && sameType(field.type(), type)) {
+                    continue;
                 }
+                if (update == null) {
+                    update = table.transaction().updateSchema();
+                }
+                if (field != null) {
+                    update.deleteColumn(column.name());
+                    widened.add(column.name());
+                }
+                update.addColumn(column.name(), type, column.jsonPath().toString());
             }
             if (update == null) {
                 return false;
             }
+            table.roll();
             update.commit();
+            if (!widened.isEmpty()) {
+                new ColumnWidening(table, schema.isRoot() ? "id" : "_id", rows, this::moved).rewrite(before,
+                        table.table().schema(), widened, vectors.getOrDefault(table.name(), Map.of()));
+            }
             return true;
+        }
+
+        /** A row of a document moved (a widening copied it): its place follows. */
+        private void moved(String key, long from, long to) {
+            long[] places = (changedRows.containsKey(key) ? changedRows.get(key) : rows.of(key)).clone();
+            for (int index = 0; index < places.length; index++) {
+                if (places[index] == from) {
+                    places[index] = to;
+                }
+            }
+            changedRows.put(key, places);
         }
 
         /** The batch's changes of a flattened table, creating the table when the catalog does not have it. */
@@ -336,11 +359,13 @@ public final class ContainerTables implements AutoCloseable {
 
         private TableChanges open(String name, Schema schema) {
             TableIdentifier identifier = table(name);
-            Transaction transaction = catalogBatch.exists(identifier)
-                    ? catalogBatch.table(identifier).newTransaction()
+            Table base = catalogBatch.exists(identifier) ? catalogBatch.table(identifier) : null;
+            Transaction transaction = base != null
+                    ? base.newTransaction()
                     : catalogBatch.create(identifier, schema,
                             MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties());
-            TableChanges table = new TableChanges(name, transaction, vectors.getOrDefault(name, Map.of()), number);
+            TableChanges table = new TableChanges(name, transaction, base, vectors.getOrDefault(name, Map.of()),
+                    number);
             tables.put(name, table);
             return table;
         }

@@ -13,10 +13,12 @@ import org.apache.iceberg.io.OutputFileFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -29,6 +31,8 @@ import java.util.TreeSet;
 final class RowDeletions {
     private final Map<String, DeleteFile> committed;
     private final Map<String, NavigableSet<Long>> pending = new LinkedHashMap<>();
+    /** Data files that leave the table in the batch, whose vectors go with them. */
+    private final Set<String> removedFiles = new HashSet<>();
     private DeleteWriteResult written;
 
     /** @param committed each data file's committed deletion vector, by the data file's location */
@@ -41,8 +45,16 @@ final class RowDeletions {
         pending.computeIfAbsent(dataFile, file -> new TreeSet<>()).add(position);
     }
 
-    boolean isEmpty() {
-        return pending.isEmpty();
+    /** Whether the batch deleted the row at {@code position} of {@code dataFile}. */
+    boolean isDeleted(String dataFile, long position) {
+        NavigableSet<Long> positions = pending.get(dataFile);
+        return positions != null && positions.contains(position);
+    }
+
+    /** Forgets the batch's deletions in a data file that leaves the table, and its committed vector. */
+    void forget(String dataFile) {
+        pending.remove(dataFile);
+        removedFiles.add(dataFile);
     }
 
     /**
@@ -78,6 +90,7 @@ final class RowDeletions {
     /** After the commit: the batch's vectors are the committed ones now. */
     Map<String, DeleteFile> committedAfter() {
         Map<String, DeleteFile> after = new HashMap<>(committed);
+        after.keySet().removeAll(removedFiles);
         if (written != null) {
             for (DeleteFile vector : written.deleteFiles()) {
                 after.put(vector.referencedDataFile(), vector);

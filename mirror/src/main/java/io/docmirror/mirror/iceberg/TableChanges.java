@@ -2,12 +2,16 @@ package io.docmirror.mirror.iceberg;
 
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,20 +24,27 @@ import java.util.UUID;
 final class TableChanges {
     private final String name;
     private final Transaction transaction;
+    /** The table as committed before the batch, for scans (a transaction cannot scan); null for a new table. */
+    private final Table base;
     private final Long baseSnapshot;
     private final RowDeletions deletions;
     private final String filePrefix;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
+    /** Committed data files that leave the table in the batch, and their deletion vectors. */
+    private final List<DataFile> removed = new ArrayList<>();
+    private final List<DeleteFile> removedVectors = new ArrayList<>();
     private DataFileWriter writer;
 
     /**
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
      */
-    TableChanges(String name, Transaction transaction, Map<String, DeleteFile> committedVectors, long batch) {
+    TableChanges(String name, Transaction transaction, Table base, Map<String, DeleteFile> committedVectors,
+            long batch) {
         this.name = name;
         this.transaction = transaction;
+        this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
         this.baseSnapshot = current == null ? null : current.snapshotId();
         this.deletions = new RowDeletions(committedVectors);
@@ -79,6 +90,47 @@ final class TableChanges {
         deletions.delete(dataFile, position);
     }
 
+    /** Whether the batch deleted the row at {@code position} of {@code dataFile}. */
+    boolean isDeleted(String dataFile, long position) {
+        return deletions.isDeleted(dataFile, position);
+    }
+
+    /** The data files committed before the batch; none for a table the batch creates. */
+    List<DataFile> committedFiles() {
+        if (base == null || base.currentSnapshot() == null) {
+            return List.of();
+        }
+        List<DataFile> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = base.newScan().planFiles()) {
+            tasks.forEach(task -> files.add(task.file()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list the files of " + name, e);
+        }
+        return files;
+    }
+
+    /** The data files the batch added so far (finished ones). */
+    List<DataFile> addedFiles() {
+        return List.copyOf(added);
+    }
+
+    /**
+     * Takes a data file out of the table (its rows were copied elsewhere): a file the batch added is dropped, a
+     * committed one is removed by the commit, with its deletion vector ({@code vector}, null when it has none).
+     */
+    void removeFile(DataFile file, DeleteFile vector) {
+        deletions.forget(file.location());
+        if (added.removeIf(candidate -> candidate.location().equals(file.location()))) {
+            // Nothing names it: it never was part of the table.
+            table().io().deleteFile(file.location());
+            return;
+        }
+        removed.add(file);
+        if (vector != null) {
+            removedVectors.add(vector);
+        }
+    }
+
     /**
      * Stages the batch's rows: its data files and deletion vectors, with the summary entries, as one row delta of the
      * table's transaction, which it then commits into the catalog batch.
@@ -87,6 +139,8 @@ final class TableChanges {
         roll();
         RowDelta delta = transaction.newRowDelta();
         added.forEach(delta::addRows);
+        removed.forEach(delta::removeRows);
+        removedVectors.forEach(delta::removeDeletes);
         if (baseSnapshot != null) {
             // Also what makes Iceberg check that no other deletion vector of the same data files came meanwhile.
             delta.validateFromSnapshot(baseSnapshot);

@@ -1,0 +1,171 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.layout.DeletionVectors;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Widens columns of a table inside a batch, without rounding a value.
+ *
+ * <p>The flattener widens a number column BIGINT → DOUBLE → DECIMAL, and a DECIMAL's scale grows; Iceberg promotes
+ * none of these (only int → long, float → double and a decimal's precision). So a widened column is replaced: the
+ * old field is dropped and a field of the same name and the wider type is added, in the batch's transaction, and
+ * every live row of every data file that holds values of the old field is copied, its value converted exactly, into
+ * the batch's current data file; those files leave the table in the same commit. Readers see the old schema and
+ * files or the new ones, never a mix. Files where the column is absent or all null stay: the new field reads null
+ * there. A double becomes a decimal through its shortest spelling, the number the flattener read.
+ */
+final class ColumnWidening {
+    /** Told where a moved row went, so that the document's places follow it. */
+    interface RowMoves {
+        void moved(String documentKey, long from, long to);
+    }
+
+    private final TableChanges table;
+    private final String keyColumn;
+    private final DocumentRows rows;
+    private final RowMoves moves;
+
+    /**
+     * @param keyColumn the column holding the document id of a row ({@code id} in a root table, {@code _id} in a
+     *     child table); {@code _pk} completes the key
+     */
+    ColumnWidening(TableChanges table, String keyColumn, DocumentRows rows, RowMoves moves) {
+        this.table = table;
+        this.keyColumn = keyColumn;
+        this.rows = rows;
+        this.moves = moves;
+    }
+
+    /**
+     * Copies the rows holding values of the {@code widened} columns of {@code before} into the table's current data
+     * file under its schema now ({@code after}), and takes the files they came from out of the table.
+     *
+     * @param committedVectors the table's committed deletion vectors, by data file
+     */
+    void rewrite(Schema before, Schema after, Set<String> widened, Map<String, DeleteFile> committedVectors) {
+        table.roll();
+        List<DataFile> affected = new ArrayList<>();
+        List<DataFile> candidates = new ArrayList<>(table.committedFiles());
+        candidates.addAll(table.addedFiles());
+        for (DataFile file : candidates) {
+            if (holdsValues(file, before, widened)) {
+                affected.add(file);
+            }
+        }
+        for (DataFile file : affected) {
+            DeleteFile vector = committedVectors.get(file.location());
+            PositionDeleteIndex deleted = vector == null
+                    ? PositionDeleteIndex.empty()
+                    : DeletionVectors.read(table.table().io(), vector);
+            copyLiveRows(file, deleted, before, after, widened);
+            table.removeFile(file, vector);
+        }
+    }
+
+    private void copyLiveRows(DataFile file, PositionDeleteIndex deleted, Schema before, Schema after,
+            Set<String> widened) {
+        String location = file.location();
+        try (CloseableIterable<Record> records = Parquet.read(table.table().io().newInputFile(location))
+                .project(before)
+                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(before, fileSchema))
+                .build()) {
+            long position = 0;
+            for (Record record : records) {
+                if (!deleted.isDeleted(position) && !table.isDeleted(location, position)) {
+                    long to = table.write(converted(record, before, after, widened));
+                    String key = DocumentRows.key((String) record.getField(keyColumn),
+                            (String) record.getField("_pk"));
+                    moves.moved(key, rows.place(table.name(), location, position),
+                            rows.place(table.name(), table.currentFile(), to));
+                }
+                position++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + location + " of " + table.name(), e);
+        }
+    }
+
+    private static Record converted(Record record, Schema before, Schema after, Set<String> widened) {
+        GenericRecord copy = GenericRecord.create(after);
+        for (Types.NestedField field : after.columns()) {
+            if (before.findField(field.name()) == null) {
+                continue;
+            }
+            Object value = record.getField(field.name());
+            if (value != null && widened.contains(field.name())) {
+                value = widen(value, field.type(), field.name());
+            }
+            copy.setField(field.name(), value);
+        }
+        return copy;
+    }
+
+    /** The value in the wider type, exactly. */
+    static Object widen(Object value, Type to, String column) {
+        try {
+            return switch (to.typeId()) {
+                case DECIMAL -> {
+                    int scale = ((Types.DecimalType) to).scale();
+                    BigDecimal exact = value instanceof Long whole ? BigDecimal.valueOf(whole)
+                            : value instanceof Double real ? new BigDecimal(Double.toString(real))
+                            : (BigDecimal) value;
+                    yield exact.setScale(scale, RoundingMode.UNNECESSARY);
+                }
+                case DOUBLE -> {
+                    long whole = (Long) value;
+                    double real = whole;
+                    if ((long) real != whole) {
+                        throw new ArithmeticException(whole + " is not a double");
+                    }
+                    yield real;
+                }
+                case LIST -> {
+                    Type element = ((Types.ListType) to).elementType();
+                    List<Object> widenedElements = new ArrayList<>();
+                    for (Object item : (List<?>) value) {
+                        widenedElements.add(item == null ? null : widen(item, element, column));
+                    }
+                    yield widenedElements;
+                }
+                default -> value;
+            };
+        } catch (ArithmeticException | ClassCastException e) {
+            throw new IllegalStateException("Cannot widen value " + value + " of column " + column + " to " + to
+                    + " exactly", e);
+        }
+    }
+
+    /** Whether a file may hold a non-null value of one of the widened columns (true when its metrics do not say). */
+    private static boolean holdsValues(DataFile file, Schema before, Set<String> widened) {
+        for (String column : widened) {
+            Types.NestedField field = before.findField(column);
+            // A list's values are counted at its element.
+            int id = field.type().isListType() ? ((Types.ListType) field.type()).elementId() : field.fieldId();
+            Long values = file.valueCounts() == null ? null : file.valueCounts().get(id);
+            Long nulls = file.nullValueCounts() == null ? null : file.nullValueCounts().get(id);
+            if (values == null || nulls == null || values > nulls) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
