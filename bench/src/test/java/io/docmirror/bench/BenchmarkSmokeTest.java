@@ -33,7 +33,7 @@ class BenchmarkSmokeTest {
         var phases = HttpBenchmark.run(2, Duration.ofMillis(600), work, new PrintStream(new ByteArrayOutputStream(),
                 true, StandardCharsets.UTF_8));
 
-        assertThat(phases).hasSize(4).allSatisfy(phase -> assertThat(phase.operations()).isPositive());
+        assertThat(phases).hasSize(7).allSatisfy(phase -> assertThat(phase.operations()).isPositive());
     }
 
     @Test

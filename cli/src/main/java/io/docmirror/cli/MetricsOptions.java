@@ -23,7 +23,12 @@ final class MetricsOptions {
 
     /** Serves the collectors' metrics unless {@code metrics.enabled} is false, and says where. */
     static Optional<MetricsServer> start(MetricsConfig config, List<MultiCollector> collectors, PrintStream out) {
-        Optional<MetricsServer> server = MetricsServer.startIfEnabled(config, collectors);
+        return start(config, collectors, MetricsServer.JvmMetricsChoice.NONE, out);
+    }
+
+    static Optional<MetricsServer> start(MetricsConfig config, List<MultiCollector> collectors,
+            MetricsServer.JvmMetricsChoice jvm, PrintStream out) {
+        Optional<MetricsServer> server = MetricsServer.startIfEnabled(config, collectors, jvm);
         server.ifPresent(started -> out.println("Metrics (Prometheus): " + started.metricsUri()));
         return server;
     }

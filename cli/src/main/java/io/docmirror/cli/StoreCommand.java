@@ -3,13 +3,19 @@ package io.docmirror.cli;
 import io.docmirror.feed.ChangeFeedHttpRoute;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaPublishers;
+import io.docmirror.metrics.HttpRequestMetrics;
+import io.docmirror.metrics.MetricsConfig;
+import io.docmirror.metrics.MetricsServer;
+import io.docmirror.metrics.StoreMetrics;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.http.RequestObserver;
 import io.docmirror.store.http.StoreHttpServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +44,11 @@ final class StoreCommand implements Runnable {
                 description = "Address (default: store.http.bind, 127.0.0.1; others need store.http.primary-key).")
         String bind;
 
+        @Option(names = "--metrics-port", paramLabel = "N",
+                description = "Also serve the store's Prometheus metrics at /metrics on this port (requests, latency, "
+                        + "group commits, change-log size, JVM; address: metrics.bind; 0 picks one). None without it.")
+        Integer metricsPort;
+
         @Option(names = "--publish-kafka",
                 description = "Also publish every mirrored container's changes to its Kafka topic (kafka.* options), "
                         + "exactly once, for mirrors that run with --source kafka.")
@@ -48,14 +59,22 @@ final class StoreCommand implements Runnable {
             StoreConfig config = dataDir.storeConfig();
             KafkaBridgeConfig kafka = dataDir.kafkaConfig();
             config = config.withHttp(bind != null ? bind : config.httpBind(), port != null ? port : config.httpPort());
+            MetricsConfig metricsConfig = dataDir.metricsConfig();
             EmbeddedStore store = EmbeddedStore.open(dataDir.storeDirectory(), config);
+            HttpRequestMetrics requests = new HttpRequestMetrics();
             StoreHttpServer server = StoreHttpServer.start(store, config,
-                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)));
+                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)),
+                    metricsPort == null ? RequestObserver.NONE : requests);
+            Optional<MetricsServer> metrics = metricsPort == null ? Optional.empty()
+                    : MetricsOptions.start(metricsConfig.withPort(metricsPort),
+                            List.of(new StoreMetrics(store), requests), MetricsServer.JvmMetricsChoice.STANDARD,
+                            System.out);
             Optional<KafkaPublishers> publishers = publishKafka
                     ? Optional.of(KafkaPublishers.start(store, kafka)) : Optional.empty();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 publishers.ifPresent(KafkaPublishers::close);
+                metrics.ifPresent(MetricsServer::close);
                 server.close();
                 store.close();
                 stopped.countDown();

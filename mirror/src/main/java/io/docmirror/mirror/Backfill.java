@@ -6,8 +6,8 @@ import io.docmirror.mirror.manifest.BackfillProgress;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionSnapshot;
+import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +45,7 @@ public final class Backfill {
     /** Pages a reader may hold ready before the writer takes them: bounds the memory of reading ahead. */
     private static final int PAGES_AHEAD = 4;
 
-    private final EmbeddedStore store;
+    private final SnapshotSource store;
     private final Path mirrorDirectory;
     private final MirrorConfig config;
     private final FlattenerConfig flattenerConfig;
@@ -81,7 +81,7 @@ public final class Backfill {
         }
     }
 
-    public Backfill(EmbeddedStore store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig,
+    public Backfill(SnapshotSource store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig,
             Clock clock) {
         this.store = requireNonNull(store, "store is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");

@@ -1,7 +1,5 @@
 package io.docmirror.store;
 
-import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.changelog.Operation;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,7 +9,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -41,7 +38,7 @@ class CrashSafetyTest {
 
             try (EmbeddedStore store = EmbeddedStore.open(dataDir, StoreConfig.defaults())) {
                 assertAcknowledgedWritesPresent(store, expected, inFlight, trial);
-                assertChangeLogMatchesItems(store, trial);
+                ChangeLogReplay.assertMatchesItems(store, "crash", "trial " + trial);
                 // Adopt whatever the in-flight write left, so that the next trial starts from the store's truth.
                 if (inFlight != null) {
                     // begin <op> <id> <pk> <v>
@@ -110,30 +107,5 @@ class CrashSafetyTest {
         }
         assertThat(actual.keySet()).as("trial %d: items nobody acknowledged", trial)
                 .allMatch(id -> expected.containsKey(id));
-    }
-
-    private static void assertChangeLogMatchesItems(EmbeddedStore store, int trial) {
-        Map<String, String> replayed = new HashMap<>();
-        int partitions = store.readContainer("crash").logPartitions();
-        for (int partition = 0; partition < partitions; partition++) {
-            List<ChangeEvent> events = store.readChangeLog("crash", partition, 0, Integer.MAX_VALUE).events();
-            for (int index = 0; index < events.size(); index++) {
-                ChangeEvent event = events.get(index);
-                assertThat(event.lsn()).as("trial %d, partition %d: LSNs without gaps", trial, partition)
-                        .isEqualTo(index + 1);
-                String key = event.partitionKey().asText() + "/" + event.id();
-                if (event.operation() == Operation.DELETE) {
-                    assertThat(replayed.remove(key)).as("trial %d: delete of a live item %s", trial, key).isNotNull();
-                }
-                else {
-                    replayed.put(key, event.document().orElseThrow().toString());
-                }
-            }
-        }
-        Map<String, String> items = new HashMap<>();
-        for (Item item : StoreTesting.allItems(store, "crash")) {
-            items.put(item.partitionKey().toJson().asText() + "/" + item.id(), item.tree().toString());
-        }
-        assertThat(replayed).as("trial %d: the change log replayed equals the items", trial).isEqualTo(items);
     }
 }

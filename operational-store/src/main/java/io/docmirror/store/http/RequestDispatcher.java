@@ -39,28 +39,36 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     private final Executor storeWork;
     private final RequestGate gate;
     private final ConnectionTimeouts timeouts;
+    private final RequestObserver observer;
     private final Deque<Received> waiting = new ArrayDeque<>();
     private boolean serving;
 
-    RequestDispatcher(StoreApi api, Executor storeWork, RequestGate gate, ConnectionTimeouts timeouts) {
+    RequestDispatcher(StoreApi api, Executor storeWork, RequestGate gate, ConnectionTimeouts timeouts,
+            RequestObserver observer) {
         this.api = requireNonNull(api, "api is null");
         this.storeWork = requireNonNull(storeWork, "storeWork is null");
         this.gate = requireNonNull(gate, "gate is null");
         this.timeouts = requireNonNull(timeouts, "timeouts is null");
+        this.observer = requireNonNull(observer, "observer is null");
     }
 
-    /** A request as it arrived: what the API needs, and how to answer it. */
-    private record Received(ApiRequest request, boolean head, boolean keepAlive) {
+    /** A request as it arrived: what the API needs, how to answer it, and when it arrived in full. */
+    private record Received(ApiRequest request, boolean head, boolean keepAlive, long arrivedNanos) {
+    }
+
+    /** An answer with the route that gave it, for the observer. */
+    private record Answer(ApiResponse response, String route) {
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        long arrivedNanos = System.nanoTime();
         timeouts.requestReceived();
         ctx.channel().config().setAutoRead(false);
         DecoderResult decoded = request.decoderResult();
         if (decoded.isFailure()) {
             // The decoder has stopped reading this connection: answer and close.
-            answerAndClose(ctx, malformed(decoded.cause()));
+            answerAndClose(ctx, malformed(decoded.cause()), "OTHER", arrivedNanos);
             return;
         }
         boolean head = request.method().equals(HttpMethod.HEAD);
@@ -70,10 +78,11 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
             apiRequest = ApiRequest.from(request, clientAddress(ctx));
         }
         catch (StoreException e) {
-            answerAndClose(ctx, ApiResponse.error(e.httpStatus(), e.code().name(), e.getMessage()));
+            answerAndClose(ctx, ApiResponse.error(e.httpStatus(), e.code().name(), e.getMessage()),
+                    methodLabel(request.method().name()), arrivedNanos);
             return;
         }
-        Received received = new Received(apiRequest, head, keepAlive);
+        Received received = new Received(apiRequest, head, keepAlive, arrivedNanos);
         if (!serving) {
             serve(ctx, received);
         }
@@ -90,18 +99,19 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     private void serve(ChannelHandlerContext ctx, Received received) {
         serving = true;
         if (!gate.enter()) {
-            answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"));
+            answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"),
+                    methodLabel(received.request().method()), received.arrivedNanos());
             return;
         }
         try {
             storeWork.execute(() -> {
-                ApiResponse response = null;
+                Answer response = null;
                 try {
-                    response = api.serve(received.request());
+                    response = new Answer(api.serve(received.request()), api.routeOf(received.request()));
                 }
                 finally {
                     // StoreApi answers every exception; only an Error leaves no answer, and then the connection goes.
-                    ApiResponse answer = response;
+                    Answer answer = response;
                     ctx.executor().execute(() -> {
                         if (answer == null) {
                             gate.exit();
@@ -117,14 +127,17 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
         catch (RejectedExecutionException e) {
             gate.exit();
             log.debug("Refusing a request: the store's threads are shut down", e);
-            answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"));
+            answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"),
+                    methodLabel(received.request().method()), received.arrivedNanos());
         }
     }
 
-    private void write(ChannelHandlerContext ctx, Received received, ApiResponse response) {
+    private void write(ChannelHandlerContext ctx, Received received, Answer answer) {
         timeouts.responseStarted();
-        ctx.writeAndFlush(response.toNetty(received.head(), received.keepAlive())).addListener(future -> {
+        ctx.writeAndFlush(answer.response().toNetty(received.head(), received.keepAlive())).addListener(future -> {
             gate.exit();
+            observer.answered(methodLabel(received.request().method()), answer.route(), answer.response().status(),
+                    System.nanoTime() - received.arrivedNanos());
             if (!future.isSuccess()) {
                 log.debug("Cannot send an answer to {}", ctx.channel().remoteAddress(), future.cause());
                 ctx.close();
@@ -146,10 +159,18 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
         });
     }
 
-    private void answerAndClose(ChannelHandlerContext ctx, ApiResponse response) {
+    private void answerAndClose(ChannelHandlerContext ctx, ApiResponse response, String method, long arrivedNanos) {
         timeouts.responseStarted();
         waiting.clear();
-        ctx.writeAndFlush(response.toNetty(false, false)).addListener(future -> ctx.close());
+        ctx.writeAndFlush(response.toNetty(false, false)).addListener(future -> {
+            observer.answered(method, Router.NO_ROUTE, response.status(), System.nanoTime() - arrivedNanos);
+            ctx.close();
+        });
+    }
+
+    /** The method as a metrics label: one the API knows, or OTHER (clients may send any token). */
+    private static String methodLabel(String method) {
+        return Router.METHOD_ORDER.contains(method) ? method : "OTHER";
     }
 
     private static ApiResponse malformed(Throwable cause) {

@@ -15,7 +15,8 @@ import java.util.Map;
  * the body).
  */
 final class Router {
-    private static final List<String> METHOD_ORDER = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE");
+    static final List<String> METHOD_ORDER = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE");
+    static final String NO_ROUTE = "(none)";
 
     /** Answers a request; {@code path} holds the values of the pattern's variables, by name. */
     @FunctionalInterface
@@ -33,12 +34,15 @@ final class Router {
         return new Builder();
     }
 
+    /** The pattern that serves the request's path, such as {@code /containers/{container}}, or {@code (none)}. */
+    String routeOf(ApiRequest request) {
+        Route route = match(request.segments());
+        return route == null ? NO_ROUTE : "/" + String.join("/", route.pattern());
+    }
+
     ApiResponse dispatch(ApiRequest request) throws IOException {
         List<String> segments = request.segments();
-        Route route = routes.stream()
-                .filter(candidate -> candidate.matches(segments))
-                .max(Route::bySpecificity)
-                .orElse(null);
+        Route route = match(segments);
         if (route == null) {
             return ApiResponse.error(404, "NOT_FOUND",
                     "No such resource: " + request.rawPath() + " (see docs/http-api.md)");
@@ -54,6 +58,13 @@ final class Router {
                     .withHeader("Allow", allowed);
         }
         return handler.handle(request, route.variables(segments));
+    }
+
+    private Route match(List<String> segments) {
+        return routes.stream()
+                .filter(candidate -> candidate.matches(segments))
+                .max(Route::bySpecificity)
+                .orElse(null);
     }
 
     private static String allowed(Route route) {

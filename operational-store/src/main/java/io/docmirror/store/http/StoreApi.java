@@ -30,6 +30,11 @@ final class StoreApi {
         this.router = requireNonNull(router, "router is null");
     }
 
+    /** The route pattern that serves the request, as the metrics count it. */
+    String routeOf(ApiRequest request) {
+        return router.routeOf(request);
+    }
+
     ApiResponse serve(ApiRequest request) {
         try {
             Optional<ApiResponse> refusal = refusal(request);

@@ -28,15 +28,17 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final RequestGate gate;
     private final Duration requestTimeout;
     private final Duration idleTimeout;
+    private final RequestObserver observer;
 
     StoreChannelInitializer(OpenConnections connections, StoreApi api, Executor storeWork, RequestGate gate,
-            Duration requestTimeout, Duration idleTimeout) {
+            Duration requestTimeout, Duration idleTimeout, RequestObserver observer) {
         this.connections = requireNonNull(connections, "connections is null");
         this.api = requireNonNull(api, "api is null");
         this.storeWork = requireNonNull(storeWork, "storeWork is null");
         this.gate = requireNonNull(gate, "gate is null");
         this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout is null");
         this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout is null");
+        this.observer = requireNonNull(observer, "observer is null");
     }
 
     @Override
@@ -49,6 +51,6 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
                         .setMaxInitialLineLength(MAX_REQUEST_LINE_BYTES)
                         .setMaxHeaderSize(MAX_HEADER_BYTES)))
                 .addLast("body", new BoundedRequestAggregator(MAX_BODY_BYTES))
-                .addLast("dispatcher", new RequestDispatcher(api, storeWork, gate, timeouts));
+                .addLast("dispatcher", new RequestDispatcher(api, storeWork, gate, timeouts, observer));
     }
 }

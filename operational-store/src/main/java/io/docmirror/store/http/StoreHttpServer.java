@@ -86,7 +86,21 @@ public final class StoreHttpServer implements AutoCloseable {
      */
     public static StoreHttpServer start(StoreClient store, StoreConfig config, Map<String, ContainerRoute> containerRoutes)
             throws IOException {
+        return start(store, config, containerRoutes, RequestObserver.NONE);
+    }
+
+    /**
+     * Starts serving {@code store} and the extra routes, telling {@code observer} of every answered request (for
+     * metrics).
+     *
+     * @throws IllegalArgumentException when the address is not 127.0.0.1 or ::1 and no primary key is configured,
+     *         or a route's name is not a lower-case word or is one of the store's own
+     * @throws IOException when the address cannot be listened on
+     */
+    public static StoreHttpServer start(StoreClient store, StoreConfig config,
+            Map<String, ContainerRoute> containerRoutes, RequestObserver observer) throws IOException {
         requireNonNull(store, "store is null");
+        requireNonNull(observer, "observer is null");
         InetAddress address = InetAddress.getByName(config.httpBind());
         if (!isLocalOnly(address) && config.primaryKey().isEmpty()) {
             throw new IllegalArgumentException("Invalid value " + config.httpBind() + " for configuration "
@@ -111,7 +125,7 @@ public final class StoreHttpServer implements AutoCloseable {
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new StoreChannelInitializer(connections, api, storeWork, gate,
-                        config.httpRequestTimeout(), config.httpIdleTimeout()))
+                        config.httpRequestTimeout(), config.httpIdleTimeout(), observer))
                 .bind(new InetSocketAddress(address, config.httpPort()))
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {

@@ -1,23 +1,30 @@
 package io.docmirror.store.internal;
 
 import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A live container: its settings, its internal numeric id (never reused, so a deleted container's leftovers cannot
- * mix with a new container of the same name), and one write lock per log partition. Holding a log partition's lock
- * while a write is built and committed makes LSN order the commit order.
+ * mix with a new container of the same name), its log partitions' locks and ends, and the items of its writes
+ * queued for the group commit.
  */
 public final class ContainerState {
     private final ContainerProperties properties;
     private final int containerId;
     private final DocumentValidator validator;
     private final PatchApplier patchApplier;
-    private final ReentrantLock[] locks;
+    private final PartitionLocks locks;
+    private final PendingItems pendingItems = new PendingItems();
+    private final int logPartitions;
     private final AtomicLongArray logEnds;
+    /** The last LSN given to a queued write, per log partition: ahead of the log end while writes are queued. */
+    private final AtomicLongArray assignedEnds;
     private final AtomicLongArray logStarts;
     private volatile boolean deleted;
 
@@ -26,11 +33,10 @@ public final class ContainerState {
         this.containerId = containerId;
         this.validator = new DocumentValidator(properties.id(), properties.partitionKeyPath());
         this.patchApplier = new PatchApplier(properties.id(), properties.partitionKeyPath());
-        this.locks = new ReentrantLock[properties.logPartitions()];
-        for (int index = 0; index < locks.length; index++) {
-            locks[index] = new ReentrantLock();
-        }
+        this.logPartitions = properties.logPartitions();
+        this.locks = new PartitionLocks(logPartitions);
         this.logEnds = new AtomicLongArray(logEnds);
+        this.assignedEnds = new AtomicLongArray(logEnds);
         this.logStarts = new AtomicLongArray(logStarts);
     }
 
@@ -55,24 +61,37 @@ public final class ContainerState {
     }
 
     public int logPartitions() {
-        return locks.length;
+        return logPartitions;
     }
 
     public int logPartitionOf(PartitionKey partitionKey) {
         return properties.logPartitionOf(partitionKey);
     }
 
-    public ReentrantLock lock(int logPartition) {
-        return locks[logPartition];
+    public PartitionLocks locks() {
+        return locks;
     }
 
-    /** The newest committed LSN of a log partition; 0 before the first write. */
+    PendingItems pendingItems() {
+        return pendingItems;
+    }
+
+    /** The newest durable LSN of a log partition (what readers may see); 0 before the first write. */
     public long logEnd(int logPartition) {
         return logEnds.get(logPartition);
     }
 
     void advanceLogEnd(int logPartition, long lsn) {
         logEnds.set(logPartition, lsn);
+    }
+
+    /** The newest LSN given to a write, durable or queued; read and advanced under the partition's lock. */
+    long assignedEnd(int logPartition) {
+        return assignedEnds.get(logPartition);
+    }
+
+    void advanceAssignedEnd(int logPartition, long lsn) {
+        assignedEnds.set(logPartition, lsn);
     }
 
     /** The newest LSN that retention removed from a log partition; events after it are readable. */
@@ -82,6 +101,14 @@ public final class ContainerState {
 
     public void advanceLogStart(int logPartition, long lsn) {
         logStarts.set(logPartition, lsn);
+    }
+
+    /** @throws StoreException 400 when the container has no such log partition */
+    public void checkLogPartition(int logPartition) {
+        if (logPartition < 0 || logPartition >= logPartitions) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container " + name() + " has log partitions 0 to "
+                    + (logPartitions - 1) + ", not " + logPartition);
+        }
     }
 
     public boolean isDeleted() {
@@ -94,5 +121,13 @@ public final class ContainerState {
 
     public long expiresAt(StoredItem item) {
         return TtlPolicy.expiresAt(properties.defaultTtl(), item.ttl(), item.tsSeconds());
+    }
+
+    /** The item stored under {@code key}, with its system properties, as the API returns it. */
+    public Item toItem(byte[] key, StoredItem stored) {
+        int logPartition = KeyLayout.itemLogPartition(key);
+        return new Item(KeyLayout.itemId(key), PartitionKey.decode(KeyLayout.itemPartitionKey(key)),
+                StoredItem.etag(containerId, logPartition, stored.lsn()), stored.lsn(),
+                new String(stored.json(), StandardCharsets.UTF_8));
     }
 }

@@ -186,6 +186,12 @@ public final class RocksStorage implements AutoCloseable {
         }
     }
 
+    /** RocksDB's estimate of the bytes the keys in [{@code from}, {@code until}) take, memtables included. */
+    public long approximateSize(ColumnFamilyHandle family, byte[] from, byte[] until) {
+        return db.getApproximateSizes(family, List.of(new Range(new Slice(from), new Slice(until))),
+                SizeApproximationFlag.INCLUDE_FILES, SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
+    }
+
     @Override
     public void close() {
         for (ColumnFamilyHandle handle : handles) {

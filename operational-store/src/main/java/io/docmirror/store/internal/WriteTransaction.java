@@ -10,8 +10,6 @@ import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeLogEntry;
 import io.docmirror.store.changelog.Operation;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,27 +22,30 @@ import java.util.TreeMap;
 
 /**
  * The writes of one atomic commit to one container: item puts and deletes, each with its change-log entry, the
- * expiry index and the log partitions' new ends, all in one RocksDB {@link WriteBatch}. Later operations see the
- * effects of earlier ones. Each operation checks everything before it changes anything, so an operation that throws
- * leaves the transaction as it was.
+ * expiry index and the log partitions' new ends, staged for one RocksDB batch. Later operations see the effects of
+ * earlier ones, and of the writes queued for the group commit before it. Each operation checks everything before it
+ * changes anything, so an operation that throws leaves the transaction as it was.
  *
  * <p>The caller holds the locks of every log partition the transaction writes to, from before the first read until
- * after {@link #commit()}.
+ * after {@link #commit()}, and then, without the locks, {@link #awaitDurable() waits} for the group commit.
  */
-public final class WriteTransaction implements AutoCloseable {
+public final class WriteTransaction {
     private final RocksStorage storage;
+    private final GroupCommitter committer;
     private final ContainerState container;
     private final long nowMillis;
     private final long nowSeconds;
-    private final WriteBatch batch = new WriteBatch();
+    private final StagedChanges changes = new StagedChanges();
     /** Items written in this transaction; an empty Optional is an item deleted in it. */
     private final Map<ByteBuffer, Optional<StoredItem>> overlay = new HashMap<>();
     private final Map<Integer, Long> lastLsns = new TreeMap<>();
     /** Items read ahead of the operations that need them; an empty Optional is an item that did not exist. */
     private final Map<ByteBuffer, Optional<StoredItem>> readAhead = new HashMap<>();
+    private GroupCommitter.Commit queued;
 
-    public WriteTransaction(RocksStorage storage, ContainerState container, long nowMillis) {
+    public WriteTransaction(RocksStorage storage, GroupCommitter committer, ContainerState container, long nowMillis) {
         this.storage = storage;
+        this.committer = committer;
         this.container = container;
         this.nowMillis = nowMillis;
         this.nowSeconds = Math.floorDiv(nowMillis, 1000);
@@ -57,7 +58,11 @@ public final class WriteTransaction implements AutoCloseable {
     public void readAhead(List<ValidatedDocument> documents) {
         List<byte[]> keys = new ArrayList<>(documents.size());
         for (ValidatedDocument document : documents) {
-            keys.add(key(document.partitionKey(), document.id()));
+            byte[] key = key(document.partitionKey(), document.id());
+            // A queued write's item may become durable (and leave the pending items) while we read: read it later.
+            if (container.pendingItems().get(ByteBuffer.wrap(key)) == null) {
+                keys.add(key);
+            }
         }
         List<byte[]> values = storage.multiGet(storage.items(), keys);
         for (int index = 0; index < keys.size(); index++) {
@@ -135,7 +140,7 @@ public final class WriteTransaction implements AutoCloseable {
         if (stored == null || TtlPolicy.isExpired(container.expiresAt(stored), nowSeconds)) {
             return Optional.empty();
         }
-        return Optional.of(toItem(key, stored));
+        return Optional.of(container.toItem(key, stored));
     }
 
     /**
@@ -155,35 +160,37 @@ public final class WriteTransaction implements AutoCloseable {
 
     /** Removes an expiry index entry whose item no longer expires at that time. */
     public void dropExpiryEntry(byte[] expiryKey) {
-        try {
-            batch.delete(storage.expiry(), expiryKey);
-        }
-        catch (RocksDBException e) {
-            throw batchFailure(e);
-        }
+        changes.delete(storage.expiry(), expiryKey);
     }
 
-    /** Applies every change of the transaction at once, durably; nothing is visible before. */
+    /**
+     * Queues every change of the transaction for the group commit, under the caller's locks: the next writer of
+     * these log partitions builds on it. Nothing is visible to readers before {@link #awaitDurable()} returns.
+     */
     public void commit() {
-        if (lastLsns.isEmpty() && batch.count() == 0) {
+        if (lastLsns.isEmpty() && changes.isEmpty()) {
             return;
         }
-        try {
-            for (Map.Entry<Integer, Long> entry : lastLsns.entrySet()) {
-                batch.put(storage.logEnds(), KeyLayout.logEndKey(container.containerId(), entry.getKey()),
-                        KeyLayout.longValue(entry.getValue()));
-            }
+        for (Map.Entry<Integer, Long> entry : lastLsns.entrySet()) {
+            changes.put(storage.logEnds(), KeyLayout.logEndKey(container.containerId(), entry.getKey()),
+                    KeyLayout.longValue(entry.getValue()));
         }
-        catch (RocksDBException e) {
-            throw batchFailure(e);
-        }
-        storage.write(batch);
-        lastLsns.forEach(container::advanceLogEnd);
+        Map<Integer, Long> ends = Map.copyOf(lastLsns);
+        // Published before the commit is queued: once queued, it may be durable (and forgotten) at any moment.
+        Map<ByteBuffer, PendingItems.Version> versions = new HashMap<>();
+        overlay.forEach((key, item) -> versions.put(key, container.pendingItems().put(key, item)));
+        ends.forEach(container::advanceAssignedEnd);
+        queued = committer.enqueue(changes, () -> {
+            ends.forEach(container::advanceLogEnd);
+            versions.forEach(container.pendingItems()::durable);
+        });
     }
 
-    @Override
-    public void close() {
-        batch.close();
+    /** Waits, without the locks, until the committed changes are durable (at once when there were none). */
+    public void awaitDurable() {
+        if (queued != null) {
+            committer.awaitDurable(queued);
+        }
     }
 
     public byte[] key(PartitionKey partitionKey, String id) {
@@ -191,18 +198,15 @@ public final class WriteTransaction implements AutoCloseable {
                 partitionKey.encoded(), id);
     }
 
-    public Item toItem(byte[] key, StoredItem stored) {
-        int logPartition = KeyLayout.itemLogPartition(key);
-        return new Item(KeyLayout.itemId(key), PartitionKey.decode(KeyLayout.itemPartitionKey(key)),
-                StoredItem.etag(container.containerId(), logPartition, stored.lsn()), stored.lsn(),
-                new String(stored.json(), java.nio.charset.StandardCharsets.UTF_8));
-    }
-
     private Optional<StoredItem> current(byte[] key) {
         ByteBuffer wrapped = ByteBuffer.wrap(key);
         Optional<StoredItem> written = overlay.get(wrapped);
         if (written != null) {
             return written;
+        }
+        PendingItems.Version queuedVersion = container.pendingItems().get(wrapped);
+        if (queuedVersion != null) {
+            return queuedVersion.item();
         }
         Optional<StoredItem> readBefore = readAhead.get(wrapped);
         if (readBefore != null) {
@@ -262,17 +266,12 @@ public final class WriteTransaction implements AutoCloseable {
         Operation operation = previous == null ? Operation.CREATE : Operation.REPLACE;
         byte[] event = ChangeLogEntry.encode(container.name(), document.partitionKey().toJson(), document.id(),
                 operation, lsn, nowMillis, false, json, previous == null ? null : previous.json());
-        try {
-            batch.put(storage.items(), key, stored.encode());
-            batch.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
-            updateExpiryIndex(key, previous, stored);
-        }
-        catch (RocksDBException e) {
-            throw batchFailure(e);
-        }
+        changes.put(storage.items(), key, stored.encode());
+        changes.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
+        updateExpiryIndex(key, previous, stored);
         overlay.put(ByteBuffer.wrap(key), Optional.of(stored));
         lastLsns.put(logPartition, lsn);
-        return toItem(key, stored);
+        return container.toItem(key, stored);
     }
 
     private void remove(byte[] key, PartitionKey partitionKey, String id, StoredItem previous, boolean ttlExpired) {
@@ -280,37 +279,28 @@ public final class WriteTransaction implements AutoCloseable {
         long lsn = lastLsn(logPartition) + 1;
         byte[] event = ChangeLogEntry.encode(container.name(), partitionKey.toJson(), id, Operation.DELETE, lsn,
                 nowMillis, ttlExpired, null, previous.json());
-        try {
-            batch.delete(storage.items(), key);
-            batch.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
-            updateExpiryIndex(key, previous, null);
-        }
-        catch (RocksDBException e) {
-            throw batchFailure(e);
-        }
+        changes.delete(storage.items(), key);
+        changes.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
+        updateExpiryIndex(key, previous, null);
         overlay.put(ByteBuffer.wrap(key), Optional.empty());
         lastLsns.put(logPartition, lsn);
     }
 
-    private void updateExpiryIndex(byte[] key, StoredItem previous, StoredItem next) throws RocksDBException {
+    private void updateExpiryIndex(byte[] key, StoredItem previous, StoredItem next) {
         long previousExpiry = previous == null ? TtlPolicy.NEVER : container.expiresAt(previous);
         long nextExpiry = next == null ? TtlPolicy.NEVER : container.expiresAt(next);
         if (previousExpiry == nextExpiry) {
             return;
         }
         if (previousExpiry != TtlPolicy.NEVER) {
-            batch.delete(storage.expiry(), KeyLayout.expiryKey(container.containerId(), previousExpiry, key));
+            changes.delete(storage.expiry(), KeyLayout.expiryKey(container.containerId(), previousExpiry, key));
         }
         if (nextExpiry != TtlPolicy.NEVER) {
-            batch.put(storage.expiry(), KeyLayout.expiryKey(container.containerId(), nextExpiry, key), new byte[0]);
+            changes.put(storage.expiry(), KeyLayout.expiryKey(container.containerId(), nextExpiry, key), new byte[0]);
         }
     }
 
     private long lastLsn(int logPartition) {
-        return lastLsns.computeIfAbsent(logPartition, container::logEnd);
-    }
-
-    private static StoreException batchFailure(RocksDBException e) {
-        return new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot build a write batch: " + e.getMessage(), e);
+        return lastLsns.computeIfAbsent(logPartition, container::assignedEnd);
     }
 }
