@@ -83,8 +83,7 @@ final class ConfigFile {
         JsonNode root;
         try {
             root = YAML.readTree(file.get().toFile());
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("Cannot read config file " + file.get() + ": " + e.getMessage(), e);
         }
         if (root == null || root.isMissingNode()) {

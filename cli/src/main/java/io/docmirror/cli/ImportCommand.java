@@ -113,8 +113,7 @@ final class ImportCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("Cannot import into container " + container + ": its partition key is "
                         + existing.partitionKeyPath() + ", not " + path);
             });
-        }
-        catch (StoreException e) {
+        } catch (StoreException e) {
             if (e.code() != StoreErrorCode.NOT_FOUND) {
                 throw e;
             }

@@ -141,8 +141,7 @@ final class RunCommand implements Callable<Integer> {
             Thread mirrorThread = new Thread(() -> {
                 try {
                     mirror.run();
-                }
-                catch (Throwable e) {
+                } catch (Throwable e) {
                     daemonFailure.set(e);
                     stopRequested.countDown();
                 }
@@ -183,8 +182,7 @@ final class RunCommand implements Callable<Integer> {
                 out.println("Mirroring until Ctrl-C.");
             }
             stopRequested.await();
-        }
-        finally {
+        } finally {
             closeAll(started);
             finished.countDown();
             removeHook(shutdownHook);
@@ -262,8 +260,7 @@ final class RunCommand implements Callable<Integer> {
         while (!started.isEmpty()) {
             try {
                 started.pop().close();
-            }
-            catch (Exception e) {
+            } catch (Exception e) {
                 if (failure == null) {
                     failure = e;
                 }
@@ -282,8 +279,7 @@ final class RunCommand implements Callable<Integer> {
             try {
                 Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
                 stopRequested.countDown();
-            }
-            catch (InterruptedException e) {
+            } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "docmirror-exit-after");
@@ -294,8 +290,7 @@ final class RunCommand implements Callable<Integer> {
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
-        }
-        catch (InterruptedException e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
@@ -303,8 +298,7 @@ final class RunCommand implements Callable<Integer> {
     private static void removeHook(Thread hook) {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
-        }
-        catch (IllegalStateException e) {
+        } catch (IllegalStateException e) {
             // The JVM is already shutting down (Ctrl-C): the hook is running and waits for us.
         }
     }

@@ -92,8 +92,7 @@ public final class DemoDataset {
         try {
             store.readContainer(CONTAINER);
             return false;
-        }
-        catch (StoreException e) {
+        } catch (StoreException e) {
             if (e.code() != StoreErrorCode.NOT_FOUND) {
                 throw e;
             }

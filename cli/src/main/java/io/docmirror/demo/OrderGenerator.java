@@ -118,8 +118,7 @@ public final class OrderGenerator {
             json.writeStringField("currency", "USD");
             json.writeStringField("updatedAt", placedAt.plus(random.nextInt(72), ChronoUnit.HOURS).toString());
             json.writeEndObject();
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();

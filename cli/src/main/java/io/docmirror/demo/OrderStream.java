@@ -72,8 +72,7 @@ public final class OrderStream implements AutoCloseable {
                         "order-" + shipped, List.of(PatchOperation.set("/status", TextNode.valueOf("shipped")),
                                 PatchOperation.set("/updatedAt", TextNode.valueOf(clock.instant().toString()))));
             }
-        }
-        catch (StoreException e) {
+        } catch (StoreException e) {
             // Keep the stream going (the store may be busy), but never quietly: every failure is logged and counted.
             failures.incrementAndGet();
             log.warn("Demo order stream: writing order-{} failed", index, e);

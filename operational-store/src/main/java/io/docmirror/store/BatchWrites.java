@@ -44,8 +44,7 @@ final class BatchWrites {
             BatchOperation operation = operations.get(index);
             try {
                 documents.add(operation.document() == null ? null : validateForBatch(state, partitionKey, operation));
-            }
-            catch (StoreException e) {
+            } catch (StoreException e) {
                 return failedBatch(operations.size(), index, e);
             }
         }
@@ -54,8 +53,7 @@ final class BatchWrites {
             for (int index = 0; index < operations.size(); index++) {
                 try {
                     results.add(apply(transaction, partitionKey, operations.get(index), documents.get(index)));
-                }
-                catch (StoreException e) {
+                } catch (StoreException e) {
                     return failedBatch(operations.size(), index, e);
                 }
             }
@@ -94,8 +92,7 @@ final class BatchWrites {
                         transaction.create(valid.get(index));
                     }
                     stored++;
-                }
-                catch (StoreException e) {
+                } catch (StoreException e) {
                     rethrowIfPartial(e);
                     failures.add(new BulkResult.Failure(positions.get(index), e.httpStatus(), e.getMessage()));
                     if (options.stopAtFirstFailure()) {
@@ -121,8 +118,7 @@ final class BatchWrites {
         return IntStream.range(0, documents.size()).parallel().mapToObj(index -> {
             try {
                 return new Validation(index, state.validator().validate(documents.get(index)), null);
-            }
-            catch (StoreException e) {
+            } catch (StoreException e) {
                 return new Validation(index, null, e);
             }
         }).toList();
@@ -142,8 +138,7 @@ final class BatchWrites {
             if (bulk.operation().document() != null) {
                 try {
                     document = validateForBatch(state, bulk.partitionKey(), bulk.operation());
-                }
-                catch (StoreException e) {
+                } catch (StoreException e) {
                     results[index] = failed(index, e);
                 }
             }
@@ -157,8 +152,7 @@ final class BatchWrites {
                 BulkOperation bulk = operations.get(index);
                 try {
                     results[index] = apply(transaction, bulk.partitionKey(), bulk.operation(), documents.get(index));
-                }
-                catch (StoreException e) {
+                } catch (StoreException e) {
                     rethrowIfPartial(e);
                     results[index] = failed(index, e);
                 }

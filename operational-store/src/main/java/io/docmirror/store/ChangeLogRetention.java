@@ -67,8 +67,7 @@ final class ChangeLogRetention {
                         batch.put(storage.logEnds(), KeyLayout.logStartKey(state.containerId(), partition),
                                 KeyLayout.longValue(newStart));
                         storage.write(batch);
-                    }
-                    catch (RocksDBException e) {
+                    } catch (RocksDBException e) {
                         throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot trim the change log of "
                                 + state.name() + ": " + e.getMessage(), e);
                     }

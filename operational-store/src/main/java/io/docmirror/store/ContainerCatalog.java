@@ -65,8 +65,7 @@ final class ContainerCatalog {
                 batch.put(storage.containers(), properties.id().getBytes(StandardCharsets.UTF_8),
                         StoreJson.mapper().writeValueAsBytes(new StoredContainer(properties, containerId)));
                 storage.write(batch);
-            }
-            catch (RocksDBException | IOException e) {
+            } catch (RocksDBException | IOException e) {
                 throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot create container " + properties.id(), e);
             }
             containers.put(properties.id(), new ContainerState(properties, containerId,
@@ -109,8 +108,7 @@ final class ContainerCatalog {
                 try (WriteBatch batch = new WriteBatch()) {
                     batch.delete(storage.containers(), container.getBytes(StandardCharsets.UTF_8));
                     storage.write(batch);
-                }
-                catch (RocksDBException e) {
+                } catch (RocksDBException e) {
                     throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot delete container " + container, e);
                 }
                 byte[] prefix = KeyLayout.containerPrefix(state.containerId());
@@ -167,8 +165,7 @@ final class ContainerCatalog {
                 containers.put(properties.id(), new ContainerState(properties, stored.containerId(), logEnds,
                         logStarts));
             }
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot read the store's container catalog", e);
         }
     }

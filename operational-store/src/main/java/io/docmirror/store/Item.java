@@ -28,8 +28,7 @@ public record Item(String id, PartitionKey partitionKey, String etag, long lsn, 
     public ObjectNode tree() {
         try {
             return (ObjectNode) StoreJson.mapper().readTree(json);
-        }
-        catch (JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("Cannot parse stored item " + id + ": " + e.getOriginalMessage(), e);
         }
     }

@@ -148,8 +148,7 @@ final class ItemReads {
         byte[] key;
         try {
             key = Base64.getUrlDecoder().decode(continuation);
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST,
                     "Cannot scan container " + container + ": continuation '" + continuation + "' is malformed", e);
         }

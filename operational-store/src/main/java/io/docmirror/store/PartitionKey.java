@@ -101,8 +101,7 @@ public final class PartitionKey {
         JsonNode array;
         try {
             array = WIRE_READER.readTree(text);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
             throw new IllegalArgumentException("partition key " + text + " is not JSON: " + reason, e);
         }
@@ -203,8 +202,7 @@ public final class PartitionKey {
     private static BigDecimal exactValue(JsonNode number) {
         try {
             return number.decimalValue();
-        }
-        catch (NumberFormatException e) {
+        } catch (NumberFormatException e) {
             String text = number.asText();
             throw new IllegalArgumentException("a partition key number needs an exact decimal value, which "
                     + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + " has not: its exponent is out "

@@ -58,8 +58,7 @@ final class StoreMaintenance implements AutoCloseable {
                 }
             }
             while (trimmed > 0);
-        }
-        catch (RuntimeException e) {
+        } catch (RuntimeException e) {
             // Retried at the next interval; expired items stay invisible to reads meanwhile.
             log.error("Store maintenance (TTL reaper, change-log retention) failed, retrying in {} ms",
                     interval.toMillis(), e);
@@ -73,8 +72,7 @@ final class StoreMaintenance implements AutoCloseable {
             if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("TTL reaper did not stop within 10 s");
             }
-        }
-        catch (InterruptedException e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }

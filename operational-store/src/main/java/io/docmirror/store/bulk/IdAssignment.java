@@ -105,8 +105,7 @@ public sealed interface IdAssignment {
         BigDecimal decimal;
         try {
             decimal = value.decimalValue();
-        }
-        catch (NumberFormatException e) {
+        } catch (NumberFormatException e) {
             throw new IllegalArgumentException("has the number " + abbreviate(text) + " to take the id from, which "
                     + "has no exact decimal value", e);
         }
@@ -135,8 +134,7 @@ public sealed interface IdAssignment {
         JsonNode tree;
         try {
             tree = StoreJson.mapper().readTree(document);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("is not valid JSON: " + e.getMessage().lines().findFirst().orElse(""), e);
         }
         if (tree == null || !tree.isObject()) {
@@ -160,8 +158,7 @@ public sealed interface IdAssignment {
         try {
             out.writeBytes(("\"id\":" + StoreJson.mapper().writeValueAsString(id) + (empty ? "" : ","))
                     .getBytes(StandardCharsets.UTF_8));
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("Cannot encode id " + id, e);
         }
         out.writeBytes(Arrays.copyOfRange(document, open + 1, document.length));

@@ -105,8 +105,7 @@ public final class JsonLinesImporter {
             }
             try {
                 batch.add(options.ids().apply(line, reader.lineNumber()), line, reader.lineNumber());
-            }
-            catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 reject(rejects, counters, new Rejection(reader.lineNumber(), 400, "Line " + reader.lineNumber() + " "
                         + e.getMessage()), line);
                 if (options.failFast()) {

@@ -56,8 +56,7 @@ public final class ChangeEventJson {
             generator.writeNumberField("ts", ts);
             generator.writeBooleanField("ttlExpired", ttlExpired);
             generator.flush();
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException("Cannot encode change event " + container + "/" + id, e);
         }
         if (document != null) {

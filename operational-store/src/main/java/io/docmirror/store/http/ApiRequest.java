@@ -97,8 +97,7 @@ final class ApiRequest {
         }
         try {
             return Optional.of(strictUtf8(latin1.getBytes(StandardCharsets.ISO_8859_1)));
-        }
-        catch (CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + name
                     + ": its value is not UTF-8; send non-ASCII characters as JSON \\u escapes", e);
         }
@@ -149,8 +148,7 @@ final class ApiRequest {
         }
         try {
             return strictUtf8(bytes.toByteArray());
-        }
-        catch (CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid path segment '" + raw
                     + "': its percent-encoded bytes are not UTF-8", e);
         }
@@ -179,8 +177,7 @@ final class ApiRequest {
                 String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
                 String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
                 query.put(key, value);
-            }
-            catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid query parameter '" + pair
                         + "': " + e.getMessage(), e);
             }

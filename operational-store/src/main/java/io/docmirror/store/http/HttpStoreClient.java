@@ -130,8 +130,7 @@ public final class HttpStoreClient implements StoreClient {
         try {
             return Optional.of(item(send("GET", itemPath(container, id), null,
                     headers(partitionKey, Precondition.NONE, Map.of()))));
-        }
-        catch (StoreException e) {
+        } catch (StoreException e) {
             if (e.code() == StoreErrorCode.NOT_FOUND && e.getMessage().startsWith("Cannot read item")) {
                 return Optional.empty();
             }
@@ -225,13 +224,11 @@ public final class HttpStoreClient implements StoreClient {
         HttpResponse<byte[]> response;
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             // A refused connection comes without a message: its class says what happened.
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot reach the store at " + base + ": "
                     + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
-        }
-        catch (InterruptedException e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Interrupted while calling the store at " + base, e);
         }
@@ -247,8 +244,7 @@ public final class HttpStoreClient implements StoreClient {
             JsonNode node = RESPONSES.readTree(response.body());
             message = node != null && node.hasNonNull("message") ? node.get("message").asText()
                     : new String(response.body(), StandardCharsets.UTF_8);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             message = new String(response.body(), StandardCharsets.UTF_8);
         }
         // A 429 (this address sent too many wrong keys) passes with time: retriable, as the store's own 503 is.
@@ -294,8 +290,7 @@ public final class HttpStoreClient implements StoreClient {
     private static byte[] json(Object value) {
         try {
             return StoreJson.mapper().writeValueAsBytes(value);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot encode request: " + e.getMessage(), e);
         }
     }
@@ -303,8 +298,7 @@ public final class HttpStoreClient implements StoreClient {
     private static JsonNode parse(byte[] body) {
         try {
             return RESPONSES.readTree(body);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "The store sent a response that is not JSON", e);
         }
     }
@@ -312,8 +306,7 @@ public final class HttpStoreClient implements StoreClient {
     private static <T> T readValue(byte[] body, Class<T> type) {
         try {
             return RESPONSES.readValue(body, type);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR,
                     "The store sent a response that is not a " + type.getSimpleName(), e);
         }

@@ -111,8 +111,7 @@ final class RequestBodies {
         JsonNode node;
         try {
             node = StoreJson.mapper().readTree(document);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             return Optional.empty(); // the store reads the document again and says what is wrong with it
         }
         if (node == null || !node.isObject()) {
@@ -128,8 +127,7 @@ final class RequestBodies {
         try {
             PartitionKey key = PartitionKey.fromJson(node);
             return key.encoded().length > PartitionKey.MAX_ENCODED_BYTES ? Optional.empty() : Optional.of(key);
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             return Optional.empty(); // e.g. a number with no exact value: the store refuses the document for it
         }
     }
@@ -138,14 +136,12 @@ final class RequestBodies {
         JsonNode node;
         try {
             node = StoreJson.mapper().readTree(body);
-        }
-        catch (JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
             throw new StoreException(StoreErrorCode.BAD_REQUEST,
                     "Request body is not valid JSON: " + e.getOriginalMessage() + where, e);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Request body cannot be read: " + e.getMessage(), e);
         }
         if (node == null || node.isMissingNode()) {
@@ -194,8 +190,7 @@ final class RequestBodies {
         String type = requiredString(node, "type", context);
         try {
             return BatchOperation.Type.fromWireName(type);
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": 'type' is an " + e.getMessage(), e);
         }
     }
@@ -212,8 +207,7 @@ final class RequestBodies {
             PatchOperation.Type type;
             try {
                 type = PatchOperation.Type.fromWireName(op);
-            }
-            catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 throw new StoreException(StoreErrorCode.BAD_REQUEST, where + ": 'op' is an " + e.getMessage(), e);
             }
             // A JSON null value is a value (set a property to null); only an absent one is missing.
@@ -236,8 +230,7 @@ final class RequestBodies {
     private static PartitionKey partitionKey(JsonNode value, String context) {
         try {
             return WireFormat.readPartitionKey(value);
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": 'partitionKey' must be a string, "
                     + "number, boolean or null, or {} for none: " + e.getMessage(), e);
         }

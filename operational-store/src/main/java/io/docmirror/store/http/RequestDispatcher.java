@@ -76,8 +76,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
         ApiRequest apiRequest;
         try {
             apiRequest = ApiRequest.from(request, clientAddress(ctx));
-        }
-        catch (StoreException e) {
+        } catch (StoreException e) {
             answerAndClose(ctx, ApiResponse.error(e.httpStatus(), e.code().name(), e.getMessage()),
                     methodLabel(request.method().name()), arrivedNanos);
             return;
@@ -108,8 +107,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
                 Answer response = null;
                 try {
                     response = new Answer(api.serve(received.request()), api.routeOf(received.request()));
-                }
-                finally {
+                } finally {
                     // StoreApi answers every exception; only an Error leaves no answer, and then the connection goes.
                     Answer answer = response;
                     ctx.executor().execute(() -> {
@@ -123,8 +121,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
                     });
                 }
             });
-        }
-        catch (RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             gate.exit();
             log.debug("Refusing a request: the store's threads are shut down", e);
             answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"),

@@ -39,19 +39,16 @@ final class StoreApi {
         try {
             Optional<ApiResponse> refusal = refusal(request);
             return refusal.isPresent() ? refusal.get() : router.dispatch(request);
-        }
-        catch (StoreException e) {
+        } catch (StoreException e) {
             if (e.httpStatus() >= 500) {
                 log.error("Request {} {} failed", request.method(), request.rawPath(), e);
             }
             return ApiResponse.error(e.httpStatus(), e.code().name(), e.getMessage());
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             // The contract of ContainerRoute and of the value types: an IllegalArgumentException is a bad request.
             return ApiResponse.error(400, StoreErrorCode.BAD_REQUEST.name(),
                     Objects.requireNonNullElse(e.getMessage(), e.getClass().getSimpleName()));
-        }
-        catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             log.error("Request {} {} failed", request.method(), request.rawPath(), e);
             return ApiResponse.error(500, StoreErrorCode.INTERNAL_ERROR.name(),
                     "Internal error: " + e.getClass().getSimpleName() + ": " + e.getMessage());

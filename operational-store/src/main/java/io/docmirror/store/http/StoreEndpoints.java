@@ -211,8 +211,7 @@ final class StoreEndpoints {
         long afterLsn;
         try {
             afterLsn = Long.parseLong(after);
-        }
-        catch (NumberFormatException e) {
+        } catch (NumberFormatException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid after '" + after
                     + "': an LSN is an integer", e);
         }
@@ -249,8 +248,7 @@ final class StoreEndpoints {
         }
         try {
             return Optional.of(PartitionKey.fromWire(header.get()));
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + WireFormat.PARTITION_KEY_HEADER
                     + ": " + e.getMessage(), e);
         }
@@ -293,8 +291,7 @@ final class StoreEndpoints {
     private static int intValue(String text, String what) {
         try {
             return Integer.parseInt(text);
-        }
-        catch (NumberFormatException e) {
+        } catch (NumberFormatException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid " + what + " '" + text
                     + "': not an integer", e);
         }

@@ -188,8 +188,7 @@ public final class StoreHttpServer implements AutoCloseable {
                 log.warn("Closing the store's HTTP API with {} requests unanswered after {} s", unfinished,
                         CLOSE_GRACE.toSeconds());
             }
-        }
-        catch (InterruptedException e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             log.warn("Interrupted while waiting for the HTTP requests in flight; closing their connections", e);
         }
@@ -201,8 +200,7 @@ public final class StoreHttpServer implements AutoCloseable {
                         CLOSE_GRACE.toSeconds());
                 storeWork.shutdownNow();
             }
-        }
-        catch (InterruptedException e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             log.warn("Interrupted while waiting for the store's HTTP threads; interrupting them", e);
             storeWork.shutdownNow();

@@ -150,8 +150,7 @@ final class WireFormat {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (JsonGenerator generator = StoreJson.mapper().getFactory().createGenerator(out, JsonEncoding.UTF8)) {
             body.write(generator);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();

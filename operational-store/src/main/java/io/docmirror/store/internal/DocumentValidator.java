@@ -76,14 +76,12 @@ public final class DocumentValidator {
         Pass pass = new Pass(json);
         try {
             return pass.run();
-        }
-        catch (JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             // A broken read constraint (a name over 50,000 characters, say) has no location.
             String where = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
             throw pass.failure("is not valid JSON: " + e.getOriginalMessage() + where, e);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot read item for container " + container, e);
         }
     }
@@ -297,8 +295,7 @@ public final class DocumentValidator {
             }
             try {
                 value.decimalValue();
-            }
-            catch (NumberFormatException e) {
+            } catch (NumberFormatException e) {
                 throw failure("has a partition key number whose exponent no exact decimal holds: "
                         + abbreviate(value.asText()), e);
             }
@@ -313,8 +310,7 @@ public final class DocumentValidator {
             }
             try {
                 Integer.parseInt(number.substring(exponentAt + 1));
-            }
-            catch (NumberFormatException e) {
+            } catch (NumberFormatException e) {
                 throw failure("has a number whose exponent is beyond +-2147483647: " + abbreviate(number), e);
             }
         }

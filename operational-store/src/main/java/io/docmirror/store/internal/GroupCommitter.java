@@ -88,8 +88,7 @@ public final class GroupCommitter {
             if (commit.failure != null) {
                 throw refused(commit.failure);
             }
-        }
-        finally {
+        } finally {
             syncLock.unlock();
         }
     }
@@ -99,8 +98,7 @@ public final class GroupCommitter {
         syncLock.lock();
         try {
             writeQueued();
-        }
-        finally {
+        } finally {
             syncLock.unlock();
         }
     }
@@ -144,8 +142,7 @@ public final class GroupCommitter {
                 commit.changes.applyTo(batch);
             }
             storage.write(batch);
-        }
-        catch (RocksDBException | StoreException e) {
+        } catch (RocksDBException | StoreException e) {
             StoreException failed = e instanceof StoreException store ? store : new StoreException(
                     StoreErrorCode.INTERNAL_ERROR, "Cannot build a write batch: " + e.getMessage(), e);
             synchronized (queueLock) {

@@ -58,8 +58,7 @@ sealed interface Number64 {
             }
             try {
                 return new Int64(Math.addExact(value, integer.value), negativeZero && integer.negativeZero);
-            }
-            catch (ArithmeticException e) {
+            } catch (ArithmeticException e) {
                 throw new IllegalArgumentException("cannot increment " + value + " by " + integer.value
                         + ": the sum of two integers is a 64-bit integer, and this one overflows it", e);
             }

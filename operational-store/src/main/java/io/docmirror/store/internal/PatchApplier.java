@@ -39,8 +39,7 @@ public final class PatchApplier {
             PatchOperation operation = operations.get(index);
             try {
                 applyOne(item, operation);
-            }
-            catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot patch item '" + id + "' in container "
                         + container + ": operation " + (index + 1) + " (" + operation.op().wireName() + " "
                         + operation.path() + ") " + e.getMessage(), e);
@@ -183,8 +182,7 @@ public final class PatchApplier {
         Number64 increment;
         try {
             increment = Number64.of(by);
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("needs a 'value' that a 64-bit integer or a double holds: "
                     + e.getMessage(), e);
         }
@@ -201,8 +199,7 @@ public final class PatchApplier {
         Number64 stored;
         try {
             stored = Number64.of(current);
-        }
-        catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot increment the stored number, which a 64-bit integer or a double "
                     + "must hold: " + e.getMessage(), e);
         }
@@ -217,8 +214,7 @@ public final class PatchApplier {
         int index;
         try {
             index = Integer.parseInt(segment);
-        }
-        catch (NumberFormatException e) {
+        } catch (NumberFormatException e) {
             throw new IllegalArgumentException("cannot apply: '" + segment + "' is not an array index", e);
         }
         if (index < 0 || index > maxIndex) {

@@ -81,8 +81,7 @@ public final class RocksStorage implements AutoCloseable {
             Files.createDirectories(directory);
             RocksDB db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
             return new RocksStorage(db, dbOptions, columnOptions, handles, syncWrites);
-        }
-        catch (RocksDBException | java.io.IOException e) {
+        } catch (RocksDBException | java.io.IOException e) {
             dbOptions.close();
             columnOptions.close();
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot open the store at " + directory + ": "
@@ -114,8 +113,7 @@ public final class RocksStorage implements AutoCloseable {
     public byte[] get(ColumnFamilyHandle family, byte[] key) {
         try {
             return db.get(family, key);
-        }
-        catch (RocksDBException e) {
+        } catch (RocksDBException e) {
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(), e);
         }
     }
@@ -130,8 +128,7 @@ public final class RocksStorage implements AutoCloseable {
         }
         try {
             return db.multiGetAsList(families, keys);
-        }
-        catch (RocksDBException e) {
+        } catch (RocksDBException e) {
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(), e);
         }
     }
@@ -155,8 +152,7 @@ public final class RocksStorage implements AutoCloseable {
     public void write(WriteBatch batch) {
         try {
             db.write(writeOptions, batch);
-        }
-        catch (RocksDBException e) {
+        } catch (RocksDBException e) {
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot write to the store: " + e.getMessage(), e);
         }
     }
@@ -164,8 +160,7 @@ public final class RocksStorage implements AutoCloseable {
     public void deleteRange(ColumnFamilyHandle family, byte[] from, byte[] until) {
         try {
             db.deleteRange(family, writeOptions, from, until);
-        }
-        catch (RocksDBException e) {
+        } catch (RocksDBException e) {
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot delete from the store: " + e.getMessage(), e);
         }
     }
@@ -180,8 +175,7 @@ public final class RocksStorage implements AutoCloseable {
             db.compactRange(family, from, until);
             return db.getApproximateSizes(family, List.of(new Range(new Slice(from), new Slice(until))),
                     SizeApproximationFlag.INCLUDE_FILES, SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
-        }
-        catch (RocksDBException e) {
+        } catch (RocksDBException e) {
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot compact the store: " + e.getMessage(), e);
         }
     }
@@ -216,8 +210,7 @@ public final class RocksStorage implements AutoCloseable {
         public byte[] get(ColumnFamilyHandle family, byte[] key) {
             try {
                 return db.get(family, readOptions, key);
-            }
-            catch (RocksDBException e) {
+            } catch (RocksDBException e) {
                 throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(),
                         e);
             }

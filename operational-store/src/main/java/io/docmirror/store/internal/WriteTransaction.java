@@ -111,8 +111,7 @@ public final class WriteTransaction {
         ObjectNode tree;
         try {
             tree = (ObjectNode) StoreJson.mapper().readTree(existing.json());
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot patch item '" + id + "' in container "
                     + container.name() + ": its stored JSON does not parse", e);
         }
@@ -120,8 +119,7 @@ public final class WriteTransaction {
         byte[] patched;
         try {
             patched = StoreJson.mapper().writeValueAsBytes(tree);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot patch item '" + id + "'", e);
         }
         return put(key, container.validator().validate(patched), existing);
