@@ -1,0 +1,103 @@
+package io.docmirror.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.docmirror.demo.OrderGenerator;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.iceberg.ContainerTables;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The memory the Iceberg mirror's document index (where each document's current rows are) takes, per million
+ * documents, and how long rebuilding it from the tables takes when the mirror opens. The demo's orders (a root row
+ * and about three line-item rows each) are streamed into the Iceberg tables in batches of 50,000 first; that
+ * streaming rate is printed too. The reference, measured in the same run: a plain {@code HashMap} from the same keys
+ * to one {@code long} per row. Usage: {@code IcebergIndexBenchmark [orders] [workDir]}.
+ */
+public final class IcebergIndexBenchmark {
+    private static final int BATCH = 50_000;
+
+    private IcebergIndexBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        Path work = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("docmirror-index-bench");
+        Path mirror = work.resolve("mirror");
+        OrderGenerator generator = new OrderGenerator(42, Math.max(1, orders / 10));
+        FlattenerConfig flattener = FlattenerConfig.defaults("orders");
+        MirrorConfig config = MirrorConfig.defaults();
+
+        long start = System.nanoTime();
+        long rows = 0;
+        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config, Clock.systemUTC())) {
+            for (int first = 0; first < orders; first += BATCH) {
+                ContainerTables.Batch batch = tables.begin();
+                for (int index = first; index < Math.min(orders, first + BATCH); index++) {
+                    byte[] json = generator.order(index);
+                    ObjectNode document = (ObjectNode) StoreJson.mapper().readTree(json);
+                    rows += 1 + (document.has("items") ? document.get("items").size() : 0);
+                    batch.add(new ChangeEvent("orders", TextNode.valueOf(generator.customerId(index)),
+                            "order-" + index, Operation.CREATE, index + 1, 1_700_000_000_000L + index, false,
+                            Optional.of(document), Optional.empty()));
+                }
+                batch.commit(Checkpoint.ofContinuation("bench-" + first));
+            }
+        }
+        double streamSeconds = (System.nanoTime() - start) / 1e9;
+
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long before = usedHeap(memory);
+        start = System.nanoTime();
+        long indexBytes;
+        int documents;
+        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config, Clock.systemUTC())) {
+            double openSeconds = (System.nanoTime() - start) / 1e9;
+            indexBytes = usedHeap(memory) - before;
+            documents = tables.documents();
+            System.out.printf(Locale.ROOT, "open (rebuild the index from the tables)  %,10.1f s%n", openSeconds);
+        }
+
+        before = usedHeap(memory);
+        Map<String, long[]> reference = new HashMap<>();
+        for (int index = 0; index < orders; index++) {
+            reference.put("order-" + index + '\u0000' + "\"" + generator.customerId(index) + "\"",
+                    new long[(int) (rows / orders) + 1]);
+        }
+        long referenceBytes = usedHeap(memory) - before;
+
+        System.out.printf(Locale.ROOT, "orders streamed into Iceberg tables        %,10d in %.1f s (%,.0f docs/s, "
+                + "%,d rows)%n", orders, streamSeconds, orders / streamSeconds, rows);
+        System.out.printf(Locale.ROOT, "documents in the index                     %,10d%n", documents);
+        System.out.printf(Locale.ROOT, "index heap                                 %,10.1f MB (%,.0f bytes a document, "
+                + "%,.0f MB per million)%n", indexBytes / 1e6, (double) indexBytes / documents,
+                indexBytes / 1e6 / documents * 1e6);
+        System.out.printf(Locale.ROOT, "reference: HashMap<String, long[]>         %,10.1f MB (%,.0f bytes a document, "
+                + "ratio %.2f)%n", referenceBytes / 1e6, (double) referenceBytes / orders,
+                (double) indexBytes / referenceBytes);
+        if (reference.size() != orders) {
+            throw new IllegalStateException("reference lost keys");
+        }
+    }
+
+    private static long usedHeap(MemoryMXBean memory) {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+}
