@@ -19,22 +19,27 @@ import static java.util.Objects.requireNonNull;
  * @param threads {@code sql.threads}: DuckDB's worker threads; 0 for one per processor
  * @param queryTimeout {@code sql.query-timeout-ms}: a query running longer is cancelled
  * @param refreshInterval {@code sql.refresh-interval-ms}: how often a query looks for newer manifest versions
+ * @param spillLimit {@code sql.spill-limit}: DuckDB's {@code max_temp_directory_size}, what queries may spill to disk
  */
 public record SqlConfig(int columnLimit, String memoryLimit, int threads, Duration queryTimeout,
-        Duration refreshInterval) {
+        Duration refreshInterval, String spillLimit) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("sql.column-limit", "1000",
                     "A query whose result has more columns than this fails with an error naming the limit (as the "
                             + "Synapse and Fabric SQL endpoints do)."),
             new ConfigOption("sql.memory-limit", "4GB",
                     "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a "
-                            + "temporary directory."),
+                            + "temporary directory (up to sql.spill-limit)."),
             new ConfigOption("sql.threads", "0", "DuckDB's worker threads; 0: one per processor."),
             new ConfigOption("sql.query-timeout-ms", "300000",
                     "A query running longer than this is cancelled with an error; the endpoint keeps serving."),
             new ConfigOption("sql.refresh-interval-ms", "200",
                     "A query first looks for newer manifest versions when the last look is older than this, so "
-                            + "results are at most this much older than the mirror's last commit."));
+                            + "results are at most this much older than the mirror's last commit."),
+            new ConfigOption("sql.spill-limit", "4GB",
+                    "How much all queries together may spill to disk (DuckDB's max_temp_directory_size, in the "
+                            + "endpoint's temporary directory) when they outgrow sql.memory-limit; a query that "
+                            + "needs more fails with an error, and the disk the store shares stays free."));
 
     private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
             Pattern.CASE_INSENSITIVE);
@@ -54,6 +59,10 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
         }
         if (queryTimeout.isNegative() || queryTimeout.isZero()) {
             throw ConfigSection.invalid("sql.query-timeout-ms", queryTimeout.toMillis(), "must be positive");
+        }
+        requireNonNull(spillLimit, "spillLimit is null");
+        if (!MEMORY.matcher(spillLimit).matches()) {
+            throw ConfigSection.invalid("sql.spill-limit", spillLimit, "must be a size such as 512MB or 4GB");
         }
         if (refreshInterval.isNegative()) {
             throw ConfigSection.invalid("sql.refresh-interval-ms", refreshInterval.toMillis(), "must not be negative");
@@ -77,18 +86,23 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
                 section.text("sql.memory-limit").trim(),
                 section.intValue("sql.threads"),
                 Duration.ofMillis(section.longValue("sql.query-timeout-ms")),
-                Duration.ofMillis(section.longValue("sql.refresh-interval-ms")));
+                Duration.ofMillis(section.longValue("sql.refresh-interval-ms")),
+                section.text("sql.spill-limit").trim());
     }
 
     public SqlConfig withQueryTimeout(Duration timeout) {
-        return new SqlConfig(columnLimit, memoryLimit, threads, timeout, refreshInterval);
+        return new SqlConfig(columnLimit, memoryLimit, threads, timeout, refreshInterval, spillLimit);
     }
 
     public SqlConfig withRefreshInterval(Duration interval) {
-        return new SqlConfig(columnLimit, memoryLimit, threads, queryTimeout, interval);
+        return new SqlConfig(columnLimit, memoryLimit, threads, queryTimeout, interval, spillLimit);
     }
 
     public SqlConfig withColumnLimit(int limit) {
-        return new SqlConfig(limit, memoryLimit, threads, queryTimeout, refreshInterval);
+        return new SqlConfig(limit, memoryLimit, threads, queryTimeout, refreshInterval, spillLimit);
+    }
+
+    public SqlConfig withSpillLimit(String limit) {
+        return new SqlConfig(columnLimit, memoryLimit, threads, queryTimeout, refreshInterval, limit);
     }
 }

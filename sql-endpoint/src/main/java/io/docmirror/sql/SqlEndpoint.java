@@ -3,16 +3,12 @@ package io.docmirror.sql;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -36,13 +32,13 @@ public final class SqlEndpoint implements AutoCloseable {
 
     private final Path mirrorDirectory;
     private final SqlConfig config;
-    private final Path workDirectory;
+    private final WorkDirectory workDirectory;
     private final ScheduledExecutorService timeouts;
     private SqlGeneration current;
     private long lastLookNanos;
     private boolean closed;
 
-    private SqlEndpoint(Path mirrorDirectory, SqlConfig config, Path workDirectory) {
+    private SqlEndpoint(Path mirrorDirectory, SqlConfig config, WorkDirectory workDirectory) {
         this.mirrorDirectory = mirrorDirectory;
         this.config = config;
         this.workDirectory = workDirectory;
@@ -55,18 +51,13 @@ public final class SqlEndpoint implements AutoCloseable {
 
     /**
      * Opens the endpoint over a mirror directory ({@code DATA/mirror}); containers mirrored later appear as they
-     * commit their first version. Catalog generations live in a temporary directory removed on close.
+     * commit their first version. Catalog generations live in a temporary directory removed on close
+     * ({@link WorkDirectory}: or at exit, or by the next endpoint when the process was killed).
      */
     public static SqlEndpoint open(Path mirrorDirectory, SqlConfig config) throws SQLException {
         requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         requireNonNull(config, "config is null");
-        Path workDirectory;
-        try {
-            workDirectory = Files.createTempDirectory("docmirror-sql-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a temporary directory for the SQL catalog", e);
-        }
-        SqlEndpoint endpoint = new SqlEndpoint(mirrorDirectory.toAbsolutePath(), config, workDirectory);
+        SqlEndpoint endpoint = new SqlEndpoint(mirrorDirectory.toAbsolutePath(), config, WorkDirectory.create());
         try {
             endpoint.refresh();
         } catch (SQLException | RuntimeException e) {
@@ -103,7 +94,7 @@ public final class SqlEndpoint implements AutoCloseable {
         }
         long number = current == null ? 1 : current.number() + 1;
         SqlGeneration next = SqlGeneration.open(number, MirrorSnapshot.read(mirrorDirectory),
-                workDirectory.resolve("generation-" + number), config);
+                workDirectory.path().resolve("generation-" + number), config);
         if (current != null) {
             current.retire();
         }
@@ -144,14 +135,8 @@ public final class SqlEndpoint implements AutoCloseable {
             current.retire();
         }
         timeouts.shutdownNow();
-        try (Stream<Path> left = Files.list(workDirectory)) {
-            if (left.findAny().isEmpty()) {
-                Files.delete(workDirectory);
-            } else {
-                log.info("Leaving {}: connections still open use a catalog generation in it", workDirectory);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot remove the SQL catalog directory " + workDirectory, e);
+        if (!workDirectory.removeIfEmpty()) {
+            log.info("Leaving {}: connections still open use a catalog generation in it", workDirectory.path());
         }
     }
 }

@@ -99,6 +99,7 @@ final class SqlGeneration {
         List<String> settings = new ArrayList<>(List.of(
                 "SET allowed_directories = [" + literal(mirrorDirectory.toAbsolutePath() + "/") + "]",
                 "SET temp_directory = " + literal(directory.resolve("spill").toAbsolutePath().toString()),
+                "SET max_temp_directory_size = " + literal(config.spillLimit()),
                 "SET enable_external_access = false",
                 "SET autoinstall_known_extensions = false",
                 "SET autoload_known_extensions = false",

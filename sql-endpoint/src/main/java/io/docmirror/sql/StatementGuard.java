@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,11 +20,19 @@ import java.util.regex.Pattern;
  * ATTACH, PRAGMA, SET and the rest are refused before they are prepared. One statement only: DuckDB's JDBC driver
  * runs every statement but the last while preparing, so {@code SELECT 1; COPY ...} must never reach it.
  * {@code EXPLAIN [ANALYZE]} of such a query is allowed too.
+ *
+ * <p>A SELECT can still hold a data-changing statement: DuckDB takes {@code INSERT}, {@code UPDATE}, {@code DELETE}
+ * (and {@code MERGE}) with {@code RETURNING} as a common table expression, {@code WITH x AS (DELETE FROM t
+ * RETURNING *) SELECT * FROM x}. So every query node of the parsed statement, however deeply nested, must be one
+ * that only reads: a SELECT, a set operation (UNION, ...), a CTE or a recursive CTE.
  */
 final class StatementGuard implements AutoCloseable {
     private static final Pattern EXPLAIN = Pattern.compile("\\s*EXPLAIN(\\s+ANALY[SZ]E)?\\s+(.*)",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** DuckDB's query node types (QueryNodeType) that only read; any other one (INSERT_QUERY_NODE, ...) writes. */
+    private static final Set<String> READING_NODES = Set.of("SELECT_NODE", "SET_OPERATION_NODE", "CTE_NODE",
+            "RECURSIVE_CTE_NODE", "BOUND_SUBQUERY_NODE");
 
     private final Connection connection;
     private final PreparedStatement serialize;
@@ -60,6 +70,29 @@ final class StatementGuard implements AutoCloseable {
         if (statements != 1) {
             throw refused(sql, "one statement at a time (this text has " + statements + ")");
         }
+        Optional<String> writing = writingNode(parsed.path("statements"));
+        if (writing.isPresent()) {
+            throw refused(sql, "only queries are allowed, and a query may not change data inside it (this one "
+                    + "has " + writing.get().replace("_QUERY_NODE", "").replace("_NODE", "") + ")");
+        }
+    }
+
+    /** The first query node anywhere in {@code node} that is not one of {@link #READING_NODES}. */
+    private static Optional<String> writingNode(JsonNode node) {
+        if (node.isObject()) {
+            JsonNode type = node.get("type");
+            if (type != null && type.isTextual() && type.asText().endsWith("_NODE")
+                    && !READING_NODES.contains(type.asText())) {
+                return Optional.of(type.asText());
+            }
+        }
+        for (JsonNode child : node) {
+            Optional<String> found = writingNode(child);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
     }
 
     private static SQLException refused(String sql, String rule) {

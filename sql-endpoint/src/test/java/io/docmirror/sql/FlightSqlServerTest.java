@@ -125,7 +125,7 @@ class FlightSqlServerTest {
                     tables.add(result.getString("TABLE_NAME") + ":" + result.getString("TABLE_TYPE"));
                 }
             }
-            assertThat(tables).contains("orders:VIEW", "orders__items:VIEW", "orders_history:VIEW",
+            assertThat(tables).contains("orders:TABLE", "orders__items:TABLE", "orders_history:VIEW",
                     "docmirror_columns:TABLE", "docmirror_freshness:VIEW");
 
             List<String> columns = new ArrayList<>();
@@ -154,7 +154,7 @@ class FlightSqlServerTest {
     }
 
     @Test
-    void aPlainFlightSqlClientGetsEachResultOnce() throws Exception {
+    void aTicketRunsItsQueryWhenFetchedAndCanBeFetchedAgain() throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
                 FlightClient flight = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", server.port())).build();
@@ -163,23 +163,58 @@ class FlightSqlServerTest {
             FlightInfo info = client.execute("SELECT id FROM orders ORDER BY id", token);
             assertThat(info.getSchemaOptional().orElseThrow().getFields()).extracting(Field::getName)
                     .containsExactly("id");
+            assertThat(info.getEndpoints().get(0).getExpirationTime()).as("retries allowed until then").isPresent();
             Ticket ticket = info.getEndpoints().get(0).getTicket();
-            List<String> ids = new ArrayList<>();
-            try (FlightStream stream = client.getStream(ticket, token)) {
-                while (stream.next()) {
-                    VarCharVector id = (VarCharVector) stream.getRoot().getVector("id");
-                    for (int row = 0; row < stream.getRoot().getRowCount(); row++) {
-                        ids.add(id.getObject(row).toString());
-                    }
-                }
-            }
-            assertThat(ids).containsExactly("o1", "o2");
 
-            assertThatThrownBy(() -> {
-                try (FlightStream again = client.getStream(ticket, token)) {
-                    again.next();
-                }
-            }).isInstanceOf(FlightRuntimeException.class).hasMessageContaining("fetched already");
+            // Nothing was run or held for the ticket: the fetch sees what the mirror has by then.
+            data.store.createItem("orders", "{\"id\":\"o3\",\"customerId\":\"c3\",\"items\":[]}");
+            data.sync();
+            endpoint.refresh();
+            assertThat(ids(client, ticket, token)).containsExactly("o1", "o2", "o3");
+            assertThat(ids(client, ticket, token)).as("a retry of the same ticket").containsExactly("o1", "o2", "o3");
+        }
+    }
+
+    @Test
+    void aClientHoldsABoundedNumberOfTicketsAndOthersKeepTheirs() throws Exception {
+        try (FlightSqlServer bounded = FlightSqlServer.start(endpoint, FlightConfig.defaults()
+                .withListener("127.0.0.1", 0).withPassword("s3cret").withTicketLimits(2, 10));
+                BufferAllocator allocator = new RootAllocator();
+                FlightClient first = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
+                FlightClient second = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
+                FlightSqlClient firstSql = new FlightSqlClient(first);
+                FlightSqlClient secondSql = new FlightSqlClient(second)) {
+            CallOption firstToken = first.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CallOption secondToken = second.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            Ticket others = ticket(secondSql.execute("SELECT id FROM orders ORDER BY id", secondToken));
+            List<Ticket> tickets = new ArrayList<>();
+            for (int query = 0; query < 3; query++) {
+                tickets.add(ticket(firstSql.execute("SELECT id FROM orders ORDER BY id", firstToken)));
+            }
+
+            assertThatThrownBy(() -> ids(firstSql, tickets.get(0), firstToken))
+                    .isInstanceOf(FlightRuntimeException.class).hasMessageContaining("flight.max-tickets-per-client");
+            assertThat(ids(firstSql, tickets.get(1), firstToken)).containsExactly("o1", "o2");
+            assertThat(ids(firstSql, tickets.get(2), firstToken)).containsExactly("o1", "o2");
+            assertThat(ids(secondSql, others, secondToken)).containsExactly("o1", "o2");
+        }
+    }
+
+    @Test
+    void offLoopbackItNeedsTlsOrPlaintextAskedFor() throws Exception {
+        FlightConfig elsewhere = FlightConfig.defaults().withListener("127.0.0.2", 0).withPassword("s3cret");
+        assertThatThrownBy(() -> FlightSqlServer.start(endpoint, elsewhere).close())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("flight.bind").hasMessageContaining("flight.allow-plaintext");
+
+        try (FlightSqlServer plaintext = FlightSqlServer.start(endpoint, elsewhere.withAllowPlaintext(true));
+                Connection connection = DriverManager.getConnection(plaintext.jdbcUrl(), credentials());
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT count(*) FROM orders")) {
+            assertThat(result.next()).isTrue();
+            assertThat(result.getLong(1)).isEqualTo(2);
         }
     }
 
@@ -215,6 +250,30 @@ class FlightSqlServerTest {
             assertThatThrownBy(() -> DriverManager.getConnection(plainUrl, properties).close())
                     .as("a client without TLS is not served").isInstanceOf(SQLException.class);
         }
+    }
+
+    private static Ticket ticket(FlightInfo info) {
+        return info.getEndpoints().get(0).getTicket();
+    }
+
+    private static List<String> ids(FlightSqlClient client, Ticket ticket, CallOption token) throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (FlightStream stream = client.getStream(ticket, token)) {
+            while (stream.next()) {
+                VarCharVector id = (VarCharVector) stream.getRoot().getVector("id");
+                for (int row = 0; row < stream.getRoot().getRowCount(); row++) {
+                    ids.add(id.getObject(row).toString());
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static Properties credentials() {
+        Properties properties = new Properties();
+        properties.setProperty("user", "docmirror");
+        properties.setProperty("password", "s3cret");
+        return properties;
     }
 
     private Connection connect(String user, String password) throws SQLException {

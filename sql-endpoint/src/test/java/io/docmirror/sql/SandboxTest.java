@@ -83,7 +83,16 @@ class SandboxTest {
                 Arguments.of("SELECT 1; DROP VIEW orders", "read-only"),
                 Arguments.of("SELECT 1 AS x; COPY orders TO '" + OUTSIDE + ".csv'", "read-only"),
                 Arguments.of("CREATE SECRET (TYPE s3, KEY_ID 'k', SECRET 's')", "read-only"),
-                Arguments.of("CALL pragma_version()", "read-only"));
+                Arguments.of("CALL pragma_version()", "read-only"),
+                Arguments.of("WITH x AS (DELETE FROM docmirror_columns RETURNING *) SELECT * FROM x", "may not change data"),
+                Arguments.of("WITH x AS (INSERT INTO docmirror_columns VALUES ('t', 1, 'c', 'VARCHAR', 'value', '$.c', "
+                        + "'orders', 't') RETURNING *) SELECT count(*) FROM x", "may not change data"),
+                Arguments.of("WITH x AS (UPDATE docmirror_columns SET column_name = 'stolen' RETURNING *) "
+                        + "SELECT * FROM x", "may not change data"),
+                Arguments.of("SELECT * FROM (WITH x AS (DELETE FROM docmirror_errors RETURNING *) SELECT * FROM x)",
+                        "may not change data"),
+                Arguments.of("EXPLAIN WITH x AS (DELETE FROM docmirror_columns RETURNING *) SELECT * FROM x",
+                        "may not change data"));
     }
 
     @ParameterizedTest(name = "{0}")

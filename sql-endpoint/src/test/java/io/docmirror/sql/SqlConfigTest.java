@@ -18,6 +18,7 @@ class SqlConfigTest {
         assertThat(config.memoryLimit()).isEqualTo("4GB");
         assertThat(config.queryTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(config.refreshInterval()).isEqualTo(Duration.ofMillis(200));
+        assertThat(config.spillLimit()).isEqualTo("4GB");
     }
 
     @Test
@@ -29,6 +30,9 @@ class SqlConfigTest {
                         + "or 4GB");
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.query-timeout-ms", "0")))
                 .hasMessage("Invalid value 0 for configuration sql.query-timeout-ms: must be positive");
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.spill-limit", "90%")))
+                .hasMessage("Invalid value 90% for configuration sql.spill-limit: must be a size such as 512MB "
+                        + "or 4GB");
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.timeout", "5")))
                 .hasMessage("Unknown configuration sql.timeout (did you mean sql.query-timeout-ms?);"
                         + " see docs/configuration.md");

@@ -19,6 +19,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -171,6 +172,25 @@ class SqlEndpointTest {
                 Connection connection = endpoint.connect()) {
             assertThatThrownBy(() -> rows(connection, "SELECT * FROM orders"))
                     .hasMessageContaining("limit of 5 columns");
+        }
+    }
+
+    @Test
+    void spillingStopsAtTheSpillLimitAndTheEndpointServesOn() throws Exception {
+        String sort = "SELECT count(*) FROM (SELECT i, md5(i::VARCHAR) AS h FROM range(3000000) AS t(i) ORDER BY h)";
+        Map<String, String> small = Map.of("sql.memory-limit", "64MB", "sql.threads", "1", "sql.spill-limit", "1MB");
+        try (SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.fromProperties(small));
+                Connection connection = endpoint.connect()) {
+            assertThatThrownBy(() -> rows(connection, sort)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Out of Memory");
+            assertThat(rows(connection, "SELECT count(*) FROM orders")).containsExactly(List.of(3L));
+        }
+        Map<String, String> roomy = new HashMap<>(small);
+        roomy.put("sql.spill-limit", "2GB");
+        try (SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.fromProperties(roomy));
+                Connection connection = endpoint.connect()) {
+            assertThat(rows(connection, sort)).as("the same sort, with room to spill")
+                    .containsExactly(List.of(3_000_000L));
         }
     }
 

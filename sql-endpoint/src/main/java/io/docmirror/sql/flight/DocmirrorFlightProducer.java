@@ -4,7 +4,9 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.docmirror.sql.SqlEndpoint;
+import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightConstants;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -13,11 +15,9 @@ import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.ServerHeaderMiddleware;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.BasicFlightSqlProducer;
-import org.apache.arrow.flight.sql.FlightSqlProducer.Schemas;
-import org.apache.arrow.flight.sql.SqlInfoBuilder;
-import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
@@ -28,6 +28,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetImportedKeys;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
@@ -38,56 +39,41 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.nio.ByteBuffer;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
-import java.sql.Statement;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Flight SQL over the SQL endpoint: every query goes through the endpoint's JDBC connections, so the read-only
  * sandbox, the column limit and the query timeout apply to network clients exactly as to in-process ones. Results
  * are DuckDB's own Arrow export, sent in record batches.
  *
- * <p>Read-only: updates, bulk ingestion and transactions are refused. Queries are run when a client asks for their
- * FlightInfo (whose schema is then the result's own) and held until the client fetches the ticket, or for
- * {@link #UNCLAIMED_RESULT_MINUTES} minutes.
+ * <p>Read-only: updates, bulk ingestion and transactions are refused. GetFlightInfo checks and describes a query
+ * (its schema, with each column's metadata) and hands out a ticket ({@link IssuedTickets}); the query runs when the
+ * ticket is fetched, so no result waits in memory for a client that never comes back, and a ticket can be fetched
+ * again until it expires.
  */
 final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
-    static final long UNCLAIMED_RESULT_MINUTES = 5;
-
     private final SqlEndpoint endpoint;
     private final BufferAllocator allocator;
     private final long batchRows;
     private final CatalogMetadata catalog;
-    private final SqlInfoBuilder sqlInfo;
-    private final Map<ByteString, QueryResult> results = new ConcurrentHashMap<>();
+    private final ServerSqlInfo sqlInfo;
+    private final IssuedTickets tickets;
     private final Map<ByteString, PreparedQuery> preparedQueries = new ConcurrentHashMap<>();
 
-    DocmirrorFlightProducer(SqlEndpoint endpoint, BufferAllocator allocator, long batchRows, String version) {
+    DocmirrorFlightProducer(SqlEndpoint endpoint, BufferAllocator allocator, long batchRows, ServerSqlInfo sqlInfo,
+            IssuedTickets tickets) {
         this.endpoint = endpoint;
         this.allocator = allocator;
         this.batchRows = batchRows;
         this.catalog = new CatalogMetadata(endpoint, allocator);
-        this.sqlInfo = new SqlInfoBuilder()
-                .withFlightSqlServerName("docmirror")
-                .withFlightSqlServerVersion(version)
-                .withFlightSqlServerArrowVersion(Optional.ofNullable(Schema.class.getPackage()
-                        .getImplementationVersion()).orElse("unknown"))
-                .withFlightSqlServerReadOnly(true)
-                .withFlightSqlServerSql(true)
-                .withFlightSqlServerSubstrait(false)
-                .withFlightSqlServerTransaction(FlightSql.SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
-                .withFlightSqlServerCancel(false)
-                .withSqlIdentifierQuoteChar("\"")
-                .withSqlIdentifierCase(FlightSql.SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_CASE_INSENSITIVE)
-                .withSqlQuotedIdentifierCase(
-                        FlightSql.SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_CASE_INSENSITIVE);
+        this.sqlInfo = sqlInfo;
+        this.tickets = tickets;
     }
 
     // Queries
@@ -95,35 +81,27 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
             FlightDescriptor descriptor) {
-        return run(descriptor, () -> {
-            Connection connection = endpoint.connect();
-            try {
-                Statement statement = connection.createStatement();
-                return QueryResult.of(statement.executeQuery(command.getQuery()), allocator, batchRows, statement,
-                        connection);
-            } catch (SQLException | RuntimeException e) {
-                Resources.closeAll(List.of(connection), e);
-                throw e;
-            }
-        });
+        PreparedQuery query = prepare(command.getQuery());
+        return ticketed(context, descriptor, query, new Object[0]);
     }
 
     @Override
     public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context,
             FlightDescriptor descriptor) {
-        throw CallStatus.UNIMPLEMENTED.withDescription("Ask for the FlightInfo instead: it carries the schema")
-                .toRuntimeException();
+        return new SchemaResult(prepare(command.getQuery()).resultSchema());
     }
 
     @Override
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
-        QueryResult result = results.remove(ticket.getStatementHandle());
-        if (result == null) {
-            listener.error(CallStatus.NOT_FOUND.withDescription("No result waits under this ticket: it was fetched "
-                    + "already, or not fetched within " + UNCLAIMED_RESULT_MINUTES + " minutes").toRuntimeException());
+        IssuedTickets.Pending pending = tickets.fetch(ticket.getStatementHandle()).orElse(null);
+        if (pending == null) {
+            listener.error(CallStatus.NOT_FOUND.withDescription("No query waits under this ticket: it expired ("
+                    + "flight.ticket-lifetime-ms, " + tickets.lifetime().toSeconds() + " s) or was dropped for the "
+                    + "client's newer ones (flight.max-tickets-per-client); ask for a new FlightInfo")
+                    .toRuntimeException());
             return;
         }
-        try (result) {
+        try (QueryResult result = pending.query().execute(pending.values(), allocator, batchRows)) {
             result.streamTo(listener);
         } catch (Exception e) {
             listener.error(failure(e));
@@ -171,7 +149,13 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
             FlightDescriptor descriptor) {
         PreparedQuery query = preparedQuery(command.getPreparedStatementHandle());
-        return run(descriptor, () -> query.execute(allocator, batchRows));
+        return ticketed(context, descriptor, query, query.boundValues());
+    }
+
+    @Override
+    public SchemaResult getSchemaPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
+            FlightDescriptor descriptor) {
+        return new SchemaResult(preparedQuery(command.getPreparedStatementHandle()).resultSchema());
     }
 
     @Override
@@ -205,7 +189,13 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
 
     @Override
     public void getStreamSqlInfo(CommandGetSqlInfo command, CallContext context, ServerStreamListener listener) {
-        sqlInfo.send(command.getInfoList(), listener);
+        send(listener, () -> SqlInfoRows.of(sqlInfo.answers(command.getInfoList()), allocator));
+    }
+
+    @Override
+    public void getStreamTypeInfo(CommandGetXdbcTypeInfo command, CallContext context,
+            ServerStreamListener listener) {
+        send(listener, () -> XdbcTypeInfo.rows(command, allocator));
     }
 
     @Override
@@ -228,67 +218,71 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
         send(listener, catalog::tableTypes);
     }
 
-    /** The mirror's tables have no declared keys; tools that ask get an empty answer rather than an error. */
     @Override
     public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context,
             ServerStreamListener listener) {
-        sendEmpty(listener, Schemas.GET_PRIMARY_KEYS_SCHEMA);
+        send(listener, () -> catalog.primaryKeys(command));
     }
 
     @Override
     public void getStreamExportedKeys(CommandGetExportedKeys command, CallContext context,
             ServerStreamListener listener) {
-        sendEmpty(listener, Schemas.GET_EXPORTED_KEYS_SCHEMA);
+        send(listener, () -> catalog.exportedKeys(command));
     }
 
     @Override
     public void getStreamImportedKeys(CommandGetImportedKeys command, CallContext context,
             ServerStreamListener listener) {
-        sendEmpty(listener, Schemas.GET_IMPORTED_KEYS_SCHEMA);
+        send(listener, () -> catalog.importedKeys(command));
     }
 
     @Override
     public void getStreamCrossReference(CommandGetCrossReference command, CallContext context,
             ServerStreamListener listener) {
-        sendEmpty(listener, Schemas.GET_CROSS_REFERENCE_SCHEMA);
+        send(listener, () -> catalog.crossReference(command));
     }
 
     // Plumbing
 
-    /** Drops results that no client came back for. */
-    void expireUnclaimedResults() {
-        results.entrySet().removeIf(entry -> {
-            if (entry.getValue().ageNanos() < TimeUnit.MINUTES.toNanos(UNCLAIMED_RESULT_MINUTES)) {
-                return false;
-            }
-            entry.getValue().close();
-            return true;
-        });
+    /** Drops the tickets that expired. */
+    void expireTickets() {
+        tickets.expire();
     }
 
     @Override
     public void close() {
-        results.values().forEach(QueryResult::close);
-        results.clear();
+        tickets.clear();
         preparedQueries.clear();
     }
 
-    private interface Execution {
-        QueryResult run() throws SQLException;
-    }
-
-    private FlightInfo run(FlightDescriptor descriptor, Execution execution) {
-        QueryResult result;
+    private PreparedQuery prepare(String sql) {
         try {
-            result = execution.run();
+            return PreparedQuery.prepare(endpoint, sql, allocator);
         } catch (Exception e) {
             throw failure(e);
         }
-        ByteString handle = newHandle();
-        results.put(handle, result);
+    }
+
+    /** A FlightInfo whose one ticket runs {@code query} with {@code values} when fetched, until it expires. */
+    private FlightInfo ticketed(CallContext context, FlightDescriptor descriptor, PreparedQuery query,
+            Object[] values) {
+        ByteString handle = tickets.issue(client(context), query, values);
         Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder().setStatementHandle(handle).build())
                 .toByteArray());
-        return new FlightInfo(result.schema(), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+        Instant expires = Instant.now().plus(tickets.lifetime());
+        return new FlightInfo(query.resultSchema(), descriptor, List.of(new FlightEndpoint(ticket, expires)), -1,
+                -1);
+    }
+
+    /**
+     * Who is asking: the login, told apart by the bearer token it was given (every client logs in as the one
+     * configured user), so that one client's tickets never push out another's.
+     */
+    private static String client(CallContext context) {
+        ServerHeaderMiddleware headers = context.getMiddleware(FlightConstants.HEADER_KEY);
+        CallHeaders callHeaders = headers == null ? null : headers.headers();
+        String authorization = callHeaders == null ? null : callHeaders.get("authorization");
+        return context.peerIdentity() + (authorization == null ? "" : "\0" + authorization);
     }
 
     private interface Rows {
@@ -303,10 +297,6 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
         } catch (Exception e) {
             listener.error(failure(e));
         }
-    }
-
-    private void sendEmpty(ServerStreamListener listener, Schema schema) {
-        send(listener, () -> VectorSchemaRoot.create(schema, allocator));
     }
 
     private PreparedQuery preparedQuery(ByteString handle) {

@@ -8,13 +8,18 @@ import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
 import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -49,13 +54,31 @@ public final class FlightSqlServer implements AutoCloseable {
         this.password = password;
     }
 
-    /** Serves {@code endpoint} until {@link #close}; the endpoint stays the caller's to close, after this. */
-    public static FlightSqlServer start(SqlEndpoint endpoint, FlightConfig config) throws IOException {
+    /**
+     * Serves {@code endpoint} until {@link #close}; the endpoint stays the caller's to close, after this.
+     *
+     * @throws IllegalArgumentException when the address is not 127.0.0.1 or ::1 and there is neither TLS nor
+     *         {@code flight.allow-plaintext}
+     * @throws IOException when the address cannot be listened on
+     * @throws SQLException when the endpoint cannot tell what DuckDB supports (its keywords and functions)
+     */
+    public static FlightSqlServer start(SqlEndpoint endpoint, FlightConfig config) throws IOException, SQLException {
         requireNonNull(endpoint, "endpoint is null");
+        if (!config.tls() && !config.allowPlaintext() && !isLocalOnly(InetAddress.getByName(config.bind()))) {
+            throw new IllegalArgumentException("Invalid value " + config.bind() + " for configuration flight.bind: "
+                    + "listening on an address other than 127.0.0.1 or ::1 (other loopback addresses included) "
+                    + "requires TLS (flight.tls-certificate and flight.tls-private-key), or "
+                    + "flight.allow-plaintext=true to send passwords and results in the clear");
+        }
         String password = config.password().orElseGet(FlightSqlServer::randomPassword);
+        ServerSqlInfo sqlInfo = ServerSqlInfo.of(endpoint,
+                Optional.ofNullable(FlightSqlServer.class.getPackage().getImplementationVersion()).orElse("dev"),
+                Optional.ofNullable(Schema.class.getPackage().getImplementationVersion()).orElse("unknown"));
+        IssuedTickets tickets = new IssuedTickets(config.ticketLifetime(), config.maxTicketsPerClient(),
+                config.maxTickets(), System::nanoTime);
         BufferAllocator allocator = new RootAllocator();
         DocmirrorFlightProducer producer = new DocmirrorFlightProducer(endpoint, allocator, config.batchRows(),
-                Optional.ofNullable(FlightSqlServer.class.getPackage().getImplementationVersion()).orElse("dev"));
+                sqlInfo, tickets);
         Location location = config.tls() ? Location.forGrpcTls(config.bind(), config.port())
                 : Location.forGrpcInsecure(config.bind(), config.port());
         FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)
@@ -78,7 +101,7 @@ public final class FlightSqlServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        housekeeping.scheduleWithFixedDelay(producer::expireUnclaimedResults, 1, 1, TimeUnit.MINUTES);
+        housekeeping.scheduleWithFixedDelay(producer::expireTickets, 1, 1, TimeUnit.MINUTES);
         log.info("Flight SQL endpoint listening on {}:{}{}", config.bind(), server.getPort(),
                 config.tls() ? " (TLS)" : "");
         return new FlightSqlServer(server, producer, allocator, housekeeping, config, password);
@@ -127,6 +150,15 @@ public final class FlightSqlServer implements AutoCloseable {
             }
             return () -> givenUser;
         };
+    }
+
+    /**
+     * Whether only this machine can reach the address: 127.0.0.1 and ::1. Other addresses of 127.0.0.0/8 are set up
+     * by hand (aliases, port forwarding in containers), usually so that something else can reach them.
+     */
+    private static boolean isLocalOnly(InetAddress address) {
+        return address instanceof Inet6Address ? address.isLoopbackAddress()
+                : Arrays.equals(address.getAddress(), new byte[] {127, 0, 0, 1});
     }
 
     private static String randomPassword() {

@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A client's prepared statement: its query, checked when it was prepared, and the parameter values the client sent
- * last. Each execution prepares the query afresh on a connection of its own, so that executions never share a
- * DuckDB statement (a second execution would close the first one's result while a client still streams it) and
- * each runs on the newest catalog generation.
+ * A query checked and described, ready to run: a client's prepared statement (with the parameter values the client
+ * sent last), or a plain statement between its GetFlightInfo and its fetch. Each execution prepares the query afresh
+ * on a connection of its own, so that executions never share a DuckDB statement (a second execution would close the
+ * first one's result while a client still streams it) and each runs on the newest catalog generation.
  */
 final class PreparedQuery {
     private static final Pattern TRAILING_SEMICOLONS = Pattern.compile("[\\s;]+$");
@@ -57,8 +57,8 @@ final class PreparedQuery {
     }
 
     /**
-     * The schema of the query's result, which tells a client that this is a query and not an update (the JDBC
-     * driver takes an empty schema for an update).
+     * The schema of the query's result, with each column's Flight SQL metadata ({@link ColumnMetadata}), which also
+     * tells a client that this is a query and not an update (the JDBC driver takes an empty schema for an update).
      */
     Schema resultSchema() {
         return resultSchema;
@@ -87,7 +87,7 @@ final class PreparedQuery {
 
     private static Schema schemaOf(PreparedStatement statement, BufferAllocator allocator) throws SQLException {
         try (ResultSet result = statement.executeQuery(); ArrowReader reader = ArrowExport.of(result, allocator, 1)) {
-            return reader.getVectorSchemaRoot().getSchema();
+            return ColumnMetadata.ofResult(reader.getVectorSchemaRoot().getSchema(), result.getMetaData());
         } catch (IOException e) {
             throw new SQLException("Cannot read the Arrow schema of the query's result: " + e.getMessage(), e);
         }
@@ -102,12 +102,13 @@ final class PreparedQuery {
         values = ArrowParameters.values(sent, 0, values.length);
     }
 
-    /** Runs the query with the values bound last; the result owns its statement and connection. */
-    QueryResult execute(BufferAllocator allocator, long batchRows) throws SQLException {
-        Object[] bound;
-        synchronized (this) {
-            bound = Arrays.copyOf(values, values.length);
-        }
+    /** The values bound last (a copy). */
+    synchronized Object[] boundValues() {
+        return Arrays.copyOf(values, values.length);
+    }
+
+    /** Runs the query with {@code bound} values; the result owns its statement and connection. */
+    QueryResult execute(Object[] bound, BufferAllocator allocator, long batchRows) throws SQLException {
         Connection connection = endpoint.connect();
         PreparedStatement statement = null;
         try {

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A query's result waiting to be fetched: the endpoint runs a query when a client asks for its FlightInfo (so the
- * schema it answers is the result's own), and streams the rows when the client comes back with the ticket.
+ * A query's result as it streams to a client that fetched its ticket: DuckDB's Arrow batches, sent under the
+ * result's schema with each column's Flight SQL metadata ({@link ColumnMetadata}).
  */
 final class QueryResult implements AutoCloseable {
     /** How long a stream waits for a slow client to take the next batch before it gives up. */
@@ -27,7 +27,6 @@ final class QueryResult implements AutoCloseable {
     private final List<AutoCloseable> owned;
     private final ArrowReader reader;
     private final Schema schema;
-    private final long createdNanos = System.nanoTime();
 
     private QueryResult(List<AutoCloseable> owned, ArrowReader reader, Schema schema) {
         this.owned = owned;
@@ -46,7 +45,8 @@ final class QueryResult implements AutoCloseable {
         try {
             ArrowReader reader = ArrowExport.of(resultSet, allocator, batchRows);
             closing.add(0, reader);
-            return new QueryResult(closing, reader, reader.getVectorSchemaRoot().getSchema());
+            return new QueryResult(closing, reader,
+                    ColumnMetadata.ofResult(reader.getVectorSchemaRoot().getSchema(), resultSet.getMetaData()));
         } catch (SQLException | IOException | RuntimeException e) {
             SQLException failure = e instanceof SQLException sqlException ? sqlException
                     : new SQLException("Cannot read the query's result as Arrow: " + e.getMessage(), e);
@@ -55,22 +55,17 @@ final class QueryResult implements AutoCloseable {
         }
     }
 
-    Schema schema() {
-        return schema;
-    }
-
-    long ageNanos() {
-        return System.nanoTime() - createdNanos;
-    }
-
     /** Sends every batch to {@code listener}, waiting for the client when it reads slower than we send. */
     void streamTo(ServerStreamListener listener) throws IOException {
-        VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        listener.start(root);
+        VectorSchemaRoot read = reader.getVectorSchemaRoot();
+        // The reader's own vectors, under the schema with metadata: sending copies nothing.
+        VectorSchemaRoot sent = new VectorSchemaRoot(schema.getFields(), read.getFieldVectors(), 0);
+        listener.start(sent);
         while (reader.loadNextBatch()) {
             if (!awaitClient(listener)) {
                 return;
             }
+            sent.setRowCount(read.getRowCount());
             listener.putNext();
         }
         listener.completed();

@@ -1,0 +1,117 @@
+package io.docmirror.sql;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The endpoint's temporary directory ({@code docmirror-sql-<pid>-<n>} in {@code java.io.tmpdir}), where its
+ * catalog generations and DuckDB's spill files live. It goes when the endpoint closes; when the process ends
+ * without closing it (Ctrl-C, a signal) a shutdown hook removes it; and when the process could not even do that
+ * (SIGKILL, a crash), the next endpoint to open removes the directories of processes that no longer run.
+ */
+final class WorkDirectory {
+    private static final Logger log = LoggerFactory.getLogger(WorkDirectory.class);
+    private static final String PREFIX = "docmirror-sql-";
+    private static final Pattern NAME = Pattern.compile(Pattern.quote(PREFIX) + "(\\d+)-\\d+");
+
+    private final Path path;
+    private final Thread removeAtExit;
+
+    private WorkDirectory(Path path) {
+        this.path = path;
+        this.removeAtExit = new Thread(() -> removeTree(path), "docmirror-sql-cleanup");
+    }
+
+    /** Removes what ended processes left behind, then creates this process's new directory. */
+    static WorkDirectory create() {
+        Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+        removeLeftBehind(temporary);
+        try {
+            WorkDirectory directory = new WorkDirectory(Files.createTempDirectory(temporary,
+                    PREFIX + ProcessHandle.current().pid() + "-"));
+            Runtime.getRuntime().addShutdownHook(directory.removeAtExit);
+            return directory;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a temporary directory for the SQL catalog in " + temporary,
+                    e);
+        }
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /**
+     * Removes the directory if nothing is left in it (each generation removes its own when its last connection
+     * closes), and no longer at exit.
+     *
+     * @return false when generations still in use were left in it (they remove themselves when done; the
+     *         directory itself then goes at exit)
+     */
+    boolean removeIfEmpty() {
+        try (Stream<Path> left = Files.list(path)) {
+            if (left.findAny().isPresent()) {
+                return false;
+            }
+            Files.delete(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot remove the SQL catalog directory " + path, e);
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(removeAtExit);
+        } catch (IllegalStateException shuttingDown) {
+            // Closed by another shutdown hook: this one finds nothing left to remove.
+            log.debug("Closing while the JVM shuts down: {}", shuttingDown.getMessage());
+        }
+        return true;
+    }
+
+    private static void removeLeftBehind(Path temporary) {
+        List<Path> candidates;
+        try (Stream<Path> entries = Files.list(temporary)) {
+            candidates = entries.filter(entry -> NAME.matcher(entry.getFileName().toString()).matches()).toList();
+        } catch (IOException e) {
+            log.warn("Cannot look for SQL catalog directories left behind in {}", temporary, e);
+            return;
+        }
+        for (Path candidate : candidates) {
+            Matcher name = NAME.matcher(candidate.getFileName().toString());
+            if (name.matches() && !running(name.group(1))) {
+                log.info("Removing {}, left behind by process {} that no longer runs", candidate, name.group(1));
+                removeTree(candidate);
+            }
+        }
+    }
+
+    private static boolean running(String pid) {
+        try {
+            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException e) {
+            // Not a process id we could have written: not ours to remove.
+            return true;
+        }
+    }
+
+    private static void removeTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            log.warn("Cannot remove the SQL catalog directory {}", root, e);
+        }
+    }
+}
