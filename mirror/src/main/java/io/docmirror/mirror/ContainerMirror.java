@@ -1,10 +1,7 @@
 package io.docmirror.mirror;
 
-import io.docmirror.flatten.Conflict;
-import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.flatten.Overflow;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.mirror.manifest.BackfillProgress;
@@ -269,7 +266,7 @@ public final class ContainerMirror implements AutoCloseable {
                     tables(table -> concat(tableFiles(table), written.tables().getOrDefault(table, List.of()))),
                     concat(committedHistory(), written.history()),
                     concat(committedDeadLetters(), written.deadLetters()),
-                    Math.max(written.lastEventTs(), committedLastEventTs()), conflicts(flattener.schema()),
+                    Math.max(written.lastEventTs(), committedLastEventTs()), ConflictEntry.of(flattener.schema()),
                     backfill().orElse(null), committedHistoryFrom()));
         }
 
@@ -282,7 +279,7 @@ public final class ContainerMirror implements AutoCloseable {
             return commitVersion((written, schemaFile) -> new Manifest(version, container, clock.millis(),
                     analyticalTtl, checkpoint(), schemaFile, tables(ContainerMirror.this::tableFiles),
                     committedHistory(), committedDeadLetters(), committedLastEventTs(),
-                    conflicts(flattener.schema()), backfill().orElse(BackfillProgress.start(feedRanges))
+                    ConflictEntry.of(flattener.schema()), backfill().orElse(BackfillProgress.start(feedRanges))
                             .withRange(feedRange, lsn, written.tables(), written.history(), written.deadLetters(),
                                     written.events(), written.lastEventTs()), committedHistoryFrom()));
         }
@@ -298,7 +295,7 @@ public final class ContainerMirror implements AutoCloseable {
             Commit commit = commitVersion((written, schemaFile) -> new Manifest(version, container, clock.millis(),
                     analyticalTtl, checkpoint(), schemaFile,
                     tables(table -> written.tables().getOrDefault(table, List.of())), committedHistory(),
-                    written.deadLetters(), committedLastEventTs(), conflicts(flattener.schema()), null,
+                    written.deadLetters(), committedLastEventTs(), ConflictEntry.of(flattener.schema()), null,
                     committedHistoryFrom()));
             rebuilding = false;
             garbage.add(new ReplacedFiles(version, replaced));
@@ -523,20 +520,6 @@ public final class ContainerMirror implements AutoCloseable {
 
     private long committedLastEventTs() {
         return committed == null ? 0 : committed.lastEventTs();
-    }
-
-    /** The flattener's conflicts and overflows, for the SQL catalog's {@code docmirror_conflicts}. */
-    private static List<ConflictEntry> conflicts(ContainerSchema schema) {
-        List<ConflictEntry> entries = new ArrayList<>();
-        for (Conflict conflict : schema.conflicts()) {
-            entries.add(new ConflictEntry(conflict.table(), conflict.path().toString(), conflict.keptType(),
-                    conflict.seenType(), conflict.resolution(), conflict.count(), conflict.sampleIds()));
-        }
-        for (Overflow overflow : schema.overflows()) {
-            entries.add(new ConflictEntry(overflow.table(), overflow.path().toString(), null, null,
-                    "_overflow (the table is at its column limit)", overflow.count(), overflow.sampleIds()));
-        }
-        return entries;
     }
 
     private Flattener committedFlattener() {

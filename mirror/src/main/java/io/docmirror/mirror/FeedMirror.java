@@ -2,7 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.DataFile;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.mirror.source.SourceUnavailableException;
@@ -66,10 +66,10 @@ public final class FeedMirror implements AutoCloseable {
     private static final class Source {
         final ContainerProperties container;
         /** Opened at the container's first read; null until then, and while opening it fails. */
-        ContainerMirror mirror;
+        MirrorTarget mirror;
         /** Opened at the mirror's checkpoint before a read; null until then, and after a failure. */
         ChangeSource changes;
-        ContainerMirror.Batch batch;
+        MirrorTarget.Batch batch;
         /** When the open batch's first change was read, and when the store committed it (its clock). */
         long batchReadAt;
         long batchFirstCommitAt;
@@ -139,8 +139,10 @@ public final class FeedMirror implements AutoCloseable {
                     }
                 }
                 // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
-                compactions.tend(source.mirror);
-                compactions.await(source.mirror);
+                if (source.mirror instanceof ManifestTarget manifest) {
+                    compactions.tend(manifest.mirror());
+                    compactions.await(manifest.mirror());
+                }
             } catch (SourceUnavailableException e) {
                 stopReading(source, e);
                 failures.forEach(e::addSuppressed);
@@ -184,8 +186,8 @@ public final class FeedMirror implements AutoCloseable {
                 } catch (RuntimeException e) {
                     retryLater(source, e);
                 }
-                if (source.batch == null && source.mirror != null) {
-                    compactions.tend(source.mirror);
+                if (source.batch == null && source.mirror instanceof ManifestTarget manifest) {
+                    compactions.tend(manifest.mirror());
                 }
             }
             if (allCaughtUp) {
@@ -196,8 +198,8 @@ public final class FeedMirror implements AutoCloseable {
             if (source.batch != null) {
                 commit(source);
             }
-            if (source.mirror != null) {
-                compactions.await(source.mirror);
+            if (source.mirror instanceof ManifestTarget manifest) {
+                compactions.await(manifest.mirror());
             }
         }
     }
@@ -295,8 +297,7 @@ public final class FeedMirror implements AutoCloseable {
                 throw e;
             }
             // Skipping the lost changes would leave the mirror silently wrong; only a new snapshot can mend it.
-            String version = source.mirror.manifest().map(manifest -> "version " + manifest.version())
-                    .orElse("its start");
+            String version = source.mirror.position();
             throw new IllegalStateException("Cannot mirror container " + source.mirror.container() + " any further: "
                     + e.getMessage() + " The mirror stops at " + version + " rather than skip those changes: "
                     + source.changes.gapRemedy(source.mirror.container()), e);
@@ -381,8 +382,7 @@ public final class FeedMirror implements AutoCloseable {
     }
 
     private static String committedVersion(Source source) {
-        return source.mirror == null ? "its last committed version" : source.mirror.manifest()
-                .map(manifest -> "version " + manifest.version()).orElse("its start");
+        return source.mirror == null ? "its last committed version" : source.mirror.position();
     }
 
     private MirrorHealth updateHealth(Source source, UnaryOperator<MirrorHealth> change) {
@@ -391,15 +391,14 @@ public final class FeedMirror implements AutoCloseable {
 
     /** Commits the open batch and returns how many changes it held. */
     private long commit(Source source) {
-        ContainerMirror.Batch batch = source.batch;
+        MirrorTarget.Batch batch = source.batch;
         source.batch = null;
         long events = batch.events();
         // Every change the source returned is in the batch, so the source's position is where the batch ends.
-        ContainerMirror.Commit commit = batch.commit(source.changes.checkpoint());
-        record(new MirrorActivity(source.mirror.container(), events, 1, commit.filesWritten().size(),
-                commit.filesWritten().stream().mapToLong(DataFile::bytes).sum(), 0, 0, 0));
-        log.debug("Committed version {} of the mirror of {}: {} changes", commit.manifest().version(),
-                source.mirror.container(), events);
+        MirrorTarget.Committed commit = batch.commit(source.changes.checkpoint());
+        record(new MirrorActivity(source.mirror.container(), events, 1, commit.files(), commit.bytes(), 0, 0, 0));
+        log.debug("Committed {} of the mirror of {}: {} changes", commit.position(), source.mirror.container(),
+                events);
         return events;
     }
 
@@ -430,9 +429,18 @@ public final class FeedMirror implements AutoCloseable {
         }
     }
 
-    private ContainerMirror openMirror(ContainerProperties container) {
-        ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, flattenerConfigs.apply(container.id()),
-                config, clock);
+    private MirrorTarget openMirror(ContainerProperties container) {
+        FlattenerConfig flattenerConfig = flattenerConfigs.apply(container.id());
+        MirrorTarget target = switch (config.format()) {
+            case ICEBERG -> ContainerTables.open(mirrorDirectory, container, flattenerConfig, config, clock);
+            case MANIFEST -> openManifestMirror(container, flattenerConfig);
+        };
+        log.info("Mirroring container {} from {}", container.id(), target.position());
+        return target;
+    }
+
+    private MirrorTarget openManifestMirror(ContainerProperties container, FlattenerConfig flattenerConfig) {
+        ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, flattenerConfig, config, clock);
         try {
             mirror.backfill().ifPresent(backfill -> {
                 throw new IllegalStateException("Cannot mirror container " + container.id() + ": its backfill "
@@ -449,10 +457,7 @@ public final class FeedMirror implements AutoCloseable {
             }
             throw e;
         }
-        log.info("Mirroring container {} from {}", container.id(), mirror.manifest()
-                .map(manifest -> "manifest version " + manifest.version())
-                .orElse("the beginning of its change feed"));
-        return mirror;
+        return new ManifestTarget(mirror);
     }
 
     /**

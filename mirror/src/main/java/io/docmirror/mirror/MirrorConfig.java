@@ -26,10 +26,11 @@ import static java.util.Objects.requireNonNull;
  *     (0: never)
  * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
  *     thread, while one thread flattens and writes
+ * @param format {@code mirror.format}: the tables' format
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles,
-        int backfillReaders) {
+        int backfillReaders, MirrorFormat format) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
@@ -62,7 +63,11 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
                             + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
-                            + "Parquet). 1 keeps both cores of a small machine busy."));
+                            + "Parquet). 1 keeps both cores of a small machine busy."),
+            new ConfigOption("mirror.format", "manifest",
+                    "The mirror's table format: `manifest` (Parquet files listed by docmirror's own manifest) or "
+                            + "`iceberg` (Apache Iceberg v3 tables in an embedded SQLite catalog, `catalog.db`; "
+                            + "streaming only for now: backfill, rebuild and compaction need `manifest`)."));
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
@@ -97,6 +102,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         if (backfillReaders < 1) {
             throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
         }
+        requireNonNull(format, "format is null");
     }
 
     public static MirrorConfig defaults() {
@@ -120,18 +126,24 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 section.intValue("mirror.manifest.keep-versions"),
                 Duration.ofMillis(section.longValue("mirror.manifest.keep-ms")),
                 section.intValue("mirror.compaction.delta-files"),
-                section.intValue("mirror.backfill.readers"));
+                section.intValue("mirror.backfill.readers"),
+                MirrorFormat.parse(section.text("mirror.format").trim()));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
         return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions, keepManifestsFor,
-                compactionDeltaFiles, backfillReaders);
+                compactionDeltaFiles, backfillReaders, format);
     }
 
     /** Compaction of tables with {@code deltaFiles} delta files (0: off), manifests kept for {@code keepFor}. */
     public MirrorConfig withCompaction(int deltaFiles, Duration keepFor) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions, keepFor,
-                deltaFiles, backfillReaders);
+                deltaFiles, backfillReaders, format);
+    }
+
+    public MirrorConfig withFormat(MirrorFormat format) {
+        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
+                keepManifestsFor, compactionDeltaFiles, backfillReaders, format);
     }
 
     private static CompressionCodecName compression(String text) {

@@ -1,12 +1,6 @@
 package io.docmirror.sql;
 
-import io.docmirror.mirror.manifest.Checkpoint;
-import io.docmirror.mirror.manifest.ColumnEntry;
-import io.docmirror.mirror.manifest.ConflictEntry;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.TableEntry;
-import io.docmirror.mirror.manifest.ViewDefinitions;
-
+import io.docmirror.layout.TableView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,11 +12,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
-import static io.docmirror.mirror.manifest.ViewDefinitions.identifier;
-import static io.docmirror.mirror.manifest.ViewDefinitions.literal;
 
 /**
  * Writes one generation of the SQL catalog: a DuckDB database file with a view per mirrored table (current state),
@@ -55,12 +46,11 @@ final class CatalogWriter {
      * still answers.
      */
     static void write(MirrorSnapshot snapshot, Path databaseFile) throws SQLException {
-        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.manifests(), CATALOG_VIEWS));
+        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.containers(), CATALOG_VIEWS));
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + databaseFile);
                 Statement statement = connection.createStatement()) {
-            for (Map.Entry<String, Manifest> container : snapshot.manifests().entrySet()) {
-                writer.serve(connection, container.getKey(), container.getValue(),
-                        snapshot.containerDirectory(container.getKey()));
+            for (Map.Entry<String, MirroredContainer> container : snapshot.containers().entrySet()) {
+                writer.serve(connection, container.getKey(), container.getValue());
             }
             statement.execute("BEGIN TRANSACTION");
             for (String sql : writer.catalogStatements()) {
@@ -72,22 +62,22 @@ final class CatalogWriter {
     }
 
     /** Creates one container's views in one transaction, and its rows of the catalog; or records why it cannot. */
-    private void serve(Connection connection, String container, Manifest manifest, Path directory)
-            throws SQLException {
-        ViewDefinitions views = new ViewDefinitions(manifest, directory, OptionalLong.empty());
-        String root = names.table(container, manifest.root().name());
-        freshnessRows.add("(" + literal(container) + ", " + manifest.version() + "::BIGINT, "
-                + timestamp(manifest.committedAt()) + ", " + timestamp(manifest.lastEventTs()) + ", "
-                + positions(manifest.checkpoint()) + ", " + literal(names.history(container)) + ")");
+    private void serve(Connection connection, String container, MirroredContainer mirrored) throws SQLException {
+        List<MirroredContainer.Table> tables = mirrored.tables();
+        String root = names.table(container, tables.get(0).name());
+        freshnessRows.add("(" + literal(container) + ", " + mirrored.version() + "::BIGINT, "
+                + timestamp(mirrored.committedAt()) + ", " + timestamp(mirrored.lastEventTs()) + ", "
+                + positions(mirrored.positions()) + ", " + literal(names.history(container)) + ")");
         try (Statement statement = connection.createStatement()) {
             statement.execute("BEGIN TRANSACTION");
-            for (TableEntry table : manifest.tables()) {
+            mirrored.prepare(connection);
+            for (MirroredContainer.Table table : tables) {
                 statement.execute("CREATE VIEW " + identifier(names.table(container, table.name())) + " AS "
-                        + views.currentState(table, identifier(root)));
+                        + mirrored.currentState(table, identifier(root)));
             }
-            statement.execute("CREATE VIEW " + identifier(names.history(container)) + " AS " + views.history());
+            statement.execute("CREATE VIEW " + identifier(names.history(container)) + " AS " + mirrored.history());
             // Bound here, so that a dead-letter file that cannot be read fails this container, not the catalog.
-            statement.execute("CREATE TEMP VIEW dead_letters_check AS " + views.deadLetters());
+            statement.execute("CREATE TEMP VIEW dead_letters_check AS " + mirrored.deadLetters());
             statement.execute("DROP VIEW dead_letters_check");
             statement.execute("COMMIT");
         } catch (SQLException e) {
@@ -100,28 +90,28 @@ final class CatalogWriter {
                     + "`docmirror repair --container " + container + "` mends it)") + ")");
             return;
         }
-        for (TableEntry table : manifest.tables()) {
+        for (MirroredContainer.Table table : tables) {
             String sqlName = names.table(container, table.name());
             tableRows.add("SELECT " + literal(table.name()) + ", " + literal(container) + ", "
                     + nullableLiteral(table.parent()) + ", " + literal(table.jsonPath()) + ", "
                     + "(SELECT count(*) FROM " + identifier(sqlName) + "), " + table.columns().size()
-                    + ", " + table.files().size() + ", " + literal(sqlName));
+                    + ", " + table.files() + ", " + literal(sqlName));
             for (int index = 0; index < table.columns().size(); index++) {
-                ColumnEntry column = table.columns().get(index);
+                MirroredContainer.Column column = table.columns().get(index);
                 columnRows.add("(" + literal(table.name()) + ", " + (index + 1) + ", " + literal(column.name())
-                        + ", " + literal(ViewDefinitions.sqlType(column)) + ", "
-                        + literal(column.role()) + ", " + literal(column.jsonPath()) + ", " + literal(container)
-                        + ", " + literal(sqlName) + ")");
+                        + ", " + literal(column.type()) + ", " + literal(column.role()) + ", "
+                        + nullableLiteral(column.jsonPath()) + ", " + literal(container) + ", " + literal(sqlName)
+                        + ")");
             }
         }
-        for (ConflictEntry conflict : manifest.conflicts()) {
+        for (MirroredContainer.Conflict conflict : mirrored.conflicts()) {
             conflictRows.add("(" + literal(container) + ", " + literal(conflict.table()) + ", "
                     + literal(conflict.jsonPath()) + ", " + nullableLiteral(conflict.keptType()) + ", "
                     + nullableLiteral(conflict.seenType()) + ", " + literal(conflict.resolution()) + ", "
-                    + conflict.count() + ", " + conflict.sampleIds().stream().map(ViewDefinitions::literal)
+                    + conflict.count() + ", " + conflict.sampleIds().stream().map(CatalogWriter::literal)
                     .collect(Collectors.joining(", ", "[", "]::VARCHAR[]")) + ")");
         }
-        deadLetterSelects.add(views.deadLetters());
+        deadLetterSelects.add(mirrored.deadLetters());
     }
 
     private List<String> catalogStatements() {
@@ -165,9 +155,7 @@ final class CatalogWriter {
      * Where the version ends in its source: the newest LSN per feed range, and reading from Kafka the next offset per
      * topic-partition.
      */
-    private static String positions(Checkpoint checkpoint) {
-        Map<String, Long> positions = new java.util.TreeMap<>(checkpoint.kafkaOffsets());
-        checkpoint.reachedPositions().forEach((range, lsn) -> positions.put("feed range " + range, lsn));
+    private static String positions(Map<String, Long> positions) {
         return positions.entrySet().stream()
                 .map(entry -> literal(entry.getKey()) + ": " + entry.getValue())
                 .collect(Collectors.joining(", ", "MAP {", "}::MAP(VARCHAR, BIGINT)"));
@@ -179,5 +167,13 @@ final class CatalogWriter {
 
     private static String nullableLiteral(String text) {
         return text == null ? "NULL" : literal(text);
+    }
+
+    private static String identifier(String name) {
+        return TableView.identifier(name);
+    }
+
+    private static String literal(String text) {
+        return TableView.literal(text);
     }
 }

@@ -1,9 +1,12 @@
 package io.docmirror.sql;
 
+import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.LocalFileIO;
 import io.docmirror.mirror.MirrorLayout;
-import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.mirror.manifest.ReaderLeases;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,35 +20,47 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The newest committed manifest version of every mirrored container: what one generation of the SQL catalog shows.
- * It holds a reader's lease on each version ({@link ReaderLeases}), so that the mirror keeps the files the views read
- * until the snapshot is closed.
+ * What one generation of the SQL catalog shows: every mirrored container at its newest commit, in whichever format
+ * the mirror keeps it. A container in the manifest format is held with a reader's lease on its version
+ * ({@link ReaderLeases}), so that the mirror keeps the files the views read until the snapshot is closed; one in the
+ * Iceberg format is read at the snapshots one read of the catalog's pointers found ({@link CatalogPointers}).
  *
- * @param manifests by container name
+ * @param containers by container name
+ * @param commits what {@link #currentCommits} said when the snapshot was read: two equal maps show the same data
  */
-record MirrorSnapshot(Path mirrorDirectory, Map<String, Manifest> manifests, List<ReaderLeases.Lease> leases)
-        implements AutoCloseable {
+record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> containers, Map<String, String> commits,
+        List<ReaderLeases.Lease> leases) implements AutoCloseable {
     MirrorSnapshot {
-        manifests = Collections.unmodifiableMap(new TreeMap<>(manifests));
+        containers = Collections.unmodifiableMap(new TreeMap<>(containers));
+        commits = Map.copyOf(commits);
         leases = List.copyOf(leases);
     }
 
-    /** Reads the newest manifest of every container, and takes a lease on each. */
+    /** Reads the newest commit of every container, and takes a lease on each manifest version. */
     static MirrorSnapshot read(Path mirrorDirectory) {
-        Map<String, Manifest> manifests = new TreeMap<>();
+        Map<String, MirroredContainer> containers = new TreeMap<>();
+        Map<String, String> commits = new TreeMap<>();
         List<ReaderLeases.Lease> leases = new ArrayList<>();
         try {
             for (Path container : containerDirectories(mirrorDirectory)) {
                 new ReaderLeases(container).holdNewest().ifPresent(held -> {
                     leases.add(held.lease());
-                    manifests.put(held.manifest().container(), held.manifest());
+                    containers.put(held.manifest().container(), new ManifestContainer(held.manifest(), container));
+                    commits.put(container.getFileName().toString(), "version " + held.manifest().version());
                 });
             }
+            CatalogPointers pointers = CatalogPointers.read(mirrorDirectory);
+            LocalFileIO io = new LocalFileIO();
+            icebergCommits(pointers).forEach((container, commit) -> IcebergContainer.of(container,
+                    pointers.tables(Namespace.of(container), io)).ifPresent(found -> {
+                        containers.put(container, found);
+                        commits.put(container, commit);
+                    }));
         } catch (RuntimeException e) {
             leases.forEach(ReaderLeases.Lease::close);
             throw e;
         }
-        return new MirrorSnapshot(mirrorDirectory, manifests, leases);
+        return new MirrorSnapshot(mirrorDirectory, containers, commits, leases);
     }
 
     /** Lets the mirror remove what only these versions need. */
@@ -55,24 +70,34 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, Manifest> manifests, Lis
     }
 
     /**
-     * The newest version of every container, from directory listings only (no manifest is read): the cheap check
-     * whether a snapshot is still current.
+     * Where every container is now, from directory listings and one query of the Iceberg catalog (no manifest or
+     * table metadata is read): the cheap check whether a snapshot is still current.
      */
-    static Map<String, Long> currentVersions(Path mirrorDirectory) {
-        Map<String, Long> versions = new TreeMap<>();
+    static Map<String, String> currentCommits(Path mirrorDirectory) {
+        Map<String, String> commits = new TreeMap<>();
         for (Path container : containerDirectories(mirrorDirectory)) {
             List<Long> committed = new ManifestStore(container).versions();
             if (!committed.isEmpty()) {
-                versions.put(container.getFileName().toString(), committed.get(committed.size() - 1));
+                commits.put(container.getFileName().toString(), "version " + committed.get(committed.size() - 1));
             }
         }
-        return versions;
+        commits.putAll(icebergCommits(CatalogPointers.read(mirrorDirectory)));
+        return commits;
     }
 
-    /** The version of each container: two snapshots with the same versions show the same data. */
+    /** Each Iceberg container's commit: its tables' metadata locations, which every commit moves. */
+    private static Map<String, String> icebergCommits(CatalogPointers pointers) {
+        Map<String, String> commits = new TreeMap<>();
+        for (Map.Entry<TableIdentifier, String> pointer : pointers.locations().entrySet()) {
+            commits.merge(pointer.getKey().namespace().level(0), pointer.getValue(), (a, b) -> a + "\n" + b);
+        }
+        return commits;
+    }
+
+    /** The commit (manifest version or Iceberg batch) of each container. */
     Map<String, Long> versions() {
         Map<String, Long> versions = new TreeMap<>();
-        manifests.forEach((container, manifest) -> versions.put(container, manifest.version()));
+        containers.forEach((container, mirrored) -> versions.put(container, mirrored.version()));
         return versions;
     }
 

@@ -89,7 +89,7 @@ public final class SqlEndpoint implements AutoCloseable {
     public synchronized boolean refresh() throws SQLException {
         checkOpen();
         lastLookNanos = System.nanoTime();
-        if (current != null && MirrorSnapshot.currentVersions(mirrorDirectory).equals(current.versions())) {
+        if (current != null && MirrorSnapshot.currentCommits(mirrorDirectory).equals(current.commits())) {
             return false;
         }
         long number = current == null ? 1 : current.number() + 1;

@@ -125,6 +125,11 @@ final class SqlGeneration {
         return versions;
     }
 
+    /** Where each container this generation shows stood ({@link MirrorSnapshot#commits()}). */
+    Map<String, String> commits() {
+        return snapshot.commits();
+    }
+
     StatementGuard guard() {
         return guard;
     }

@@ -1,8 +1,5 @@
 package io.docmirror.sql;
 
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.TableEntry;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -40,14 +37,16 @@ final class SqlNames {
     private SqlNames() {
     }
 
-    /** Names every table and history of {@code manifests} (by container), around the catalog's {@code reserved}. */
-    static SqlNames assign(Map<String, Manifest> manifests, List<String> reserved) {
+    /** Names every table and history of {@code containers} (by name), around the catalog's {@code reserved}. */
+    static SqlNames assign(Map<String, MirroredContainer> containers, List<String> reserved) {
         List<Claim> claims = new ArrayList<>();
-        manifests.forEach((container, manifest) -> {
-            for (TableEntry table : manifest.tables()) {
+        containers.forEach((container, mirrored) -> {
+            for (MirroredContainer.Table table : mirrored.tables()) {
                 claims.add(new Claim(table.isRoot() ? Kind.ROOT : Kind.CHILD, container, table.name(), table.name()));
+                if (table.isRoot()) {
+                    claims.add(new Claim(Kind.HISTORY, container, null, table.name() + "_history"));
+                }
             }
-            claims.add(new Claim(Kind.HISTORY, container, null, manifest.root().name() + "_history"));
         });
         claims.sort(Comparator.comparing(Claim::kind).thenComparing(Claim::container)
                 .thenComparing(Claim::naturalName));

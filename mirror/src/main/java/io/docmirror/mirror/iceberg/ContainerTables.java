@@ -17,14 +17,19 @@ import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.WriterLock;
 import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.manifest.ConflictEntry;
+import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -32,6 +37,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
@@ -69,7 +76,7 @@ import static java.util.Objects.requireNonNull;
  * exactly where the last commit ended, with the same flattening decisions. Only one process writes a container's
  * tables at a time ({@link WriterLock}).
  */
-public final class ContainerTables implements AutoCloseable {
+public final class ContainerTables implements MirrorTarget {
     private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -81,6 +88,8 @@ public final class ContainerTables implements AutoCloseable {
     private final MirrorConfig config;
     private final Clock clock;
     private final WriterLock lock;
+    /** The container's analytical TTL in seconds (-1: forever), recorded on the root table for readers. */
+    private final long analyticalTtl;
     private final DocumentRows rows;
     private final Map<String, Map<String, DeleteFile>> vectors;
     private Flattener flattener;
@@ -93,7 +102,7 @@ public final class ContainerTables implements AutoCloseable {
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, WriterLock lock,
-            TablesState state) {
+            TablesState state, long analyticalTtl) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -102,6 +111,7 @@ public final class ContainerTables implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.lock = lock;
+        this.analyticalTtl = analyticalTtl;
         this.rows = state.rows();
         this.vectors = new HashMap<>(state.vectors());
         this.committedSchema = state.flattenerSchema();
@@ -121,32 +131,85 @@ public final class ContainerTables implements AutoCloseable {
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config, Clock clock) {
+        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock);
+    }
+
+    /**
+     * Opens (or starts) the tables of {@code container} as the store has it now: when they mirror an earlier container
+     * of the same name (deleted and created again, so with another {@code _rid}), they are dropped, and this one is
+     * mirrored from its first change.
+     */
+    public static ContainerTables open(Path mirrorDirectory, ContainerProperties container,
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
+                flattenerConfig, config, clock);
+    }
+
+    /** @param analyticalTtl the container's analytical TTL in seconds (-1: forever) */
+    private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
+            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         WriterLock lock = WriterLock.take(MirrorLayout.containerDirectory(mirrorDirectory, container), container);
         CatalogSettings settings = CatalogSettings.embedded(mirrorDirectory);
         CatalogConnection catalog = null;
         try {
             catalog = MirrorCatalog.open(settings);
-            SupportsNamespaces namespaces = (SupportsNamespaces) catalog.catalog();
-            if (!namespaces.namespaceExists(MirrorTables.namespace(container))) {
-                namespaces.createNamespace(MirrorTables.namespace(container));
-            }
+            claimNamespace(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig);
-            log.info("Mirroring container {} into Iceberg tables from {}", container, state.batches() == 0
-                    ? "its start" : "batch " + state.batches() + " (" + state.rows().documents() + " documents)");
-            return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state);
+            return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state,
+                    analyticalTtl);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
         }
     }
 
+    /**
+     * Creates the container's namespace, or takes it over for a container created again under the same name: the
+     * earlier container's tables are dropped with their files.
+     */
+    private static void claimNamespace(Catalog catalog, String container, String resourceId, String rootTable) {
+        SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+        Namespace namespace = MirrorTables.namespace(container);
+        Map<String, String> properties = new HashMap<>();
+        properties.put(MirrorProperties.ROOT_TABLE, rootTable);
+        if (resourceId != null) {
+            properties.put(MirrorProperties.CONTAINER_RID, resourceId);
+        }
+        if (!namespaces.namespaceExists(namespace)) {
+            namespaces.createNamespace(namespace, properties);
+            return;
+        }
+        Map<String, String> recorded = namespaces.loadNamespaceMetadata(namespace);
+        String mirrored = recorded.get(MirrorProperties.CONTAINER_RID);
+        if (resourceId == null || resourceId.equals(mirrored)) {
+            if (!rootTable.equals(recorded.get(MirrorProperties.ROOT_TABLE))) {
+                namespaces.setProperties(namespace, Map.of(MirrorProperties.ROOT_TABLE, rootTable));
+            }
+            return;
+        }
+        if (mirrored != null) {
+            log.warn("The tables of {} mirror an earlier container of that name ({}), not the one the store has now "
+                    + "({}): dropping them to mirror it from its first change", container, mirrored, resourceId);
+            for (TableIdentifier table : catalog.listTables(namespace)) {
+                catalog.dropTable(table, true);
+            }
+        }
+        namespaces.setProperties(namespace, properties);
+    }
+
+    @Override
     public String container() {
         return container;
     }
 
-    /** Where the next batch's changes start in the source. */
+    @Override
     public Checkpoint checkpoint() {
         return checkpoint;
+    }
+
+    @Override
+    public String position() {
+        return batches == 0 ? "its start" : "batch " + batches;
     }
 
     /** How many batches were committed. */
@@ -168,7 +231,7 @@ public final class ContainerTables implements AutoCloseable {
         return flattenerConfig.rootTable();
     }
 
-    /** Starts the next batch of streamed changes; one batch at a time. */
+    @Override
     public Batch begin() {
         if (openBatch != null) {
             throw new IllegalStateException("A batch of " + container + " is open already");
@@ -193,7 +256,7 @@ public final class ContainerTables implements AutoCloseable {
     }
 
     /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
-    public final class Batch {
+    public final class Batch implements MirrorTarget.Batch {
         private final long number;
         private final CatalogBatch catalogBatch = new CatalogBatch(settings, io);
         private final Map<String, TableChanges> tables = new LinkedHashMap<>();
@@ -207,10 +270,12 @@ public final class ContainerTables implements AutoCloseable {
             this.number = number;
         }
 
+        @Override
         public long events() {
             return events;
         }
 
+        @Override
         public void add(ChangeEvent event) {
             requireNonNull(event, "event is null");
             events++;
@@ -266,13 +331,15 @@ public final class ContainerTables implements AutoCloseable {
         }
 
         private void history(ChangeEvent event, String partitionKey, long documentTs, String documentJson) {
-            TableChanges history = logTable(MirrorTables.history(rootTable()), LogTables.HISTORY);
+            TableChanges history = logTable(MirrorTables.history(rootTable()), LogTables.HISTORY,
+                    MirrorProperties.HISTORY);
             history.write(LogTables.history(history.table().schema(), event, partitionKey, documentTs,
                     documentJson));
         }
 
         private void deadLetter(DeadLetter deadLetter) {
-            TableChanges deadLetters = logTable(MirrorTables.deadLetters(rootTable()), LogTables.DEAD_LETTERS);
+            TableChanges deadLetters = logTable(MirrorTables.deadLetters(rootTable()), LogTables.DEAD_LETTERS,
+                    MirrorProperties.DEAD_LETTERS);
             deadLetters.write(LogTables.deadLetter(deadLetters.table().schema(), deadLetter));
         }
 
@@ -318,6 +385,7 @@ public final class ContainerTables implements AutoCloseable {
             }
             table.roll();
             update.commit();
+            table.transaction().updateProperties().set(MirrorProperties.COLUMN_ROLES, columnRoles(schema)).commit();
             if (!widened.isEmpty()) {
                 new ColumnWidening(table, schema.isRoot() ? "id" : "_id", rows, this::moved).rewrite(before,
                         table.table().schema(), widened, vectors.getOrDefault(table.name(), Map.of()));
@@ -340,7 +408,13 @@ public final class ContainerTables implements AutoCloseable {
         private TableChanges flattenedTable(TableSchema schema) {
             TableChanges table = tables.get(schema.name());
             if (table == null) {
-                table = open(schema.name(), IcebergSchemas.of(schema));
+                Map<String, String> properties = new HashMap<>();
+                properties.put(MirrorProperties.TABLE_ROLE, schema.isRoot() ? MirrorProperties.ROOT
+                        : MirrorProperties.CHILD);
+                properties.put(MirrorProperties.JSON_PATH, schema.jsonPath().toString());
+                schema.parent().ifPresent(parent -> properties.put(MirrorProperties.PARENT, parent));
+                properties.put(MirrorProperties.COLUMN_ROLES, columnRoles(schema));
+                table = open(schema.name(), IcebergSchemas.of(schema), properties);
                 evolve(table, schema);
                 records.put(schema.name(), new RowRecords(schema, table.table().schema()));
             }
@@ -352,18 +426,20 @@ public final class ContainerTables implements AutoCloseable {
                     "The mirror of " + container + " has rows in table " + name + ", which its schema lacks")));
         }
 
-        private TableChanges logTable(String name, Schema schema) {
+        private TableChanges logTable(String name, Schema schema, String role) {
             TableChanges table = tables.get(name);
-            return table != null ? table : open(name, schema);
+            return table != null ? table : open(name, schema, Map.of(MirrorProperties.TABLE_ROLE, role));
         }
 
-        private TableChanges open(String name, Schema schema) {
+        /** The batch's changes of a table; a table the catalog does not have is created with {@code properties}. */
+        private TableChanges open(String name, Schema schema, Map<String, String> properties) {
             TableIdentifier identifier = table(name);
             Table base = catalogBatch.exists(identifier) ? catalogBatch.table(identifier) : null;
             Transaction transaction = base != null
                     ? base.newTransaction()
                     : catalogBatch.create(identifier, schema,
-                            MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties());
+                            MirrorTables.tableLocation(settings.warehouse(), container, name),
+                            tableProperties(properties));
             TableChanges table = new TableChanges(name, transaction, base, vectors.getOrDefault(name, Map.of()),
                     number);
             tables.put(name, table);
@@ -374,10 +450,19 @@ public final class ContainerTables implements AutoCloseable {
          * Makes the batch visible, durably, as one commit of every table it changed, ending at {@code checkpoint}. On
          * failure nothing becomes visible: the batch is abandoned and the next one starts from the last commit.
          */
-        public void commit(Checkpoint checkpoint) {
+        @Override
+        public Committed commit(Checkpoint checkpoint) {
             requireNonNull(checkpoint, "checkpoint is null");
             try {
                 TableChanges root = flattenedTable(flattener.schema().root());
+                String conflicts = json(ConflictEntry.of(flattener.schema()));
+                String ttl = Long.toString(analyticalTtl);
+                Map<String, String> recorded = root.table().properties();
+                if (!conflicts.equals(recorded.get(MirrorProperties.CONFLICTS))
+                        || !ttl.equals(recorded.get(MirrorProperties.ANALYTICAL_TTL))) {
+                    root.transaction().updateProperties().set(MirrorProperties.CONFLICTS, conflicts)
+                            .set(MirrorProperties.ANALYTICAL_TTL, ttl).commit();
+                }
                 String schema = SchemaCodec.toJson(flattener.schema());
                 String schemaLocation = schema.equals(committedSchema) ? committedSchemaLocation
                         : writeSchema(schema);
@@ -394,8 +479,12 @@ public final class ContainerTables implements AutoCloseable {
                     table.stage(summary);
                 }
                 catalogBatch.commit();
+                int files = 0;
+                long bytes = 0;
                 for (TableChanges table : tables.values()) {
                     vectors.put(table.name(), table.committedVectors());
+                    files += table.addedFiles().size();
+                    bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
                 changedRows.forEach(rows::replace);
                 committedSchema = schema;
@@ -404,23 +493,25 @@ public final class ContainerTables implements AutoCloseable {
                 lastEventTs = eventTs;
                 batches = number;
                 openBatch = null;
+                return new Committed(position(), files, bytes);
             } catch (JsonProcessingException e) {
-                abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
+                throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
             } catch (RuntimeException e) {
-                abort(e);
+                throw abort(e);
             }
         }
 
-        private void abort(RuntimeException failure) {
+        private RuntimeException abort(RuntimeException failure) {
             try {
                 abort();
             } catch (RuntimeException cleanup) {
                 failure.addSuppressed(cleanup);
             }
-            throw failure;
+            return failure;
         }
 
         /** Abandons the batch: its files are removed, and the flattener goes back to the committed schema. */
+        @Override
         public void abort() {
             openBatch = null;
             flattener = committedSchema == null
@@ -445,12 +536,29 @@ public final class ContainerTables implements AutoCloseable {
         }
     }
 
-    private Map<String, String> tableProperties() {
-        return Map.of(
-                TableProperties.PARQUET_COMPRESSION,
-                config.parquet().compression().name().toLowerCase(Locale.ROOT),
-                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Long.toString(config.parquet().rowGroupBytes()),
-                TableProperties.PARQUET_PAGE_SIZE_BYTES, Integer.toString(config.parquet().pageBytes()));
+    /** A new table's properties: the mirror's Parquet options and {@code own}. */
+    private Map<String, String> tableProperties(Map<String, String> own) {
+        Map<String, String> properties = new HashMap<>(own);
+        properties.put(TableProperties.PARQUET_COMPRESSION,
+                config.parquet().compression().name().toLowerCase(Locale.ROOT));
+        properties.put(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Long.toString(config.parquet().rowGroupBytes()));
+        properties.put(TableProperties.PARQUET_PAGE_SIZE_BYTES, Integer.toString(config.parquet().pageBytes()));
+        return properties;
+    }
+
+    /** {@link MirrorProperties#COLUMN_ROLES} of a table. */
+    private static String columnRoles(TableSchema schema) {
+        Map<String, String> roles = new LinkedHashMap<>();
+        schema.columns().forEach(column -> roles.put(column.name(), column.role().catalogName()));
+        return json(roles);
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot write " + value + " as JSON", e);
+        }
     }
 
     private static boolean sameType(Type committed, Type wanted) {

@@ -1,5 +1,10 @@
 package io.docmirror.mirror.manifest;
 
+import io.docmirror.flatten.Conflict;
+import io.docmirror.flatten.ContainerSchema;
+import io.docmirror.flatten.Overflow;
+
+import java.util.ArrayList;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -22,5 +27,19 @@ public record ConflictEntry(String table, String jsonPath, String keptType, Stri
         requireNonNull(jsonPath, "jsonPath is null");
         requireNonNull(resolution, "resolution is null");
         sampleIds = List.copyOf(sampleIds);
+    }
+
+    /** The schema's conflicts and overflows, for the SQL catalog's {@code docmirror_conflicts}. */
+    public static List<ConflictEntry> of(ContainerSchema schema) {
+        List<ConflictEntry> entries = new ArrayList<>();
+        for (Conflict conflict : schema.conflicts()) {
+            entries.add(new ConflictEntry(conflict.table(), conflict.path().toString(), conflict.keptType(),
+                    conflict.seenType(), conflict.resolution(), conflict.count(), conflict.sampleIds()));
+        }
+        for (Overflow overflow : schema.overflows()) {
+            entries.add(new ConflictEntry(overflow.table(), overflow.path().toString(), null, null,
+                    "_overflow (the table is at its column limit)", overflow.count(), overflow.sampleIds()));
+        }
+        return entries;
     }
 }

@@ -1,0 +1,44 @@
+package io.docmirror.mirror;
+
+import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.store.changelog.ChangeEvent;
+
+/**
+ * Where one container's streamed changes are committed, whatever the tables' format ({@link MirrorFormat}): batches
+ * of changes, each ending at a checkpoint of the change source, committed atomically with it.
+ */
+public interface MirrorTarget extends AutoCloseable {
+    String container();
+
+    /** Where the next batch's changes start in the source. */
+    Checkpoint checkpoint();
+
+    /** Where the mirror stands, for messages: {@code version 42}, {@code batch 42}, {@code its start}. */
+    String position();
+
+    /** Starts the next batch; one at a time. */
+    Batch begin();
+
+    @Override
+    void close();
+
+    /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
+    interface Batch {
+        void add(ChangeEvent event);
+
+        long events();
+
+        /**
+         * Makes the batch visible, durably, ending at {@code checkpoint}. On failure nothing becomes visible: the
+         * batch is abandoned and the next one starts from the last commit.
+         */
+        Committed commit(Checkpoint checkpoint);
+
+        /** Abandons the batch: nothing of it becomes visible. */
+        void abort();
+    }
+
+    /** What a commit made: where the mirror stands now, and the data files written for it. */
+    record Committed(String position, int files, long bytes) {
+    }
+}
