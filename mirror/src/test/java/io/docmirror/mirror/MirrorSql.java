@@ -1,5 +1,6 @@
 package io.docmirror.mirror;
 
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.mirror.manifest.TableEntry;
@@ -14,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -33,7 +35,27 @@ final class MirrorSql implements AutoCloseable {
 
     static MirrorSql open(Path mirrorDirectory, String container, OptionalLong asOfEpochSeconds) throws SQLException {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
-        return open(directory, new ManifestStore(directory).latest().orElseThrow(), asOfEpochSeconds);
+        Optional<Manifest> manifest = new ManifestStore(directory).latest();
+        if (manifest.isPresent()) {
+            return open(directory, manifest.get(), asOfEpochSeconds);
+        }
+        return open(ContainerSnapshot.read(mirrorDirectory, container).orElseThrow(() -> new IllegalStateException(
+                "No mirror of " + container + " in " + mirrorDirectory + ", in either format")));
+    }
+
+    /** Views over a container kept as Iceberg tables, as the SQL endpoint makes them. */
+    private static MirrorSql open(ContainerSnapshot snapshot) throws SQLException {
+        MirrorSql sql = new MirrorSql(DriverManager.getConnection("jdbc:duckdb:"));
+        snapshot.loadDeletedRows(sql.connection);
+        String root = ViewDefinitions.identifier(snapshot.root().name());
+        for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
+            sql.execute("CREATE VIEW " + ViewDefinitions.identifier(table.name()) + " AS "
+                    + snapshot.currentState(table.name(), root));
+        }
+        sql.execute("CREATE VIEW " + ViewDefinitions.identifier(snapshot.root().name() + "_history") + " AS "
+                + snapshot.history());
+        sql.execute("CREATE VIEW dead_letters AS " + snapshot.deadLetters());
+        return sql;
     }
 
     /** Views over one given version of a container's mirror, not necessarily the newest. */

@@ -1,6 +1,7 @@
 package io.docmirror.sql;
 
 import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.ManifestStore;
@@ -51,9 +52,9 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> conta
             }
             CatalogPointers pointers = CatalogPointers.read(mirrorDirectory);
             LocalFileIO io = new LocalFileIO();
-            icebergCommits(pointers).forEach((container, commit) -> IcebergContainer.of(container,
+            icebergCommits(pointers).forEach((container, commit) -> ContainerSnapshot.of(container,
                     pointers.tables(Namespace.of(container), io)).ifPresent(found -> {
-                        containers.put(container, found);
+                        containers.put(container, new IcebergContainer(found));
                         commits.put(container, commit);
                     }));
         } catch (RuntimeException e) {

@@ -1,0 +1,179 @@
+package io.docmirror.layout;
+
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One container's Iceberg tables at the snapshots one read of the catalog's pointers found
+ * ({@link CatalogPointers}), and how DuckDB reads them: each table's data files by field id, without the rows its
+ * deletion vectors delete ({@link TableView}), which {@link #loadDeletedRows} puts into {@value #DELETED_ROWS} first.
+ * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too.
+ */
+public final class ContainerSnapshot {
+    /** The positions the deletion vectors delete, of every container loaded into one DuckDB database. */
+    public static final String DELETED_ROWS = "docmirror_internal.deleted_rows";
+
+    private final String container;
+    private final Table root;
+    private final Snapshot rootSnapshot;
+    private final List<FlattenedTable> flattened = new ArrayList<>();
+    private final Optional<TableView> history;
+    private final Optional<TableView> deadLetters;
+
+    /** A flattened table under its name in the namespace, and the view of its current snapshot. */
+    public record FlattenedTable(String name, Table table, TableView view) {
+        /** The table whose rows this table's rows belong to; null for the root. */
+        public String parent() {
+            return table.properties().get(MirrorProperties.PARENT);
+        }
+
+        public boolean isRoot() {
+            return parent() == null;
+        }
+    }
+
+    private ContainerSnapshot(String container, Map.Entry<String, Table> root, Map<String, Table> children,
+            Optional<Table> history, Optional<Table> deadLetters) {
+        this.container = container;
+        this.root = root.getValue();
+        this.rootSnapshot = this.root.currentSnapshot();
+        flattened.add(new FlattenedTable(root.getKey(), root.getValue(), TableView.current(root.getValue())));
+        new TreeMap<>(children).forEach((name, child) -> flattened.add(new FlattenedTable(name, child,
+                TableView.current(child))));
+        this.history = history.map(TableView::current);
+        this.deadLetters = deadLetters.map(TableView::current);
+    }
+
+    /**
+     * The container whose tables are {@code tables} (by name, one namespace; tables the mirror did not make are left
+     * out); empty while it has no committed root table.
+     */
+    public static Optional<ContainerSnapshot> of(String container, Map<String, Table> tables) {
+        Map.Entry<String, Table> root = null;
+        Table history = null;
+        Table deadLetters = null;
+        Map<String, Table> children = new TreeMap<>();
+        for (Map.Entry<String, Table> entry : tables.entrySet()) {
+            switch (entry.getValue().properties().getOrDefault(MirrorProperties.TABLE_ROLE, "")) {
+                case MirrorProperties.ROOT -> root = entry;
+                case MirrorProperties.CHILD -> children.put(entry.getKey(), entry.getValue());
+                case MirrorProperties.HISTORY -> history = entry.getValue();
+                case MirrorProperties.DEAD_LETTERS -> deadLetters = entry.getValue();
+                default -> {
+                    // Not one of the mirror's tables.
+                }
+            }
+        }
+        if (root == null || root.getValue().currentSnapshot() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ContainerSnapshot(container, root, children, Optional.ofNullable(history),
+                Optional.ofNullable(deadLetters)));
+    }
+
+    /** The container's tables in the embedded catalog of {@code mirrorDirectory} now; empty when it has none. */
+    public static Optional<ContainerSnapshot> read(Path mirrorDirectory, String container) {
+        return of(container, CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
+                new LocalFileIO()));
+    }
+
+    public String container() {
+        return container;
+    }
+
+    /** The flattened tables, the root first. */
+    public List<FlattenedTable> tables() {
+        return List.copyOf(flattened);
+    }
+
+    public FlattenedTable root() {
+        return flattened.get(0);
+    }
+
+    /** The root table's current snapshot: the mirror's last commit, with its summary ({@link MirrorSummary}). */
+    public Snapshot rootSnapshot() {
+        return rootSnapshot;
+    }
+
+    /** A property of the root table ({@link MirrorProperties}). */
+    public Optional<String> rootProperty(String key) {
+        return Optional.ofNullable(root.properties().get(key));
+    }
+
+    /** The container's analytical TTL in seconds; -1: forever. */
+    public long analyticalTtl() {
+        return Long.parseLong(root.properties().getOrDefault(MirrorProperties.ANALYTICAL_TTL, "-1"));
+    }
+
+    /** Puts the rows the deletion vectors delete into {@value #DELETED_ROWS} of a DuckDB database. */
+    public void loadDeletedRows(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA IF NOT EXISTS docmirror_internal");
+            statement.execute("CREATE TABLE IF NOT EXISTS " + DELETED_ROWS + " (file VARCHAR, pos BIGINT)");
+        }
+        DuckDBConnection duckDb = connection.unwrap(DuckDBConnection.class);
+        try (DuckDBAppender appender = duckDb.createAppender("docmirror_internal", "deleted_rows")) {
+            for (FlattenedTable table : flattened) {
+                table.view().forEachDeleted((file, position) -> {
+                    try {
+                        appender.beginRow();
+                        appender.append(file);
+                        appender.append(position);
+                        appender.endRow();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException("Cannot load the deleted rows of " + table.name(), e);
+                    }
+                });
+            }
+        }
+    }
+
+    /**
+     * The current rows of one of {@link #tables()}: what its deletion vectors leave, and under an analytical TTL the
+     * rows of documents within it (a child row through its document's root row).
+     *
+     * @param rootRelation the root table's current rows (a view's name), which a child table joins to
+     */
+    public String currentState(String table, String rootRelation) {
+        FlattenedTable flat = flattened.stream().filter(candidate -> candidate.name().equals(table)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Container " + container + " has no table " + table));
+        String rows = flat.view().select(DELETED_ROWS);
+        long ttl = analyticalTtl();
+        if (ttl < 0) {
+            return rows;
+        }
+        return flat.isRoot()
+                ? "SELECT * FROM (" + rows + ") WHERE _ts > epoch(current_timestamp) - " + ttl
+                : "SELECT c.* FROM (" + rows + ") AS c SEMI JOIN " + rootRelation
+                        + " AS r ON c._id = r.id AND c._pk = r._pk";
+    }
+
+    /** Every change: {@code id, _pk, _lsn, _ts, _commit_time, operation, ttl_expired, document}. */
+    public String history() {
+        long ttl = analyticalTtl();
+        return history.map(view -> ttl < 0 ? view.select(DELETED_ROWS) : "SELECT * FROM ("
+                + view.select(DELETED_ROWS) + ") WHERE _ts > epoch(current_timestamp) - " + ttl).orElse(
+                "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS _pk, NULL::BIGINT AS _lsn, NULL::BIGINT AS _ts, "
+                        + "NULL::TIMESTAMP AS _commit_time, NULL::VARCHAR AS operation, NULL::BOOLEAN AS "
+                        + "ttl_expired, NULL::VARCHAR AS document WHERE false");
+    }
+
+    /** Documents that could not be mirrored: {@code container, id, _lsn, reason, raw_document}. */
+    public String deadLetters() {
+        return deadLetters.map(view -> view.select(DELETED_ROWS)).orElse("SELECT NULL::VARCHAR AS container, "
+                + "NULL::VARCHAR AS id, NULL::BIGINT AS _lsn, NULL::VARCHAR AS reason, NULL::VARCHAR AS raw_document "
+                + "WHERE false");
+    }
+}
