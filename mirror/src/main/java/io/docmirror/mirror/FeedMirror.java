@@ -139,8 +139,8 @@ public final class FeedMirror implements AutoCloseable {
                     }
                 }
                 // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
+                tend(source);
                 if (source.mirror instanceof ManifestTarget manifest) {
-                    compactions.tend(manifest.mirror());
                     compactions.await(manifest.mirror());
                 }
             } catch (SourceUnavailableException e) {
@@ -186,8 +186,8 @@ public final class FeedMirror implements AutoCloseable {
                 } catch (RuntimeException e) {
                     retryLater(source, e);
                 }
-                if (source.batch == null && source.mirror instanceof ManifestTarget manifest) {
-                    compactions.tend(manifest.mirror());
+                if (source.batch == null && source.mirror != null) {
+                    tend(source);
                 }
             }
             if (allCaughtUp) {
@@ -217,6 +217,15 @@ public final class FeedMirror implements AutoCloseable {
         return source.batch.events() >= config.batchMaxEvents()
                 || now - source.batchReadAt >= interval
                 || caughtUp && now - source.batchFirstCommitAt >= interval;
+    }
+
+    /** Compaction and the like, between batches: in the background for the manifest format, here for Iceberg's. */
+    private void tend(Source source) {
+        if (source.mirror instanceof ManifestTarget manifest) {
+            compactions.tend(manifest.mirror());
+        } else {
+            source.mirror.maintain();
+        }
     }
 
     /** How long a caught-up daemon sleeps: a poll interval, or less when an open batch falls due sooner. */

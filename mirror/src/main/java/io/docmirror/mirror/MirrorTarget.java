@@ -19,6 +19,13 @@ public interface MirrorTarget extends AutoCloseable {
     /** Starts the next batch; one at a time. */
     Batch begin();
 
+    /**
+     * Upkeep between batches (compaction, expiry of old snapshots), when due; the caller has no batch open. The
+     * manifest format compacts in the background instead ({@link BackgroundCompactions}).
+     */
+    default void maintain() {
+    }
+
     @Override
     void close();
 

@@ -54,7 +54,12 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> conta
             LocalFileIO io = new LocalFileIO();
             icebergCommits(pointers).forEach((container, commit) -> ContainerSnapshot.of(container,
                     pointers.tables(Namespace.of(container), io)).ifPresent(found -> {
-                        containers.put(container, new IcebergContainer(found));
+                        IcebergContainer iceberg = new IcebergContainer(found);
+                        // The mirror expires no snapshot a lease holds (and none younger than keep-ms, which covers
+                        // the moment between reading the pointers and taking the lease).
+                        leases.add(new ReaderLeases(MirrorLayout.containerDirectory(mirrorDirectory, container))
+                                .take(iceberg.version()));
+                        containers.put(container, iceberg);
                         commits.put(container, commit);
                     }));
         } catch (RuntimeException e) {

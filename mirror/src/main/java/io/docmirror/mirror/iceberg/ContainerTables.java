@@ -26,6 +26,7 @@ import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.WriterLock;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.ConflictEntry;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -54,12 +55,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
@@ -79,6 +83,8 @@ import static java.util.Objects.requireNonNull;
 public final class ContainerTables implements MirrorTarget {
     private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A data file at least this large, without deleted rows, is left alone by compaction. */
+    private static final long COMPACTED_FILE_BYTES = 128L << 20;
 
     private final String container;
     private final CatalogSettings settings;
@@ -99,10 +105,14 @@ public final class ContainerTables implements MirrorTarget {
     private long batches;
     private long lastEventTs;
     private Batch openBatch;
+    /** The batch number {@link #maintain} last looked at: upkeep is due only after new commits. */
+    private long maintainedAt;
+    /** The leases readers (the SQL endpoint) hold on batches they read: their snapshots must not expire. */
+    private final ReaderLeases readers;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, WriterLock lock,
-            TablesState state, long analyticalTtl) {
+            TablesState state, long analyticalTtl, Path directory) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -111,6 +121,7 @@ public final class ContainerTables implements MirrorTarget {
         this.config = config;
         this.clock = clock;
         this.lock = lock;
+        this.readers = new ReaderLeases(directory);
         this.analyticalTtl = analyticalTtl;
         this.rows = state.rows();
         this.vectors = new HashMap<>(state.vectors());
@@ -148,7 +159,8 @@ public final class ContainerTables implements MirrorTarget {
     /** @param analyticalTtl the container's analytical TTL in seconds (-1: forever) */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
             long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
-        WriterLock lock = WriterLock.take(MirrorLayout.containerDirectory(mirrorDirectory, container), container);
+        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
+        WriterLock lock = WriterLock.take(directory, container);
         CatalogSettings settings = CatalogSettings.embedded(mirrorDirectory);
         CatalogConnection catalog = null;
         try {
@@ -156,7 +168,7 @@ public final class ContainerTables implements MirrorTarget {
             claimNamespace(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state,
-                    analyticalTtl);
+                    analyticalTtl, directory);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
@@ -236,8 +248,93 @@ public final class ContainerTables implements MirrorTarget {
         if (openBatch != null) {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
-        openBatch = new Batch(batches + 1);
+        openBatch = new Batch(batches + 1, "stream");
         return openBatch;
+    }
+
+    /** Compacts the tables that are due, then expires old snapshots; only after new commits. */
+    @Override
+    public void maintain() {
+        if (batches == maintainedAt) {
+            return;
+        }
+        compact();
+        expireSnapshots();
+        maintainedAt = batches;
+    }
+
+    /**
+     * Expires, in one catalog commit, each table's snapshots older than {@code mirror.manifest.keep-ms} beyond the
+     * newest {@code mirror.manifest.keep-versions}, and never one that a reader's lease holds (the snapshot current at
+     * the batch it reads); Iceberg deletes the files that only expired snapshots needed.
+     */
+    public void expireSnapshots() {
+        // Iceberg stamps snapshots with the system clock, so their age is measured on it too.
+        long cutoff = System.currentTimeMillis() - config.keepManifestsFor().toMillis();
+        OptionalLong held = readers.oldestHeld();
+        CatalogBatch expiry = new CatalogBatch(settings, io);
+        boolean any = false;
+        for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
+            Table table = expiry.table(identifier);
+            long tableCutoff = held.isPresent() ? Math.min(cutoff, heldSince(table, held.getAsLong())) : cutoff;
+            List<Snapshot> snapshots = new ArrayList<>();
+            table.snapshots().forEach(snapshots::add);
+            snapshots.sort(Comparator.comparingLong(Snapshot::sequenceNumber));
+            boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepManifestVersions()))
+                    .stream().anyMatch(snapshot -> snapshot.timestampMillis() < tableCutoff);
+            if (expirable) {
+                table.expireSnapshots().expireOlderThan(tableCutoff).retainLast(config.keepManifestVersions())
+                        .cleanExpiredFiles(true).commit();
+                any = true;
+            }
+        }
+        if (any) {
+            expiry.commit();
+        }
+    }
+
+    /** When the snapshot of {@code table} current at batch {@code batch} was made; its first snapshot's if older. */
+    private static long heldSince(Table table, long batch) {
+        long since = Long.MAX_VALUE;
+        long newestAtOrBefore = Long.MIN_VALUE;
+        for (Snapshot snapshot : table.snapshots()) {
+            long number = Long.parseLong(snapshot.summary().getOrDefault(MirrorSummary.BATCH, "0"));
+            since = Math.min(since, snapshot.timestampMillis());
+            if (number <= batch && snapshot.timestampMillis() > newestAtOrBefore) {
+                newestAtOrBefore = snapshot.timestampMillis();
+            }
+        }
+        return newestAtOrBefore == Long.MIN_VALUE ? since : newestAtOrBefore;
+    }
+
+    /**
+     * Compacts, as one commit of its own, every table with at least {@code mirror.compaction.delta-files} data files:
+     * their live rows go into one new file each, and the files and deletion vectors they replace leave the tables
+     * (an Iceberg rewrite, so no query result changes).
+     *
+     * @return whether a table was due
+     */
+    public boolean compact() {
+        if (config.compactionDeltaFiles() == 0 || batches == 0) {
+            return false;
+        }
+        if (openBatch != null) {
+            throw new IllegalStateException("Cannot compact " + container + " while a batch is open");
+        }
+        Batch batch = new Batch(batches + 1, "compaction");
+        openBatch = batch;
+        boolean due;
+        try {
+            due = batch.compactDueTables();
+        } catch (RuntimeException e) {
+            throw batch.abort(e);
+        }
+        if (!due) {
+            batch.abort();
+            return false;
+        }
+        batch.commit(checkpoint);
+        return true;
     }
 
     @Override
@@ -258,6 +355,8 @@ public final class ContainerTables implements MirrorTarget {
     /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
     public final class Batch implements MirrorTarget.Batch {
         private final long number;
+        /** What kind of commit the batch is ({@link MirrorSummary#COMMIT_KIND}). */
+        private final String kind;
         private final CatalogBatch catalogBatch = new CatalogBatch(settings, io);
         private final Map<String, TableChanges> tables = new LinkedHashMap<>();
         private final Map<String, RowRecords> records = new HashMap<>();
@@ -266,8 +365,36 @@ public final class ContainerTables implements MirrorTarget {
         private long events;
         private long batchLastEventTs;
 
-        private Batch(long number) {
+        private Batch(long number, String kind) {
             this.number = number;
+            this.kind = kind;
+        }
+
+        /**
+         * Rewrites into the batch each table with at least {@code mirror.compaction.delta-files} small files (or files
+         * with deleted rows); returns whether any was due. Large files without deletions stay as they are.
+         */
+        private boolean compactDueTables() {
+            boolean any = false;
+            for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
+                String name = identifier.name();
+                Map<String, DeleteFile> tableVectors = vectors.getOrDefault(name, Map.of());
+                Table committed = catalogBatch.table(identifier);
+                List<DataFile> candidates = TableChanges.liveFiles(committed).stream()
+                        .filter(file -> file.fileSizeInBytes() < COMPACTED_FILE_BYTES
+                                || tableVectors.containsKey(file.location()))
+                        .toList();
+                if (candidates.size() < config.compactionDeltaFiles()) {
+                    continue;
+                }
+                TableChanges table = open(name, committed.schema(), Map.of());
+                table.rewriteOnly();
+                String keyColumn = flattener.schema().findTable(name).map(schema -> schema.isRoot() ? "id" : "_id")
+                        .orElse(null);
+                new RowCopier(table, keyColumn, rows, this::moved).compact(candidates, tableVectors);
+                any = true;
+            }
+            return any;
         }
 
         @Override
@@ -359,7 +486,7 @@ public final class ContainerTables implements MirrorTarget {
 
         /**
          * Adds the columns the Iceberg table lacks, and replaces the ones the flattener widened (rewriting the files
-         * that hold their values, {@link ColumnWidening}); returns whether the table's schema changed.
+         * that hold their values, {@link RowCopier}); returns whether the table's schema changed.
          */
         private boolean evolve(TableChanges table, TableSchema schema) {
             Schema before = table.table().schema();
@@ -387,7 +514,7 @@ public final class ContainerTables implements MirrorTarget {
             update.commit();
             table.transaction().updateProperties().set(MirrorProperties.COLUMN_ROLES, columnRoles(schema)).commit();
             if (!widened.isEmpty()) {
-                new ColumnWidening(table, schema.isRoot() ? "id" : "_id", rows, this::moved).rewrite(before,
+                new RowCopier(table, schema.isRoot() ? "id" : "_id", rows, this::moved).widen(before,
                         table.table().schema(), widened, vectors.getOrDefault(table.name(), Map.of()));
             }
             return true;
@@ -471,7 +598,7 @@ public final class ContainerTables implements MirrorTarget {
                     Map<String, String> summary = new LinkedHashMap<>();
                     summary.put(MirrorSummary.BATCH, Long.toString(number));
                     if (table == root) {
-                        summary.put(MirrorSummary.COMMIT_KIND, "stream");
+                        summary.put(MirrorSummary.COMMIT_KIND, kind);
                         summary.put(MirrorSummary.CHECKPOINT, JSON.writeValueAsString(checkpoint));
                         summary.put(MirrorSummary.FLATTENER_SCHEMA, schemaLocation);
                         summary.put(MirrorSummary.LAST_EVENT_TS, Long.toString(eventTs));
@@ -487,6 +614,7 @@ public final class ContainerTables implements MirrorTarget {
                     bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
                 changedRows.forEach(rows::replace);
+                tables.values().forEach(table -> table.leavingFiles().forEach(rows::forget));
                 committedSchema = schema;
                 committedSchemaLocation = schemaLocation;
                 ContainerTables.this.checkpoint = checkpoint;
@@ -519,7 +647,10 @@ public final class ContainerTables implements MirrorTarget {
                     : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
             for (TableChanges table : tables.values()) {
                 table.abandon();
-                table.writtenFiles().forEach(io::deleteFile);
+                for (String file : table.writtenFiles()) {
+                    rows.forget(file);
+                    io.deleteFile(file);
+                }
             }
         }
 

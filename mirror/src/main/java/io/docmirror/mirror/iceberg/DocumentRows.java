@@ -1,7 +1,9 @@
 package io.docmirror.mirror.iceberg;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,8 @@ final class DocumentRows {
     private final Map<String, long[]> places = new HashMap<>();
     private final List<DataFileRef> files = new ArrayList<>();
     private final Map<String, Integer> ordinals = new HashMap<>();
+    /** Ordinals of files that left the tables, to give to new files: compaction replaces files all the time. */
+    private final Deque<Integer> freeOrdinals = new ArrayDeque<>();
 
     /** A data file and the table it belongs to. */
     record DataFileRef(String table, String location) {
@@ -39,12 +43,16 @@ final class DocumentRows {
         }
         Integer ordinal = ordinals.get(dataFile);
         if (ordinal == null) {
-            if (files.size() == MAX_FILES) {
+            if (!freeOrdinals.isEmpty()) {
+                ordinal = freeOrdinals.pop();
+                files.set(ordinal, new DataFileRef(table, dataFile));
+            } else if (files.size() == MAX_FILES) {
                 throw new IllegalStateException("The mirror tracks " + MAX_FILES + " data files already; compaction "
                         + "must replace some before more are written");
+            } else {
+                ordinal = files.size();
+                files.add(new DataFileRef(table, dataFile));
             }
-            ordinal = files.size();
-            files.add(new DataFileRef(table, dataFile));
             ordinals.put(dataFile, ordinal);
         }
         return ((long) ordinal << POSITION_BITS) | position;
@@ -68,6 +76,18 @@ final class DocumentRows {
     long[] replace(String key, long[] rows) {
         long[] previous = rows.length == 0 ? places.remove(key) : places.put(key, rows);
         return previous == null ? new long[0] : previous;
+    }
+
+    /**
+     * Forgets a data file that left the tables (or never joined them): no document's rows are in it any more, so its
+     * ordinal may name another file.
+     */
+    void forget(String dataFile) {
+        Integer ordinal = ordinals.remove(dataFile);
+        if (ordinal != null) {
+            files.set(ordinal, null);
+            freeOrdinals.push(ordinal);
+        }
     }
 
     /** How many documents have rows. */

@@ -3,6 +3,7 @@ package io.docmirror.mirror.iceberg;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -13,8 +14,10 @@ import org.apache.iceberg.io.CloseableIterable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -31,10 +34,14 @@ final class TableChanges {
     private final String filePrefix;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
+    /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
+    private final List<String> leaving = new ArrayList<>();
     /** Committed data files that leave the table in the batch, and their deletion vectors. */
     private final List<DataFile> removed = new ArrayList<>();
     private final List<DeleteFile> removedVectors = new ArrayList<>();
     private DataFileWriter writer;
+    /** True when the batch only moves rows between files (compaction): committed as a rewrite, not a row delta. */
+    private boolean rewriteOnly;
 
     /**
      * @param committedVectors the table's committed deletion vectors, by data file
@@ -87,7 +94,15 @@ final class TableChanges {
     }
 
     void delete(String dataFile, long position) {
+        if (rewriteOnly) {
+            throw new IllegalStateException("A compaction of " + name + " deletes no rows");
+        }
         deletions.delete(dataFile, position);
+    }
+
+    /** Commits the batch's changes of the table as a rewrite: the same rows in other files (compaction). */
+    void rewriteOnly() {
+        rewriteOnly = true;
     }
 
     /** Whether the batch deleted the row at {@code position} of {@code dataFile}. */
@@ -97,14 +112,19 @@ final class TableChanges {
 
     /** The data files committed before the batch; none for a table the batch creates. */
     List<DataFile> committedFiles() {
-        if (base == null || base.currentSnapshot() == null) {
+        return base == null ? List.of() : liveFiles(base);
+    }
+
+    /** The data files of a table's current snapshot. */
+    static List<DataFile> liveFiles(Table table) {
+        if (table.currentSnapshot() == null) {
             return List.of();
         }
         List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = base.newScan().planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
             tasks.forEach(task -> files.add(task.file()));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the files of " + name, e);
+            throw new UncheckedIOException("Cannot list the files of " + table.name(), e);
         }
         return files;
     }
@@ -120,6 +140,7 @@ final class TableChanges {
      */
     void removeFile(DataFile file, DeleteFile vector) {
         deletions.forget(file.location());
+        leaving.add(file.location());
         if (added.removeIf(candidate -> candidate.location().equals(file.location()))) {
             // Nothing names it: it never was part of the table.
             table().io().deleteFile(file.location());
@@ -137,6 +158,17 @@ final class TableChanges {
      */
     void stage(Map<String, String> summary) {
         roll();
+        if (rewriteOnly) {
+            RewriteFiles rewrite = transaction.newRewrite().rewriteFiles(new HashSet<>(removed),
+                    new HashSet<>(removedVectors), new HashSet<>(added), Set.of());
+            if (baseSnapshot != null) {
+                rewrite.validateFromSnapshot(baseSnapshot);
+            }
+            summary.forEach(rewrite::set);
+            rewrite.commit();
+            transaction.commitTransaction();
+            return;
+        }
         RowDelta delta = transaction.newRowDelta();
         added.forEach(delta::addRows);
         removed.forEach(delta::removeRows);
@@ -154,6 +186,11 @@ final class TableChanges {
     /** The table's deletion vectors once the batch is committed. */
     Map<String, DeleteFile> committedVectors() {
         return deletions.committedAfter();
+    }
+
+    /** The data files that leave the table with the batch (or that it wrote and dropped). */
+    List<String> leavingFiles() {
+        return List.copyOf(leaving);
     }
 
     /** Every file the batch wrote for the table (data files and deletion vectors), to remove when it is abandoned. */

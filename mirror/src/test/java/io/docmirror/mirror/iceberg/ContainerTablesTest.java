@@ -5,7 +5,10 @@ import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.LocalFileIO;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
@@ -16,6 +19,7 @@ import io.docmirror.store.TestingClock;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,9 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -149,9 +155,72 @@ class ContainerTablesTest {
         }
     }
 
+    @Test
+    void compactionAndExpiryKeepEveryRowAndWhatReadersHold() throws Exception {
+        MirrorConfig compacting = MirrorConfig.fromProperties(Map.of("mirror.compaction.delta-files", "3",
+                "mirror.manifest.keep-ms", "0", "mirror.manifest.keep-versions", "2"));
+        for (int round = 0; round < 5; round++) {
+            for (int order = 0; order < 4; order++) {
+                store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 2
+                        + "\",\"round\":" + round + ",\"items\":[{\"sku\":\"s" + round + "\"},{\"sku\":\"t\"}]}");
+            }
+            sync(compacting);
+        }
+        List<List<Object>> before = read("orders__items", "_id", "sku");
+        Path containerDirectory = MirrorLayout.containerDirectory(mirrorDirectory, "orders");
+        List<String> filesBefore = dataFiles("orders__items");
+        try (ReaderLeases.Lease lease = new ReaderLeases(containerDirectory).take(2);
+                ContainerTables tables = open(compacting)) {
+            tables.maintain();
+
+            assertThat(dataFiles("orders__items")).as("files after compaction").hasSize(1);
+            assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrderElementsOf(before);
+            assertThat(read("orders", "id", "round")).containsExactlyInAnyOrder(List.of("o0", 4L), List.of("o1", 4L),
+                    List.of("o2", 4L), List.of("o3", 4L));
+            try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+                Table items = catalog.catalog().loadTable(TableIdentifier.of("orders", "orders__items"));
+                List<String> batches = new ArrayList<>();
+                items.snapshots().forEach(snapshot -> batches.add(snapshot.summary().get(MirrorSummary.BATCH)));
+                // Batch 1's snapshot expires; batch 2's stays for the lease, and with it every later one.
+                assertThat(batches).contains("2", "6").doesNotContain("1");
+                long held = items.snapshots().iterator().next().snapshotId();
+                assertThat(IcebergGenerics.read(items).useSnapshot(held).build()).hasSize(8);
+            }
+            assertThat(filesBefore).as("the held snapshot's files").allMatch(file -> Files.exists(
+                    LocalFileIO.pathOf(file)));
+        }
+
+        // The moved rows are where the mirror thinks: the next version of each document replaces them.
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","round":9,"items":[]}""");
+        sync(compacting);
+        assertThat(read("orders__items", "_id")).hasSize(6).doesNotContain(List.of("o1"));
+        // With the lease gone and the compaction's own snapshot among the old ones too (two commits later), the
+        // snapshots up to it expire, and the files only they needed go.
+        store.upsertItem("orders", """
+                {"id":"o2","customerId":"c0","round":10,"items":[]}""");
+        sync(compacting);
+        try (ContainerTables tables = open(compacting)) {
+            tables.maintain();
+        }
+        assertThat(filesBefore).as("files replaced by the compaction").noneMatch(file -> Files.exists(
+                LocalFileIO.pathOf(file)));
+    }
+
+    private List<String> dataFiles(String table) {
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            return TableChanges.liveFiles(catalog.catalog().loadTable(TableIdentifier.of("orders", table))).stream()
+                    .map(org.apache.iceberg.DataFile::location).toList();
+        }
+    }
+
     /** Reads every change after the mirror's checkpoint and commits them as one batch. */
     private void sync() {
-        try (ContainerTables tables = open();
+        sync(MirrorConfig.defaults());
+    }
+
+    private void sync(MirrorConfig config) {
+        try (ContainerTables tables = open(config);
                 ChangeSource source = EmbeddedFeedSource.open(store, ORDERS, tables.checkpoint())) {
             ContainerTables.Batch batch = tables.begin();
             ChangeSource.Changes changes;
@@ -164,8 +233,11 @@ class ContainerTablesTest {
     }
 
     private ContainerTables open() {
-        return ContainerTables.open(mirrorDirectory, "orders", FlattenerConfig.defaults("orders"),
-                MirrorConfig.defaults(), clock);
+        return open(MirrorConfig.defaults());
+    }
+
+    private ContainerTables open(MirrorConfig config) {
+        return ContainerTables.open(mirrorDirectory, "orders", FlattenerConfig.defaults("orders"), config, clock);
     }
 
     private List<List<Object>> read(String table, String... columns) {

@@ -23,8 +23,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Widens columns of a table inside a batch, without rounding a value.
+ * Copies the live rows of a table's data files into the batch's current data file, and takes the files they came
+ * from out of the table in the same commit; the documents' row places follow the rows. Two uses: compaction (many
+ * small files and their deletion vectors become one file of live rows) and widening columns.
  *
+ * <p>Widening, without rounding a value:
  * <p>The flattener widens a number column BIGINT → DOUBLE → DECIMAL, and a DECIMAL's scale grows; Iceberg promotes
  * none of these (only int → long, float → double and a decimal's precision). So a widened column is replaced: the
  * old field is dropped and a field of the same name and the wider type is added, in the batch's transaction, and
@@ -33,7 +36,7 @@ import java.util.Set;
  * files or the new ones, never a mix. Files where the column is absent or all null stay: the new field reads null
  * there. A double becomes a decimal through its shortest spelling, the number the flattener read.
  */
-final class ColumnWidening {
+final class RowCopier {
     /** Told where a moved row went, so that the document's places follow it. */
     interface RowMoves {
         void moved(String documentKey, long from, long to);
@@ -46,9 +49,10 @@ final class ColumnWidening {
 
     /**
      * @param keyColumn the column holding the document id of a row ({@code id} in a root table, {@code _id} in a
-     *     child table); {@code _pk} completes the key
+     *     child table; {@code _pk} completes the key), or null for a table whose rows no document index tracks
+     *     (the history, the dead letters)
      */
-    ColumnWidening(TableChanges table, String keyColumn, DocumentRows rows, RowMoves moves) {
+    RowCopier(TableChanges table, String keyColumn, DocumentRows rows, RowMoves moves) {
         this.table = table;
         this.keyColumn = keyColumn;
         this.rows = rows;
@@ -61,7 +65,7 @@ final class ColumnWidening {
      *
      * @param committedVectors the table's committed deletion vectors, by data file
      */
-    void rewrite(Schema before, Schema after, Set<String> widened, Map<String, DeleteFile> committedVectors) {
+    void widen(Schema before, Schema after, Set<String> widened, Map<String, DeleteFile> committedVectors) {
         table.roll();
         List<DataFile> affected = new ArrayList<>();
         List<DataFile> candidates = new ArrayList<>(table.committedFiles());
@@ -71,7 +75,20 @@ final class ColumnWidening {
                 affected.add(file);
             }
         }
-        for (DataFile file : affected) {
+        copy(affected, before, after, widened, committedVectors);
+    }
+
+    /** Copies the live rows of committed {@code files} into one new file (compaction); their vectors go too. */
+    void compact(List<DataFile> files, Map<String, DeleteFile> committedVectors) {
+        table.roll();
+        Schema schema = table.table().schema();
+        copy(files, schema, schema, Set.of(), committedVectors);
+        table.roll();
+    }
+
+    private void copy(List<DataFile> files, Schema before, Schema after, Set<String> widened,
+            Map<String, DeleteFile> committedVectors) {
+        for (DataFile file : files) {
             DeleteFile vector = committedVectors.get(file.location());
             PositionDeleteIndex deleted = vector == null
                     ? PositionDeleteIndex.empty()
@@ -91,11 +108,13 @@ final class ColumnWidening {
             long position = 0;
             for (Record record : records) {
                 if (!deleted.isDeleted(position) && !table.isDeleted(location, position)) {
-                    long to = table.write(converted(record, before, after, widened));
-                    String key = DocumentRows.key((String) record.getField(keyColumn),
-                            (String) record.getField("_pk"));
-                    moves.moved(key, rows.place(table.name(), location, position),
-                            rows.place(table.name(), table.currentFile(), to));
+                    long to = table.write(widened.isEmpty() ? record : converted(record, before, after, widened));
+                    if (keyColumn != null) {
+                        String key = DocumentRows.key((String) record.getField(keyColumn),
+                                (String) record.getField("_pk"));
+                        moves.moved(key, rows.place(table.name(), location, position),
+                                rows.place(table.name(), table.currentFile(), to));
+                    }
                 }
                 position++;
             }
