@@ -492,7 +492,9 @@ public final class ContainerTables implements MirrorTarget {
             Schema before = table.table().schema();
             UpdateSchema update = null;
             Set<String> widened = new HashSet<>();
-            for (Column column : schema.columns()) {
+            List<Column> columns = schema.columns();
+            for (int index = 0; index < columns.size(); index++) {
+                Column column = columns.get(index);
                 Types.NestedField field = before.findField(column.name());
                 Type type = IcebergSchemas.type(column.type());
                 if (field != null && sameType(field.type(), type)) {
@@ -502,6 +504,7 @@ public final class ContainerTables implements MirrorTarget {
                     update = table.transaction().updateSchema();
                 }
                 if (field != null) {
+                    // Replaced, not promoted: Iceberg promotes none of the flattener's widenings.
                     update.deleteColumn(column.name());
                     widened.add(column.name());
                 }
@@ -512,12 +515,32 @@ public final class ContainerTables implements MirrorTarget {
             }
             table.roll();
             update.commit();
+            if (!widened.isEmpty()) {
+                keepColumnOrder(table, columns, widened);
+            }
             table.transaction().updateProperties().set(MirrorProperties.COLUMN_ROLES, columnRoles(schema)).commit();
             if (!widened.isEmpty()) {
                 new RowCopier(table, schema.isRoot() ? "id" : "_id", rows, this::moved).widen(before,
                         table.table().schema(), widened, vectors.getOrDefault(table.name(), Map.of()));
             }
             return true;
+        }
+
+        /** Puts each replaced column back at its place, as readers of the table expect it: after its predecessor. */
+        private void keepColumnOrder(TableChanges table, List<Column> columns, Set<String> replaced) {
+            UpdateSchema moves = table.transaction().updateSchema();
+            for (int index = 0; index < columns.size(); index++) {
+                String name = columns.get(index).name();
+                if (!replaced.contains(name)) {
+                    continue;
+                }
+                if (index == 0) {
+                    moves.moveFirst(name);
+                } else {
+                    moves.moveAfter(name, columns.get(index - 1).name());
+                }
+            }
+            moves.commit();
         }
 
         /** A row of a document moved (a widening copied it): its place follows. */

@@ -20,6 +20,7 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -121,6 +122,13 @@ class ContainerTablesTest {
                 List.of("o3", new BigDecimal("10.25"), List.of(1.5)));
         assertThat(read("orders__items", "_id", "sku", "qty")).containsExactlyInAnyOrder(
                 List.of("o1", "A", 1.0), List.of("o2", "B", 2.0), List.of("o3", "C", 2.5));
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            // A replaced column keeps its place, as the flattener orders the columns.
+            assertThat(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")).schema().columns()
+                    .stream().map(Types.NestedField::name).toList())
+                    .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_deleted", "_rid", "customerId", "total",
+                            "scores");
+        }
 
         // The moved rows are where the mirror thinks they are: the next update of each replaces them.
         store.upsertItem("orders", """
