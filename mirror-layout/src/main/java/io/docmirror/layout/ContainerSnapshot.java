@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -147,6 +148,14 @@ public final class ContainerSnapshot {
      * @param rootRelation the root table's current rows (a view's name), which a child table joins to
      */
     public String currentState(String table, String rootRelation) {
+        return currentState(table, rootRelation, OptionalLong.empty());
+    }
+
+    /**
+     * {@link #currentState(String, String)} with the analytical TTL counted back from {@code asOfEpochSeconds}
+     * (empty: now), so that a comparison with the store leaves out the same rows.
+     */
+    public String currentState(String table, String rootRelation, OptionalLong asOfEpochSeconds) {
         FlattenedTable flat = flattened.stream().filter(candidate -> candidate.name().equals(table)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Container " + container + " has no table " + table));
         String rows = flat.view().select(DELETED_ROWS);
@@ -155,19 +164,28 @@ public final class ContainerSnapshot {
             return rows;
         }
         return flat.isRoot()
-                ? "SELECT * FROM (" + rows + ") WHERE _ts > epoch(current_timestamp) - " + ttl
+                ? "SELECT * FROM (" + rows + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl
                 : "SELECT c.* FROM (" + rows + ") AS c SEMI JOIN " + rootRelation
                         + " AS r ON c._id = r.id AND c._pk = r._pk";
     }
 
     /** Every change: {@code id, _pk, _lsn, _ts, _commit_time, operation, ttl_expired, document}. */
     public String history() {
+        return history(OptionalLong.empty());
+    }
+
+    /** {@link #history()} with the analytical TTL counted back from {@code asOfEpochSeconds} (empty: now). */
+    public String history(OptionalLong asOfEpochSeconds) {
         long ttl = analyticalTtl();
         return history.map(view -> ttl < 0 ? view.select(DELETED_ROWS) : "SELECT * FROM ("
-                + view.select(DELETED_ROWS) + ") WHERE _ts > epoch(current_timestamp) - " + ttl).orElse(
+                + view.select(DELETED_ROWS) + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl).orElse(
                 "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS _pk, NULL::BIGINT AS _lsn, NULL::BIGINT AS _ts, "
                         + "NULL::TIMESTAMP AS _commit_time, NULL::VARCHAR AS operation, NULL::BOOLEAN AS "
                         + "ttl_expired, NULL::VARCHAR AS document WHERE false");
+    }
+
+    private static String now(OptionalLong asOfEpochSeconds) {
+        return asOfEpochSeconds.isPresent() ? Long.toString(asOfEpochSeconds.getAsLong()) : "epoch(current_timestamp)";
     }
 
     /** Documents that could not be mirrored: {@code container, id, _lsn, reason, raw_document}. */

@@ -8,6 +8,9 @@ import io.docmirror.flatten.DocumentRebuilder;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
+import org.apache.iceberg.io.SeekableInputStream;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.mirror.manifest.ViewDefinitions;
@@ -15,6 +18,7 @@ import io.docmirror.mirror.manifest.ViewDefinitions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
@@ -36,7 +40,8 @@ import static io.docmirror.mirror.manifest.ViewDefinitions.identifier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A container's documents as one manifest version of its mirror serves them: every table read through the views
+ * A container's documents as one commit of its mirror serves them (a manifest version, or the Iceberg tables at one
+ * read of the catalog): every table read through the views
  * users query ({@link ViewDefinitions}), each document rebuilt from its rows ({@link DocumentRebuilder}) with the
  * schema that made them. What a user reading the mirror sees, turned back into JSON.
  *
@@ -49,7 +54,7 @@ final class MirroredDocuments implements AutoCloseable {
     /** A name no table of the mirror has: mirrored table names never start with a dot. */
     private static final String ROOT_KEYS = "\".root keys\"";
 
-    private final Manifest manifest;
+    private final String container;
     private final ContainerSchema schema;
     private final Connection connection;
 
@@ -63,13 +68,14 @@ final class MirroredDocuments implements AutoCloseable {
     }
 
     /**
+     * The documents of one manifest version.
+     *
      * @param asOfEpochSeconds the time the analytical TTL counts back from, so that both sides of a comparison
      *     leave out the same rows
      */
     MirroredDocuments(Path containerDirectory, Manifest manifest, long asOfEpochSeconds) throws SQLException {
-        this.manifest = requireNonNull(manifest, "manifest is null");
-        this.schema = loadSchema(containerDirectory, manifest);
-        this.connection = DriverManager.getConnection("jdbc:duckdb:");
+        this(manifest.container(), loadSchema(containerDirectory, manifest),
+                DriverManager.getConnection("jdbc:duckdb:"));
         ViewDefinitions views = new ViewDefinitions(manifest, containerDirectory, OptionalLong.of(asOfEpochSeconds));
         try (Statement statement = connection.createStatement()) {
             String root = identifier(manifest.root().name());
@@ -86,6 +92,44 @@ final class MirroredDocuments implements AutoCloseable {
         } catch (SQLException e) {
             connection.close();
             throw e;
+        }
+    }
+
+    /** The documents of a container kept as Iceberg tables, at one read of the catalog's pointers. */
+    MirroredDocuments(ContainerSnapshot snapshot, long asOfEpochSeconds) throws SQLException {
+        this(snapshot.container(), loadSchema(snapshot), DriverManager.getConnection("jdbc:duckdb:"));
+        OptionalLong asOf = OptionalLong.of(asOfEpochSeconds);
+        try (Statement statement = connection.createStatement()) {
+            snapshot.loadDeletedRows(connection);
+            String root = identifier(snapshot.root().name());
+            statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), null,
+                    asOf));
+            statement.execute("CREATE TEMP TABLE " + ROOT_KEYS + " AS SELECT _pk, id, _lsn FROM " + root);
+            for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
+                if (!table.isRoot()) {
+                    statement.execute("CREATE VIEW " + identifier(table.name()) + " AS "
+                            + snapshot.currentState(table.name(), ROOT_KEYS, asOf));
+                }
+            }
+            statement.execute("CREATE VIEW history AS " + snapshot.history(asOf));
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    private MirroredDocuments(String container, ContainerSchema schema, Connection connection) {
+        this.container = container;
+        this.schema = schema;
+        this.connection = connection;
+    }
+
+    private static ContainerSchema loadSchema(ContainerSnapshot snapshot) {
+        String location = snapshot.rootSnapshot().summary().get(MirrorSummary.FLATTENER_SCHEMA);
+        try (SeekableInputStream in = snapshot.root().table().io().newInputFile(location).newStream()) {
+            return SchemaCodec.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the schema of the mirror of " + snapshot.container(), e);
         }
     }
 
@@ -179,21 +223,17 @@ final class MirroredDocuments implements AutoCloseable {
         void accept(HistoryEntry entry);
     }
 
+    /** The rows of {@code table} that {@code condition} selects, its columns read by name in the schema's order. */
     private void readRows(TableSchema table, String condition, RowSink sink) throws SQLException {
-        TableEntry entry = manifest.findTable(table.name()).orElseThrow(() -> new IllegalStateException(
-                "The mirror of " + manifest.container() + " has no table " + table.name() + " in version "
-                        + manifest.version()));
-        if (entry.columns().size() != table.columnCount()) {
-            throw new IllegalStateException("Table " + table.name() + " of the mirror of " + manifest.container()
-                    + " has " + entry.columns().size() + " columns in version " + manifest.version() + " but its "
-                    + "schema has " + table.columnCount());
-        }
+        String columns = String.join(", ", table.columns().stream().map(column -> identifier(column.name()))
+                .toList());
         try (Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT * FROM " + identifier(table.name()) + condition)) {
-            int columns = table.columnCount();
+                ResultSet result = statement.executeQuery("SELECT " + columns + " FROM " + identifier(table.name())
+                        + condition)) {
+            int count = table.columnCount();
             while (result.next()) {
-                Object[] values = new Object[columns];
-                for (int column = 0; column < columns; column++) {
+                Object[] values = new Object[count];
+                for (int column = 0; column < count; column++) {
                     values[column] = rowValue(result.getObject(column + 1));
                 }
                 sink.accept(Row.of(table, values));

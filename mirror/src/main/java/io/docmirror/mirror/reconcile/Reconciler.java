@@ -1,7 +1,12 @@
 package io.docmirror.mirror.reconcile;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.mirror.parquet.HistoryFormat;
@@ -57,6 +62,8 @@ public final class Reconciler {
 
     private final StoreClient store;
     private final Path mirrorDirectory;
+    private static final ObjectMapper CHECKPOINTS = new ObjectMapper();
+
     private final Clock clock;
     private final int maxDifferences;
 
@@ -83,31 +90,67 @@ public final class Reconciler {
         ContainerProperties container = store.readContainer(containerName);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, containerName);
         Optional<ReaderLeases.HeldVersion> held = new ReaderLeases(directory).holdNewest();
+        if (held.isEmpty()) {
+            Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, containerName);
+            if (tables.isPresent()) {
+                return reconcile(container, tables.get(), directory);
+            }
+        }
         Optional<Manifest> latest = held.map(ReaderLeases.HeldVersion::manifest);
         long asOf = clock.instant().getEpochSecond();
-        long ttlCutoff = container.analyticalTtl() != null && container.analyticalTtl() > 0
-                ? asOf - container.analyticalTtl() : Long.MIN_VALUE;
-        Differences differences = new Differences();
-        MirrorSide mirror = new MirrorSide(container.logPartitions());
-        Map<Integer, Long> positions = latest.map(manifest -> manifest.checkpoint().reachedPositions()).orElse(Map.of());
-        Map<Integer, Long> historyFrom = latest.map(Manifest::historyFromPositions).orElse(Map.of());
         try (MirroredDocuments documents = latest.isEmpty() ? null
                 : new MirroredDocuments(directory, latest.get(), asOf)) {
-            if (documents != null) {
-                mirror.read(container, documents);
-            }
-            List<ReconcileReport.FeedRange> ranges = new ArrayList<>();
-            for (int range = 0; range < container.logPartitions(); range++) {
-                ranges.add(new RangeComparison(container, range, positions.getOrDefault(range, 0L),
-                        historyFrom.getOrDefault(range, 0L), ttlCutoff, mirror, documents, differences).compare());
-            }
-            return new ReconcileReport(containerName, latest.map(Manifest::version).orElse(0L), ranges,
-                    differences.first, differences.count);
+            return compare(container, documents, latest.map(Manifest::version).orElse(0L),
+                    latest.map(manifest -> manifest.checkpoint().reachedPositions()).orElse(Map.of()),
+                    latest.map(Manifest::historyFromPositions).orElse(Map.of()), asOf);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the mirror of " + containerName + ": " + e.getMessage(), e);
         } finally {
             held.ifPresent(ReaderLeases.HeldVersion::close);
         }
+    }
+
+    /** Compares a container mirrored as Iceberg tables, holding a lease on the batch it reads. */
+    private ReconcileReport reconcile(ContainerProperties container, ContainerSnapshot tables, Path directory) {
+        Map<String, String> summary = tables.rootSnapshot().summary();
+        long batch = Long.parseLong(summary.get(MirrorSummary.BATCH));
+        long asOf = clock.instant().getEpochSecond();
+        Checkpoint checkpoint;
+        try {
+            checkpoint = summary.containsKey(MirrorSummary.CHECKPOINT)
+                    ? CHECKPOINTS.readValue(summary.get(MirrorSummary.CHECKPOINT), Checkpoint.class)
+                    : Checkpoint.NONE;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("The checkpoint of " + container.id() + " cannot be read", e);
+        }
+        try (ReaderLeases.Lease lease = new ReaderLeases(directory).take(batch);
+                MirroredDocuments documents = new MirroredDocuments(tables, asOf)) {
+            // No backfill writes the Iceberg tables yet, so their history starts with the feed.
+            return compare(container, documents, batch, checkpoint.reachedPositions(), Map.of(), asOf);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the mirror of " + container.id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Compares the store with {@code documents} (null: the container has no mirror yet), which hold every change up
+     * to {@code positions} per feed range, and a history from {@code historyFrom} on.
+     */
+    private ReconcileReport compare(ContainerProperties container, MirroredDocuments documents, long version,
+            Map<Integer, Long> positions, Map<Integer, Long> historyFrom, long asOf) throws SQLException {
+        long ttlCutoff = container.analyticalTtl() != null && container.analyticalTtl() > 0
+                ? asOf - container.analyticalTtl() : Long.MIN_VALUE;
+        Differences differences = new Differences();
+        MirrorSide mirror = new MirrorSide(container.logPartitions());
+        if (documents != null) {
+            mirror.read(container, documents);
+        }
+        List<ReconcileReport.FeedRange> ranges = new ArrayList<>();
+        for (int range = 0; range < container.logPartitions(); range++) {
+            ranges.add(new RangeComparison(container, range, positions.getOrDefault(range, 0L),
+                    historyFrom.getOrDefault(range, 0L), ttlCutoff, mirror, documents, differences).compare());
+        }
+        return new ReconcileReport(container.id(), version, ranges, differences.first, differences.count);
     }
 
     /** The first differences found, and how many there are. */
