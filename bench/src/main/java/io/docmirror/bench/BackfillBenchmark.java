@@ -15,6 +15,7 @@ import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.mirror.parquet.ParquetDataFileWriter;
@@ -107,7 +108,8 @@ public final class BackfillBenchmark {
                     .run(DemoDataset.CONTAINER, Backfill.Listener.NONE);
             double backfillSeconds = (System.nanoTime() - startedAt) / 1e9;
             long peakHeap = heap.stop();
-            Manifest manifest = backfill.manifest();
+            Manifest manifest = new ManifestStore(MirrorLayout.containerDirectory(MirrorLayout.mirrorDirectory(data),
+                    DemoDataset.CONTAINER)).latest().orElseThrow();
             long rows = 0;
             long bytes = 0;
             for (DataFile file : manifest.dataFiles()) {

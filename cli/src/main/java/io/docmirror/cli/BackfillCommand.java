@@ -67,9 +67,9 @@ final class BackfillCommand implements Callable<Integer> {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf(Locale.ROOT, "Backfilled %,d documents of container %s in %.1f s%s; the mirror is at "
-                        + "version %d and streams on from LSNs %s%n", result.items(), container, seconds,
+                        + "%s and streams on from LSNs %s%n", result.items(), container, seconds,
                 result.rangesResumed() == 0 ? "" : " (" + result.rangesResumed() + " feed ranges done by an earlier "
-                        + "run)", result.manifest().version(), result.rangeLsns());
+                        + "run)", result.position(), result.rangeLsns());
         return ExitCodes.OK;
     }
 }

@@ -21,6 +21,12 @@ public final class MirrorSummary {
     /** What kind of commit it was: {@code stream}, {@code backfill}, {@code compaction}, {@code rebuild}, {@code ttl}. */
     public static final String COMMIT_KIND = "docmirror.commit-kind";
 
+    /**
+     * Root table, after a backfill: from which LSN per feed range (JSON, {@code {"0": 1234}}) the history holds every
+     * change; before it, the history holds each document's version as of the snapshot only.
+     */
+    public static final String HISTORY_FROM = "docmirror.history-from";
+
     private MirrorSummary() {
     }
 }

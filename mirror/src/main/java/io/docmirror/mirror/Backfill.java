@@ -4,6 +4,8 @@ import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.BackfillProgress;
 import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.iceberg.BackfillState;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionSnapshot;
@@ -25,6 +27,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -73,9 +77,10 @@ public final class Backfill {
      * @param items the documents in the snapshot, including those of ranges an earlier, killed run committed
      * @param rangesResumed ranges an earlier run had done, which this one did not read again
      * @param rangeLsns where the change feed goes on from, per feed range
+     * @param position the commit that finished the backfill ({@code version 42}, {@code batch 42})
      */
     public record Result(String container, long items, int rangesResumed, Map<Integer, Long> rangeLsns,
-            Manifest manifest) {
+            String position) {
         public Result {
             rangeLsns = Collections.unmodifiableMap(new TreeMap<>(rangeLsns));
         }
@@ -102,6 +107,9 @@ public final class Backfill {
             throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
                     + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
         }
+        if (config.format() == MirrorFormat.ICEBERG) {
+            return runIntoIceberg(properties, listener);
+        }
         try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, properties, flattenerConfig, config,
                 clock)) {
             int feedRanges = properties.logPartitions();
@@ -120,18 +128,69 @@ public final class Backfill {
                         container, mirror.manifest().get().version());
             }
             listener.started(feedRanges, feedRanges - pending.size(), progress.items());
-            snapshotRanges(mirror, pending, feedRanges, listener);
+            snapshotRanges(container, () -> {
+                ContainerMirror.Batch batch = mirror.beginBackfill();
+                return new RangeBatch(batch::add, batch::abort,
+                        (range, lsn) -> batch.commitBackfillRange(range, lsn, feedRanges));
+            }, pending, listener);
             BackfillProgress done = mirror.backfill().orElseThrow();
             Manifest manifest = mirror.finishBackfill(Checkpoint.ofContinuation(
                     new ContinuationToken(container, done.rangeLsns()).encode()));
             log.info("Backfilled {}: {} documents in {} feed ranges, committed as version {}", container,
                     done.items(), feedRanges, manifest.version());
-            return new Result(container, done.items(), feedRanges - pending.size(), done.rangeLsns(), manifest);
+            return new Result(container, done.items(), feedRanges - pending.size(), done.rangeLsns(),
+                    "version " + manifest.version());
         }
     }
 
-    private void snapshotRanges(ContainerMirror mirror, List<Integer> ranges, int feedRanges, Listener listener)
-            throws InterruptedException {
+    /**
+     * The backfill of a container mirrored as Iceberg tables: into its tables directly, each feed range a commit
+     * that readers see at once (an initial load); refused over tables that hold a mirror already.
+     */
+    private Result runIntoIceberg(ContainerProperties properties, Listener listener) throws InterruptedException {
+        String container = properties.id();
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config,
+                clock)) {
+            if (tables.backfill().isEmpty() && tables.batches() > 0) {
+                throw new IllegalStateException("Cannot backfill container " + container + ": its Iceberg tables "
+                        + "hold a mirror already (" + tables.position() + "); in the Iceberg format a backfill "
+                        + "starts a mirror, it does not replace one");
+            }
+            int feedRanges = properties.logPartitions();
+            BackfillState progress = tables.backfill().orElse(BackfillState.start(feedRanges));
+            List<Integer> pending = new ArrayList<>();
+            for (int range = 0; range < feedRanges; range++) {
+                if (!progress.isDone(range)) {
+                    pending.add(range);
+                }
+            }
+            listener.started(feedRanges, feedRanges - pending.size(), progress.items());
+            snapshotRanges(container, () -> {
+                ContainerTables.Batch batch = tables.beginBackfill();
+                return new RangeBatch(batch::add, batch::abort,
+                        (range, lsn) -> batch.commitBackfillRange(range, lsn, feedRanges));
+            }, pending, listener);
+            BackfillState done = tables.backfill().orElseThrow();
+            tables.finishBackfill(Checkpoint.ofContinuation(new ContinuationToken(container, done.rangeLsns())
+                    .encode()));
+            log.info("Backfilled {}: {} documents in {} feed ranges, committed as {}", container, done.items(),
+                    feedRanges, tables.position());
+            return new Result(container, done.items(), feedRanges - pending.size(), done.rangeLsns(),
+                    tables.position());
+        }
+    }
+
+    /** One feed range's batch, in whichever format: what the writer adds to it, and how it ends. */
+    private record RangeBatch(Consumer<ChangeEvent> add, Runnable abort, RangeCommit commit) {
+    }
+
+    @FunctionalInterface
+    private interface RangeCommit {
+        void commit(int feedRange, long lsn);
+    }
+
+    private void snapshotRanges(String container, Supplier<RangeBatch> batches, List<Integer> ranges,
+            Listener listener) throws InterruptedException {
         ExecutorService readers = Executors.newFixedThreadPool(config.backfillReaders(), runnable -> {
             Thread thread = new Thread(runnable, "docmirror-backfill-reader");
             thread.setDaemon(true);
@@ -141,41 +200,39 @@ public final class Backfill {
             // Submitted in order, so the readers work on the ranges the writer takes next.
             Map<Integer, RangeReader> reads = new LinkedHashMap<>();
             for (int range : ranges) {
-                RangeReader reader = new RangeReader(mirror.container(), range);
+                RangeReader reader = new RangeReader(container, range);
                 reads.put(range, reader);
                 readers.execute(reader);
             }
             for (RangeReader reader : reads.values()) {
-                write(mirror, reader, feedRanges, listener);
+                write(batches.get(), reader, listener);
             }
         } finally {
             // Interrupts readers still waiting to hand over pages, and waits until each has closed its snapshot:
             // the store must not close under one.
             readers.shutdownNow();
             if (!readers.awaitTermination(1, TimeUnit.MINUTES)) {
-                throw new IllegalStateException("The backfill's readers of " + mirror.container() + " did not stop "
+                throw new IllegalStateException("The backfill's readers of " + container + " did not stop "
                         + "within a minute");
             }
         }
     }
 
-    private void write(ContainerMirror mirror, RangeReader reader, int feedRanges, Listener listener)
-            throws InterruptedException {
-        ContainerMirror.Batch batch = mirror.beginBackfill();
+    private void write(RangeBatch batch, RangeReader reader, Listener listener) throws InterruptedException {
         RangeEnd end;
         try {
             end = fill(batch, reader, listener);
         } catch (RuntimeException | InterruptedException e) {
-            batch.abort();
+            batch.abort().run();
             throw e;
         }
         // A failed commit abandons the batch itself.
-        batch.commitBackfillRange(reader.range, end.lsn(), feedRanges);
+        batch.commit().commit(reader.range, end.lsn());
         listener.rangeCommitted(reader.range, end.lsn());
     }
 
     /** Adds the range's items to the batch as its reader hands them over; returns the range's end. */
-    private static RangeEnd fill(ContainerMirror.Batch batch, RangeReader reader, Listener listener)
+    private static RangeEnd fill(RangeBatch batch, RangeReader reader, Listener listener)
             throws InterruptedException {
         while (true) {
             Object next = reader.pages.take();
@@ -189,7 +246,7 @@ public final class Backfill {
             @SuppressWarnings("unchecked")
             List<ChangeEvent> page = (List<ChangeEvent>) next;
             for (ChangeEvent item : page) {
-                batch.add(item);
+                batch.add().accept(item);
             }
             listener.itemsWritten(page.size());
         }

@@ -441,11 +441,28 @@ public final class FeedMirror implements AutoCloseable {
     private MirrorTarget openMirror(ContainerProperties container) {
         FlattenerConfig flattenerConfig = flattenerConfigs.apply(container.id());
         MirrorTarget target = switch (config.format()) {
-            case ICEBERG -> ContainerTables.open(mirrorDirectory, container, flattenerConfig, config, clock);
+            case ICEBERG -> openTables(container, flattenerConfig);
             case MANIFEST -> openManifestMirror(container, flattenerConfig);
         };
         log.info("Mirroring container {} from {}", container.id(), target.position());
         return target;
+    }
+
+    private MirrorTarget openTables(ContainerProperties container, FlattenerConfig flattenerConfig) {
+        ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config, clock);
+        tables.backfill().ifPresent(backfill -> {
+            IllegalStateException unfinished = new IllegalStateException("Cannot mirror container " + container.id()
+                    + ": its backfill has not finished (" + backfill.rangeLsns().size() + " of "
+                    + backfill.feedRanges() + " feed ranges done); run `docmirror backfill --container "
+                    + container.id() + "` again to finish it");
+            try {
+                tables.close();
+            } catch (RuntimeException suppressed) {
+                unfinished.addSuppressed(suppressed);
+            }
+            throw unfinished;
+        });
+        return tables;
     }
 
     private MirrorTarget openManifestMirror(ContainerProperties container, FlattenerConfig flattenerConfig) {

@@ -63,6 +63,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
@@ -105,6 +106,8 @@ public final class ContainerTables implements MirrorTarget {
     private long batches;
     private long lastEventTs;
     private Batch openBatch;
+    /** The root summary's entries that carry on from commit to commit: the backfill state, the history's start. */
+    private final Map<String, String> carried = new HashMap<>();
     /** The batch number {@link #maintain} last looked at: upkeep is due only after new commits. */
     private long maintainedAt;
     /** The leases readers (the SQL endpoint) hold on batches they read: their snapshots must not expire. */
@@ -130,6 +133,11 @@ public final class ContainerTables implements MirrorTarget {
         this.checkpoint = state.checkpoint();
         this.batches = state.batches();
         this.lastEventTs = state.lastEventTs();
+        for (String key : List.of(BackfillState.SUMMARY_KEY, MirrorSummary.HISTORY_FROM)) {
+            if (state.summary().containsKey(key)) {
+                carried.put(key, state.summary().get(key));
+            }
+        }
         this.flattener = committedSchema == null
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
@@ -217,6 +225,41 @@ public final class ContainerTables implements MirrorTarget {
     @Override
     public Checkpoint checkpoint() {
         return checkpoint;
+    }
+
+    /** A backfill that was started and has not finished; empty when there is none. */
+    public Optional<BackfillState> backfill() {
+        String json = carried.get(BackfillState.SUMMARY_KEY);
+        if (json == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(json, BackfillState.class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("The backfill state of " + container + " cannot be read: " + json, e);
+        }
+    }
+
+    /** Starts the batch of one feed range's backfill snapshot; {@link Batch#commitBackfillRange} ends it. */
+    public Batch beginBackfill() {
+        if (openBatch != null) {
+            throw new IllegalStateException("A batch of " + container + " is open already");
+        }
+        openBatch = new Batch(batches + 1, "backfill");
+        return openBatch;
+    }
+
+    /**
+     * Finishes a backfill whose every feed range is committed: the change feed starts at {@code checkpoint} (each
+     * range's snapshot LSN), and the history holds every change from there on.
+     */
+    public void finishBackfill(Checkpoint checkpoint) {
+        BackfillState state = backfill().filter(BackfillState::isComplete).orElseThrow(() ->
+                new IllegalStateException("The backfill of " + container + " has feed ranges left to do"));
+        Batch batch = begin();
+        batch.summaryChanges.put(BackfillState.SUMMARY_KEY, null);
+        batch.summaryChanges.put(MirrorSummary.HISTORY_FROM, json(state.rangeLsns()));
+        batch.commit(checkpoint);
     }
 
     @Override
@@ -357,6 +400,8 @@ public final class ContainerTables implements MirrorTarget {
         private final long number;
         /** What kind of commit the batch is ({@link MirrorSummary#COMMIT_KIND}). */
         private final String kind;
+        /** Root summary entries the batch sets (null: removes) among those that carry on. */
+        private final Map<String, String> summaryChanges = new HashMap<>();
         private final CatalogBatch catalogBatch = new CatalogBatch(settings, io);
         private final Map<String, TableChanges> tables = new LinkedHashMap<>();
         private final Map<String, RowRecords> records = new HashMap<>();
@@ -368,6 +413,17 @@ public final class ContainerTables implements MirrorTarget {
         private Batch(long number, String kind) {
             this.number = number;
             this.kind = kind;
+        }
+
+        /**
+         * Commits the batch as one more feed range of a backfill, whose snapshot was taken at {@code lsn}. The
+         * range's rows are visible from now on; the change feed starts when the backfill finishes.
+         */
+        public Committed commitBackfillRange(int feedRange, long lsn, int feedRanges) {
+            BackfillState state = backfill().orElse(BackfillState.start(feedRanges))
+                    .withRange(feedRange, lsn, events);
+            summaryChanges.put(BackfillState.SUMMARY_KEY, json(state));
+            return commit(checkpoint);
         }
 
         /**
@@ -625,6 +681,7 @@ public final class ContainerTables implements MirrorTarget {
                         summary.put(MirrorSummary.CHECKPOINT, JSON.writeValueAsString(checkpoint));
                         summary.put(MirrorSummary.FLATTENER_SCHEMA, schemaLocation);
                         summary.put(MirrorSummary.LAST_EVENT_TS, Long.toString(eventTs));
+                        carriedAfter().forEach(summary::put);
                     }
                     table.stage(summary);
                 }
@@ -640,6 +697,9 @@ public final class ContainerTables implements MirrorTarget {
                 tables.values().forEach(table -> table.leavingFiles().forEach(rows::forget));
                 committedSchema = schema;
                 committedSchemaLocation = schemaLocation;
+                Map<String, String> after = carriedAfter();
+                carried.clear();
+                carried.putAll(after);
                 ContainerTables.this.checkpoint = checkpoint;
                 lastEventTs = eventTs;
                 batches = number;
@@ -650,6 +710,19 @@ public final class ContainerTables implements MirrorTarget {
             } catch (RuntimeException e) {
                 throw abort(e);
             }
+        }
+
+        /** The carried summary entries after this batch. */
+        private Map<String, String> carriedAfter() {
+            Map<String, String> after = new HashMap<>(carried);
+            summaryChanges.forEach((key, value) -> {
+                if (value == null) {
+                    after.remove(key);
+                } else {
+                    after.put(key, value);
+                }
+            });
+            return after;
         }
 
         private RuntimeException abort(RuntimeException failure) {

@@ -36,10 +36,11 @@ import java.util.Map;
  * current rows are (its key columns read from every live row of every data file).
  */
 record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vectors, String flattenerSchema,
-        String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs) {
+        String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs,
+        Map<String, String> summary) {
 
     static TablesState empty() {
-        return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0);
+        return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of());
     }
 
     static TablesState load(Catalog catalog, String container, FlattenerConfig config) {
@@ -65,7 +66,7 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         places.forEach((key, list) -> rows.replace(key, list.stream().mapToLong(Long::longValue).toArray()));
         return new TablesState(rows, vectors, schemaJson, schemaLocation,
                 ContainerTables.checkpointOf(snapshot), Long.parseLong(summary.get(MirrorSummary.BATCH)),
-                Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")));
+                Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")), summary);
     }
 
     /**

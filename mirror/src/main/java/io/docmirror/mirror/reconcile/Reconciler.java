@@ -123,10 +123,18 @@ public final class Reconciler {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("The checkpoint of " + container.id() + " cannot be read", e);
         }
+        Map<Integer, Long> historyFrom = new HashMap<>();
+        try {
+            if (summary.containsKey(MirrorSummary.HISTORY_FROM)) {
+                CHECKPOINTS.readTree(summary.get(MirrorSummary.HISTORY_FROM)).fields().forEachRemaining(range ->
+                        historyFrom.put(Integer.parseInt(range.getKey()), range.getValue().asLong()));
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Where the history of " + container.id() + " starts cannot be read", e);
+        }
         try (ReaderLeases.Lease lease = new ReaderLeases(directory).take(batch);
                 MirroredDocuments documents = new MirroredDocuments(tables, asOf)) {
-            // No backfill writes the Iceberg tables yet, so their history starts with the feed.
-            return compare(container, documents, batch, checkpoint.reachedPositions(), Map.of(), asOf);
+            return compare(container, documents, batch, checkpoint.reachedPositions(), historyFrom, asOf);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the mirror of " + container.id() + ": " + e.getMessage(), e);
         }

@@ -1,0 +1,131 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.Backfill;
+import io.docmirror.mirror.FeedMirror;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorFormat;
+import io.docmirror.mirror.reconcile.ReconcileReport;
+import io.docmirror.mirror.reconcile.Reconciler;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreTesting;
+import io.docmirror.store.TestingClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A backfill into Iceberg tables: each feed range's snapshot is a commit, the change feed takes over at each range's
+ * snapshot LSN, and the mirror that streams on reconciles exactly with the store, whatever was written meanwhile; a
+ * backfill stopped midway goes on with the ranges it had not done.
+ */
+class IcebergBackfillTest {
+    private static final MirrorConfig ICEBERG = MirrorConfig.fromProperties(Map.of(
+            "mirror.compaction.delta-files", "0", "mirror.backfill.readers", "2", "mirror.format", "iceberg"));
+
+    @TempDir
+    Path work;
+    private final TestingClock clock = TestingClock.atEpochSecond(1_700_000_000L);
+    private EmbeddedStore store;
+    private int nextOrder;
+
+    @BeforeEach
+    void openStore() {
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
+        store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1)
+                .withLogPartitions(4));
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void writesDuringTheBackfillReachTheMirrorOnceThroughTheChangeFeed() throws Exception {
+        writeOrders(60);
+        Path mirror = work.resolve("mirror");
+        Backfill.Result result = backfill(mirror, new Backfill.Listener() {
+            @Override
+            public void itemsWritten(long items) {
+                writeOrders(5);
+            }
+
+            @Override
+            public void rangeCommitted(int feedRange, long lsn) {
+                writeOrders(5);
+            }
+        });
+        assertThat(result.rangeLsns()).containsOnlyKeys(0, 1, 2, 3);
+        assertThat(result.position()).isEqualTo("batch 5");
+        assertExact(mirror, "after the backfill");
+
+        writeOrders(10);
+        sync(mirror);
+        assertExact(mirror, "after streaming on");
+    }
+
+    @Test
+    void aBackfillStoppedMidwayGoesOnWithTheRangesItHadNotDone() throws Exception {
+        writeOrders(40);
+        Path mirror = work.resolve("mirror");
+        assertThatThrownBy(() -> backfill(mirror, new Backfill.Listener() {
+            @Override
+            public void rangeCommitted(int feedRange, long lsn) {
+                throw new IllegalStateException("stopped after feed range " + feedRange);
+            }
+        })).hasMessageContaining("stopped after feed range 0");
+        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 feed "
+                        + "ranges done); run `docmirror backfill --container orders` again");
+
+        writeOrders(10);
+        Backfill.Result resumed = backfill(mirror, Backfill.Listener.NONE);
+        assertThat(resumed.rangesResumed()).isEqualTo(1);
+        writeOrders(10);
+        sync(mirror);
+        assertExact(mirror, "after the resumed backfill and streaming on");
+
+        assertThatThrownBy(() -> backfill(mirror, Backfill.Listener.NONE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("its Iceberg tables hold a mirror already (batch ");
+    }
+
+    /** Creates {@code count} orders, and updates and deletes some of the earlier ones. */
+    private void writeOrders(int count) {
+        for (int i = 0; i < count; i++) {
+            int order = nextOrder++;
+            store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 9 + "\",\"total\":"
+                    + order + ",\"items\":[{\"sku\":\"s" + order + "\",\"qty\":" + (order % 4) + "}]}");
+            if (order % 7 == 3) {
+                int earlier = order / 2;
+                store.upsertItem("orders", "{\"id\":\"o" + earlier + "\",\"customerId\":\"c" + earlier % 9
+                        + "\",\"total\":" + (earlier + 0.5) + ",\"items\":[]}");
+            }
+        }
+    }
+
+    private void assertExact(Path mirror, String when) {
+        ReconcileReport report = new Reconciler(store, mirror, clock, 5).reconcile("orders");
+        assertThat(report.differences()).as("%s: %s", when, report).isEmpty();
+        assertThat(report.exact()).as(when).isTrue();
+    }
+
+    private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
+        return new Backfill(store, mirrorDirectory, ICEBERG, FlattenerConfig.defaults("orders"), clock)
+                .run("orders", listener);
+    }
+
+    private void sync(Path mirrorDirectory) {
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, ICEBERG, FlattenerConfig::defaults, clock)) {
+            mirror.sync();
+        }
+    }
+}
