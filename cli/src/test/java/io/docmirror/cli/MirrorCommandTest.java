@@ -60,6 +60,26 @@ class MirrorCommandTest {
     }
 
     @Test
+    void theIcebergFormatAnswersThroughEveryCommand() throws Exception {
+        Path config = Files.writeString(dir.resolve("config.yaml"), "mirror:\n  format: iceberg\n");
+        Path file = ImportCommandTest.dataset("nobel_laureates");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "laureates", "--pk", "/gender",
+                "--generate-ids", file.toString())).isEqualTo(ExitCodes.OK);
+
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString(), "--config", config.toString()))
+                .isEqualTo(ExitCodes.OK);
+
+        assertThat(dir.resolve("mirror").resolve("catalog.db")).exists();
+        assertThat(count("SELECT count(*) FROM laureates")).isEqualTo(992);
+        assertThat(count("SELECT count(*) FROM laureates_history")).isEqualTo(992);
+        JsonNode status = status().get(0);
+        assertThat(status.get("version").asLong()).isEqualTo(1);
+        assertThat(status.get("lagEvents").asLong()).isZero();
+        assertThat(status.get("storedRows").asLong()).isEqualTo(992);
+        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+    }
+
+    @Test
     void statusShowsTheLagBeforeAndNoneAfterASync() throws Exception {
         Path orders = Files.writeString(dir.resolve("orders.jsonl"),
                 "{\"id\":\"o1\",\"c\":\"x\"}\n{\"id\":\"o2\",\"c\":\"y\"}\n{\"id\":\"o3\",\"c\":\"x\"}\n");

@@ -32,6 +32,7 @@ public final class ContainerSnapshot {
     private final List<FlattenedTable> flattened = new ArrayList<>();
     private final Optional<TableView> history;
     private final Optional<TableView> deadLetters;
+    private final Optional<Table> deadLettersTable;
 
     /** A flattened table under its name in the namespace, and the view of its current snapshot. */
     public record FlattenedTable(String name, Table table, TableView view) {
@@ -55,6 +56,7 @@ public final class ContainerSnapshot {
                 TableView.current(child))));
         this.history = history.map(TableView::current);
         this.deadLetters = deadLetters.map(TableView::current);
+        this.deadLettersTable = deadLetters.filter(table -> table.currentSnapshot() != null);
     }
 
     /**
@@ -111,6 +113,21 @@ public final class ContainerSnapshot {
     /** A property of the root table ({@link MirrorProperties}). */
     public Optional<String> rootProperty(String key) {
         return Optional.ofNullable(root.properties().get(key));
+    }
+
+    /** The data files of every table that cannot be read as recorded ({@link TableView#damagedFiles()}). */
+    public List<String> damagedFiles() {
+        List<String> damaged = new ArrayList<>();
+        flattened.forEach(table -> damaged.addAll(table.view().damagedFiles()));
+        history.ifPresent(view -> damaged.addAll(view.damagedFiles()));
+        deadLetters.ifPresent(view -> damaged.addAll(view.damagedFiles()));
+        return damaged;
+    }
+
+    /** How many documents could not be mirrored. */
+    public long deadLetterCount() {
+        return deadLettersTable.map(table -> Long.parseLong(table.currentSnapshot().summary()
+                .getOrDefault("total-records", "0"))).orElse(0L);
     }
 
     /** The container's analytical TTL in seconds; -1: forever. */

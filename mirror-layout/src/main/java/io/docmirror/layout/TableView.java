@@ -12,6 +12,9 @@ import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,19 +35,23 @@ public final class TableView {
     private final String table;
     private final Schema schema;
     private final List<String> dataFiles;
+    /** The size each data file has by the table's metadata, by local path. */
+    private final Map<String, Long> fileSizes;
     private final Map<String, PositionDeleteIndex> deleted;
 
-    private TableView(String table, Schema schema, List<String> dataFiles, Map<String, PositionDeleteIndex> deleted) {
+    private TableView(String table, Schema schema, Map<String, Long> fileSizes,
+            Map<String, PositionDeleteIndex> deleted) {
         this.table = table;
         this.schema = schema;
-        this.dataFiles = List.copyOf(dataFiles);
+        this.fileSizes = Map.copyOf(fileSizes);
+        this.dataFiles = List.copyOf(fileSizes.keySet());
         this.deleted = deleted;
     }
 
     /** The view of the table's current snapshot; an empty view before its first. */
     public static TableView current(Table table) {
         Snapshot snapshot = table.currentSnapshot();
-        return snapshot == null ? new TableView(table.name(), table.schema(), List.of(), Map.of())
+        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of())
                 : of(table, snapshot.snapshotId());
     }
 
@@ -52,12 +59,12 @@ public final class TableView {
     public static TableView of(Table table, long snapshotId) {
         Snapshot snapshot = table.snapshot(snapshotId);
         Schema schema = snapshot.schemaId() == null ? table.schema() : table.schemas().get(snapshot.schemaId());
-        List<String> files = new ArrayList<>();
+        Map<String, Long> files = new LinkedHashMap<>();
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
             for (FileScanTask task : tasks) {
                 String file = localPath(task.file().location());
-                files.add(file);
+                files.put(file, task.file().fileSizeInBytes());
                 for (DeleteFile vector : task.deletes()) {
                     deleted.put(file, DeletionVectors.read(table.io(), vector));
                 }
@@ -79,6 +86,28 @@ public final class TableView {
     /** The data files, as local paths (the names DuckDB's {@code filename} column gives). */
     public List<String> dataFiles() {
         return dataFiles;
+    }
+
+    /**
+     * The data files that cannot be read as the metadata records them (missing, or of another size), each described;
+     * a query of the table fails while there are any.
+     */
+    public List<String> damagedFiles() {
+        List<String> damaged = new ArrayList<>();
+        fileSizes.forEach((file, size) -> {
+            Path path = Path.of(file);
+            try {
+                long actual = Files.size(path);
+                if (actual != size) {
+                    damaged.add(file + " has " + actual + " bytes, its table's metadata records " + size);
+                }
+            } catch (NoSuchFileException e) {
+                damaged.add(file + " is missing");
+            } catch (IOException e) {
+                damaged.add(file + " cannot be read: " + e.getMessage());
+            }
+        });
+        return damaged;
     }
 
     /** How many rows the deletion vectors delete. */

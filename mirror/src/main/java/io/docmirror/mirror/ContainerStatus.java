@@ -1,6 +1,13 @@
 package io.docmirror.mirror;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.feed.processor.ChangeFeedEstimator;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.MirrorProperties;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.ConflictEntry;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
@@ -18,13 +25,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * How far one container's mirror has come: {@code ./docmirror status} and the mirror's metrics.
  *
- * @param version the newest committed manifest version (0: nothing mirrored yet)
+ * @param version the newest committed manifest version, or Iceberg batch (0: nothing mirrored yet)
  * @param lastCommitMillis when it was committed, epoch milliseconds (0: never)
  * @param lag per feed range: the LSN of the last change the mirror holds, the log's end, and how far behind; empty
  *     when the store does not answer
@@ -38,6 +46,8 @@ import java.util.stream.Stream;
 public record ContainerStatus(String container, long version, long lastCommitMillis, List<ChangeFeedEstimator.Lag> lag,
         int tables, long storedRows, int files, long deadLetters, long conflicts, String storeUnreachable,
         List<String> damagedFiles) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     public ContainerStatus {
         lag = List.copyOf(lag);
         damagedFiles = List.copyOf(damagedFiles);
@@ -75,6 +85,12 @@ public record ContainerStatus(String container, long version, long lastCommitMil
             Clock clock) {
         Optional<Manifest> manifest = new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory,
                 container.id())).latest();
+        if (manifest.isEmpty()) {
+            Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, container.id());
+            if (tables.isPresent()) {
+                return ofTables(store, container, tables.get(), clock);
+            }
+        }
         try {
             return of(mirrorDirectory, container.id(), manifest, ChangeFeedEstimator.estimate(store, container.id(),
                     manifest.map(committed -> committed.checkpoint().reached()), clock), null);
@@ -104,6 +120,44 @@ public record ContainerStatus(String container, long version, long lastCommitMil
                 storeUnreachable,
                 manifest.map(committed -> DamagedFiles.bySize(directory, committed).stream()
                         .map(DamagedFiles.Damage::toString).toList()).orElse(List.of()));
+    }
+
+    /** The status of a container mirrored as Iceberg tables. */
+    private static ContainerStatus ofTables(StoreClient store, ContainerProperties container,
+            ContainerSnapshot tables, Clock clock) {
+        Map<String, String> summary = tables.rootSnapshot().summary();
+        List<ChangeFeedEstimator.Lag> lag = List.of();
+        String storeUnreachable = null;
+        try {
+            Checkpoint checkpoint = summary.containsKey(MirrorSummary.CHECKPOINT)
+                    ? JSON.readValue(summary.get(MirrorSummary.CHECKPOINT), Checkpoint.class) : Checkpoint.NONE;
+            lag = ChangeFeedEstimator.estimate(store, container.id(), Optional.ofNullable(checkpoint.reached()),
+                    clock);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("The checkpoint of " + container.id() + " cannot be read", e);
+        } catch (StoreException e) {
+            if (!e.isRetriable()) {
+                throw e;
+            }
+            storeUnreachable = e.getMessage();
+        }
+        long conflicts = 0;
+        for (JsonNode conflict : readTree(tables.rootProperty(MirrorProperties.CONFLICTS).orElse("[]"))) {
+            conflicts += conflict.path("count").asLong();
+        }
+        return new ContainerStatus(container.id(), Long.parseLong(summary.get(MirrorSummary.BATCH)),
+                tables.rootSnapshot().timestampMillis(), lag, tables.tables().size(),
+                Long.parseLong(summary.getOrDefault("total-records", "0")),
+                tables.tables().stream().mapToInt(table -> table.view().dataFiles().size()).sum(),
+                tables.deadLetterCount(), conflicts, storeUnreachable, tables.damagedFiles());
+    }
+
+    private static JsonNode readTree(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A property of the mirror's tables cannot be read: " + json, e);
+        }
     }
 
     /** The newest committed version of every container the mirror directory holds, by container name. */
