@@ -2,7 +2,6 @@ package io.docmirror.cli;
 
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.Rebuild;
-import io.docmirror.mirror.manifest.TableEntry;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,9 +38,8 @@ final class RebuildCommand implements Callable<Integer> {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf(Locale.ROOT, "Rebuilt the tables of container %s (%s) from %,d changes of its history in "
-                        + "%.1f s; the mirror is at version %d%n", container,
-                String.join(", ", result.manifest().tables().stream().map(TableEntry::name).toList()),
-                result.changes(), seconds, result.manifest().version());
+                        + "%.1f s; the mirror is at %s%n", container, String.join(", ", result.tables()),
+                result.changes(), seconds, result.position());
         return ExitCodes.OK;
     }
 }

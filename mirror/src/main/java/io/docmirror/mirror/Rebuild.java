@@ -2,12 +2,17 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.mirror.manifest.ViewDefinitions;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +27,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 
@@ -45,7 +51,14 @@ public final class Rebuild {
     private final MirrorConfig config;
     private final Clock clock;
 
-    public record Result(String container, long changes, Manifest manifest) {
+    /**
+     * @param tables the container's tables after the rebuild
+     * @param position the commit that swapped them in ({@code version 42}, {@code batch 42})
+     */
+    public record Result(String container, long changes, List<String> tables, String position) {
+        public Result {
+            tables = List.copyOf(tables);
+        }
     }
 
     public Rebuild(Path mirrorDirectory, MirrorConfig config, Clock clock) {
@@ -72,6 +85,11 @@ public final class Rebuild {
                 return manifest.get().container();
             }
         }
+        for (TableIdentifier identifier : CatalogPointers.read(mirrorDirectory).locations().keySet()) {
+            if (identifier.name().equals(table)) {
+                return identifier.namespace().level(0);
+            }
+        }
         throw new IllegalArgumentException("Cannot rebuild table " + table + ": no mirrored container in "
                 + mirrorDirectory + " has a table of that name");
     }
@@ -82,31 +100,68 @@ public final class Rebuild {
      * @param progress told how many changes have been replayed so far
      */
     public Result run(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
+        if (new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory, container)).latest().isEmpty()
+                && ContainerSnapshot.read(mirrorDirectory, container).isPresent()) {
+            return runOnTables(container, flattenerConfig, progress);
+        }
         try (ContainerMirror mirror = ContainerMirror.openForRebuild(mirrorDirectory, container, flattenerConfig,
                 config, clock)) {
             Manifest before = mirror.manifest().orElseThrow();
             ContainerMirror.Batch batch = mirror.beginRebuild();
-            long changes = 0;
-            String history = new ViewDefinitions(before, mirror.directory(), OptionalLong.empty()).history()
-                    + " ORDER BY _commit_time, _lsn";
-            try (Connection connection = BackgroundDuckDb.connect();
-                 Statement statement = connection.createStatement();
-                 ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
-                         + "ttl_expired, document FROM (" + history + ")")) {
-                while (rows.next()) {
-                    batch.add(change(container, rows));
-                    if (++changes % PROGRESS_STEP == 0) {
-                        progress.accept(changes);
-                    }
-                }
-            } catch (SQLException e) {
+            String history = new ViewDefinitions(before, mirror.directory(), OptionalLong.empty()).history();
+            long changes;
+            try {
+                changes = replay(container, history, batch::add, progress);
+            } catch (RuntimeException e) {
                 batch.abort();
-                throw new IllegalStateException("Cannot read the history of " + container + " for its rebuild: "
-                        + e.getMessage(), e);
+                throw e;
             }
-            progress.accept(changes);
-            return new Result(container, changes, batch.commitRebuild().manifest());
+            Manifest after = batch.commitRebuild().manifest();
+            return new Result(container, changes, after.tables().stream().map(TableEntry::name).toList(),
+                    "version " + after.version());
         }
+    }
+
+    /** The rebuild of a container kept as Iceberg tables: every flattened table replaced in one commit. */
+    private Result runOnTables(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
+        try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
+                config, clock)) {
+            String history = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow().history();
+            ContainerTables.Batch batch = tables.beginRebuild();
+            long changes;
+            try {
+                changes = replay(container, history, batch::add, progress);
+            } catch (RuntimeException e) {
+                batch.abort();
+                throw e;
+            }
+            batch.commit(tables.checkpoint());
+            List<String> names = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow().tables().stream()
+                    .map(ContainerSnapshot.FlattenedTable::name).toList();
+            return new Result(container, changes, names, tables.position());
+        }
+    }
+
+    /** Hands every change of {@code history} (a query of the history) to {@code batch}, in commit order. */
+    private static long replay(String container, String history, Consumer<ChangeEvent> batch,
+            LongConsumer progress) {
+        long changes = 0;
+        try (Connection connection = BackgroundDuckDb.connect();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
+                     + "ttl_expired, document FROM (" + history + ") ORDER BY _commit_time, _lsn")) {
+            while (rows.next()) {
+                batch.accept(change(container, rows));
+                if (++changes % PROGRESS_STEP == 0) {
+                    progress.accept(changes);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the history of " + container + " for its rebuild: "
+                    + e.getMessage(), e);
+        }
+        progress.accept(changes);
+        return changes;
     }
 
     /** A history row as the change it recorded (without the previous image, which the mirror does not use). */

@@ -42,6 +42,9 @@ public final class CatalogBatch {
     private static final String MOVE_POINTER = "UPDATE iceberg_tables SET metadata_location = ?, "
             + "previous_metadata_location = ? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? "
             + "AND metadata_location = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)";
+    private static final String DROP_POINTER = "DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
+            + "table_namespace = ? AND table_name = ? AND metadata_location = ? AND (iceberg_type = 'TABLE' OR "
+            + "iceberg_type IS NULL)";
     private static final String INSERT_POINTER = "INSERT INTO iceberg_tables (catalog_name, table_namespace, "
             + "table_name, metadata_location, previous_metadata_location, iceberg_type) VALUES (?, ?, ?, ?, NULL, "
             + "'TABLE')";
@@ -50,6 +53,8 @@ public final class CatalogBatch {
     private final FileIO io;
     private final Map<TableIdentifier, StagedTableOperations> tables = new LinkedHashMap<>();
     private final Map<TableIdentifier, Table> loaded = new HashMap<>();
+    /** Tables the batch drops, with the metadata the catalog pointed at when it was asked to. */
+    private final Map<TableIdentifier, String> dropped = new LinkedHashMap<>();
 
     /** @param io the catalog's file access: where staged metadata files are written */
     public CatalogBatch(CatalogSettings settings, FileIO io) {
@@ -94,6 +99,31 @@ public final class CatalogBatch {
         return Transactions.createTableTransaction(identifier.toString(), operations, metadata);
     }
 
+    /**
+     * Starts replacing a table the catalog has: the same table (its history of snapshots stays) with a new schema,
+     * the given properties and, once the transaction adds them, new data files only.
+     */
+    public Transaction replace(TableIdentifier identifier, Schema schema, Map<String, String> properties) {
+        Table table = table(identifier);
+        StagedTableOperations operations = tables.get(identifier);
+        TableMetadata current = operations.current();
+        Map<String, String> all = new HashMap<>(properties);
+        all.put(TableProperties.FORMAT_VERSION, "3");
+        TableMetadata replacement = current.buildReplacement(schema, PartitionSpec.unpartitioned(),
+                SortOrder.unsorted(), current.location(), all);
+        loaded.remove(identifier);
+        return Transactions.replaceTableTransaction(table.name(), operations, replacement);
+    }
+
+    /** Drops a table in the batch: it leaves the catalog when the batch commits (its files stay for the cleanup). */
+    public void drop(TableIdentifier identifier) {
+        String location = pointer(identifier);
+        if (location == null) {
+            throw new IllegalArgumentException("The catalog has no table " + identifier);
+        }
+        dropped.put(identifier, location);
+    }
+
     private Table stage(TableIdentifier identifier, StagedTableOperations operations) {
         tables.put(identifier, operations);
         Table table = new BaseTable(operations, settings.name() + "." + identifier);
@@ -118,6 +148,9 @@ public final class CatalogBatch {
                     }
                     movePointer(sqlite, table);
                     committed.put(table.identifier(), table.current());
+                }
+                for (Map.Entry<TableIdentifier, String> table : dropped.entrySet()) {
+                    dropPointer(sqlite, table.getKey(), table.getValue());
                 }
                 sqlite.commit();
             } catch (SQLException | RuntimeException e) {
@@ -152,6 +185,19 @@ public final class CatalogBatch {
             update.setString(6, table.baseLocation());
             if (update.executeUpdate() != 1) {
                 throw new CommitFailedException("Cannot commit %s: its metadata moved since the batch read it "
+                        + "(another writer?)", identifier);
+            }
+        }
+    }
+
+    private void dropPointer(Connection sqlite, TableIdentifier identifier, String location) throws SQLException {
+        try (PreparedStatement delete = sqlite.prepareStatement(DROP_POINTER)) {
+            delete.setString(1, settings.name());
+            delete.setString(2, namespace(identifier));
+            delete.setString(3, identifier.name());
+            delete.setString(4, location);
+            if (delete.executeUpdate() != 1) {
+                throw new CommitFailedException("Cannot drop %s: its metadata moved since the batch read it "
                         + "(another writer?)", identifier);
             }
         }

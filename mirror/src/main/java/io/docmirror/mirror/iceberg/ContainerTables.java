@@ -100,6 +100,8 @@ public final class ContainerTables implements MirrorTarget {
     private final DocumentRows rows;
     private final Map<String, Map<String, DeleteFile>> vectors;
     private Flattener flattener;
+    /** True from {@link #openForRebuild} until the rebuild commits: the tables are being derived afresh. */
+    private boolean rebuilding;
     private String committedSchema;
     private String committedSchemaLocation;
     private Checkpoint checkpoint;
@@ -151,6 +153,24 @@ public final class ContainerTables implements MirrorTarget {
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config, Clock clock) {
         return open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock);
+    }
+
+    /**
+     * Opens the committed tables of {@code container} to rebuild them from their history under
+     * {@code flattenerConfig}, which may differ from the configuration their schema was made with.
+     */
+    public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        ContainerTables tables = open(mirrorDirectory, container, flattenerConfig, config, clock);
+        if (tables.batches == 0) {
+            tables.close();
+            throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
+                    + " holds no Iceberg mirror of it");
+        }
+        tables.rebuilding = true;
+        tables.flattener = Flattener.create(flattenerConfig);
+        tables.rows.clear();
+        return tables;
     }
 
     /**
@@ -238,6 +258,25 @@ public final class ContainerTables implements MirrorTarget {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("The backfill state of " + container + " cannot be read: " + json, e);
         }
+    }
+
+    /**
+     * Starts the one batch of a rebuild: the history's changes, flattened afresh; its commit replaces every flattened
+     * table and the dead letters at once, and keeps the history and the checkpoint. See {@link #openForRebuild}.
+     */
+    public Batch beginRebuild() {
+        if (!rebuilding) {
+            throw new IllegalStateException("The tables of " + container + " were not opened for a rebuild");
+        }
+        backfill().ifPresent(unfinished -> {
+            throw new IllegalStateException("Cannot rebuild the tables of " + container + ": its backfill has not "
+                    + "finished; run `docmirror backfill --container " + container + "` again first");
+        });
+        if (openBatch != null) {
+            throw new IllegalStateException("A batch of " + container + " is open already");
+        }
+        openBatch = new Batch(batches + 1, "rebuild");
+        return openBatch;
     }
 
     /** Starts the batch of one feed range's backfill snapshot; {@link Batch#commitBackfillRange} ends it. */
@@ -415,6 +454,10 @@ public final class ContainerTables implements MirrorTarget {
             this.kind = kind;
         }
 
+        private boolean rebuild() {
+            return kind.equals("rebuild");
+        }
+
         /**
          * Commits the batch as one more feed range of a backfill, whose snapshot was taken at {@code lsn}. The
          * range's rows are visible from now on; the change feed starts when the backfill finishes.
@@ -514,6 +557,10 @@ public final class ContainerTables implements MirrorTarget {
         }
 
         private void history(ChangeEvent event, String partitionKey, long documentTs, String documentJson) {
+            if (rebuild()) {
+                // The history is what a rebuild replays: it stays as it is.
+                return;
+            }
             TableChanges history = logTable(MirrorTables.history(rootTable()), LogTables.HISTORY,
                     MirrorProperties.HISTORY);
             history.write(LogTables.history(history.table().schema(), event, partitionKey, documentTs,
@@ -640,14 +687,20 @@ public final class ContainerTables implements MirrorTarget {
         /** The batch's changes of a table; a table the catalog does not have is created with {@code properties}. */
         private TableChanges open(String name, Schema schema, Map<String, String> properties) {
             TableIdentifier identifier = table(name);
-            Table base = catalogBatch.exists(identifier) ? catalogBatch.table(identifier) : null;
-            Transaction transaction = base != null
-                    ? base.newTransaction()
-                    : catalogBatch.create(identifier, schema,
-                            MirrorTables.tableLocation(settings.warehouse(), container, name),
-                            tableProperties(properties));
-            TableChanges table = new TableChanges(name, transaction, base, vectors.getOrDefault(name, Map.of()),
-                    number);
+            boolean exists = catalogBatch.exists(identifier);
+            boolean replaced = exists && rebuild() && !name.equals(MirrorTables.history(rootTable()));
+            Table base = exists && !replaced ? catalogBatch.table(identifier) : null;
+            Transaction transaction;
+            if (replaced) {
+                transaction = catalogBatch.replace(identifier, schema, tableProperties(properties));
+            } else if (exists) {
+                transaction = base.newTransaction();
+            } else {
+                transaction = catalogBatch.create(identifier, schema,
+                        MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties(properties));
+            }
+            TableChanges table = new TableChanges(name, transaction, base,
+                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number);
             tables.put(name, table);
             return table;
         }
@@ -661,6 +714,9 @@ public final class ContainerTables implements MirrorTarget {
             requireNonNull(checkpoint, "checkpoint is null");
             try {
                 TableChanges root = flattenedTable(flattener.schema().root());
+                if (rebuild()) {
+                    replaceTheRest();
+                }
                 String conflicts = json(ConflictEntry.of(flattener.schema()));
                 String ttl = Long.toString(analyticalTtl);
                 Map<String, String> recorded = root.table().properties();
@@ -701,6 +757,10 @@ public final class ContainerTables implements MirrorTarget {
                 carried.clear();
                 carried.putAll(after);
                 ContainerTables.this.checkpoint = checkpoint;
+                if (rebuild()) {
+                    vectors.keySet().retainAll(tables.keySet());
+                    rebuilding = false;
+                }
                 lastEventTs = eventTs;
                 batches = number;
                 openBatch = null;
@@ -709,6 +769,24 @@ public final class ContainerTables implements MirrorTarget {
                 throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
             } catch (RuntimeException e) {
                 throw abort(e);
+            }
+        }
+
+        /**
+         * In a rebuild, what the replayed changes did not reach: the dead letters are replaced (emptied, when no
+         * change went there), and a flattened table the new schema lacks is dropped.
+         */
+        private void replaceTheRest() {
+            String deadLetters = MirrorTables.deadLetters(rootTable());
+            if (!tables.containsKey(deadLetters) && catalogBatch.exists(table(deadLetters))) {
+                logTable(deadLetters, LogTables.DEAD_LETTERS, MirrorProperties.DEAD_LETTERS);
+            }
+            for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
+                String role = catalogBatch.table(identifier).properties().getOrDefault(MirrorProperties.TABLE_ROLE, "");
+                boolean flattened = role.equals(MirrorProperties.ROOT) || role.equals(MirrorProperties.CHILD);
+                if (flattened && flattener.schema().findTable(identifier.name()).isEmpty()) {
+                    catalogBatch.drop(identifier);
+                }
             }
         }
 

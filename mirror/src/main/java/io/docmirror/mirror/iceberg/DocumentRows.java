@@ -90,6 +90,14 @@ final class DocumentRows {
         }
     }
 
+    /** Forgets every document and file (a rebuild derives them afresh). */
+    void clear() {
+        places.clear();
+        files.clear();
+        ordinals.clear();
+        freeOrdinals.clear();
+    }
+
     /** How many documents have rows. */
     int documents() {
         return places.size();
