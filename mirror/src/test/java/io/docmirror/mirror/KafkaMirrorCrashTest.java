@@ -16,12 +16,15 @@ import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -52,11 +55,19 @@ class KafkaMirrorCrashTest {
         broker.close();
     }
 
-    @Test
-    void theMirrorEqualsTheStoreAfterEveryKill() throws Exception {
-        Path data = directory.resolve("killed");
+    /** The bridge's settings with topics of their own, so that each run of a test reads only its own changes. */
+    static KafkaBridgeConfig topics(String bootstrapServers, String prefix) {
+        return KafkaBridgeConfig.fromProperties(Map.of("kafka.bootstrap-servers", bootstrapServers,
+                "kafka.topic-prefix", prefix, "kafka.offsets-topic", prefix + "offsets"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(MirrorFormat.class)
+    void theMirrorEqualsTheStoreAfterEveryKill(MirrorFormat format) throws Exception {
+        Path data = directory.resolve("killed-" + format);
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(data);
-        KafkaBridgeConfig kafka = KafkaBridgeConfig.defaults(broker.bootstrapServers());
+        String prefix = "killed-" + format.name().toLowerCase(Locale.ROOT) + ".";
+        KafkaBridgeConfig kafka = topics(broker.bootstrapServers(), prefix);
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
                 StoreConfig.defaults().withSyncWrites(false));
              StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0))) {
@@ -85,7 +96,8 @@ class KafkaMirrorCrashTest {
                 writer.start();
                 publishing.start();
                 Process daemon = ChildProcesses.startJava(KafkaMirrorWorker.class.getName(), "running",
-                        server.baseUri(), broker.bootstrapServers(), mirrorDirectory.toString());
+                        server.baseUri(), broker.bootstrapServers(), mirrorDirectory.toString(), prefix,
+                        format.name());
                 Thread.sleep(1000 + random.nextInt(2500));
                 ChildProcesses.sigkill(daemon);
                 writing.set(false);
@@ -95,7 +107,7 @@ class KafkaMirrorCrashTest {
 
                 new KafkaChangePublisher(store, "orders", kafka).publishAvailable();
                 try (FeedMirror mirror = new FeedMirror(store, KafkaTopicSource.opener(kafka), mirrorDirectory,
-                        MirrorConfig.defaults(), FlattenerConfig::defaults, Clock.systemUTC())) {
+                        MirrorConfig.defaults().withFormat(format), FlattenerConfig::defaults, Clock.systemUTC())) {
                     mirror.sync();
                 }
                 MirrorCrashTest.assertMirrorEqualsStore(store, mirrorDirectory,
@@ -104,12 +116,14 @@ class KafkaMirrorCrashTest {
         }
     }
 
-    @Test
-    void aMirrorSwitchingToKafkaAfterABackfillSkipsWhatItHolds() throws Exception {
-        Path data = directory.resolve("switched");
+    @ParameterizedTest
+    @EnumSource(MirrorFormat.class)
+    void aMirrorSwitchingToKafkaAfterABackfillSkipsWhatItHolds(MirrorFormat format) throws Exception {
+        Path data = directory.resolve("switched-" + format);
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(data);
         // Its own topics: the whole history of the container, published from the beginning of its change feed.
-        KafkaBridgeConfig kafka = new KafkaBridgeConfig(broker.bootstrapServers(), "switched.", 3, "switched.offsets",
+        String prefix = "switched-" + format.name().toLowerCase(Locale.ROOT) + ".";
+        KafkaBridgeConfig kafka = new KafkaBridgeConfig(broker.bootstrapServers(), prefix, 3, prefix + "offsets",
                 100, Duration.ofMillis(50));
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
                 StoreConfig.defaults().withSyncWrites(false))) {
@@ -119,7 +133,7 @@ class KafkaMirrorCrashTest {
             for (int count = 0; count < 3000; count++) {
                 MirrorCrashWorker.writeOne(store, writes);
             }
-            Backfill.Result backfill = new Backfill(store, mirrorDirectory, MirrorConfig.defaults(),
+            Backfill.Result backfill = new Backfill(store, mirrorDirectory, MirrorConfig.defaults().withFormat(format),
                     FlattenerConfig.defaults("orders"), Clock.systemUTC()).run("orders", Backfill.Listener.NONE);
             for (int count = 0; count < 2000; count++) {
                 MirrorCrashWorker.writeOne(store, writes);
@@ -127,7 +141,8 @@ class KafkaMirrorCrashTest {
             new KafkaChangePublisher(store, "orders", kafka).publishAvailable();
 
             try (FeedMirror mirror = new FeedMirror(store, KafkaTopicSource.opener(kafka), mirrorDirectory,
-                    MirrorConfig.defaults().withBatch(500, Duration.ofSeconds(1)), FlattenerConfig::defaults,
+                    MirrorConfig.defaults().withBatch(500, Duration.ofSeconds(1)).withFormat(format),
+                    FlattenerConfig::defaults,
                     Clock.systemUTC())) {
                 mirror.sync();
             }
@@ -140,12 +155,13 @@ class KafkaMirrorCrashTest {
 
             // Its continuation is where it switched to Kafka: reading the store's feed from there would apply the
             // Kafka changes twice, so the store's feed is refused.
-            try (FeedMirror embedded = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
+            try (FeedMirror embedded = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults().withFormat(format),
                     FlattenerConfig::defaults, Clock.systemUTC())) {
                 assertThatThrownBy(embedded::sync)
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageStartingWith("Cannot mirror container orders from the store's change feed: its "
-                                + "mirror reads from Kafka (its checkpoint holds Kafka offsets {switched.orders-0=")
+                                + "mirror reads from Kafka (its checkpoint holds Kafka offsets {" + prefix
+                                + "orders-0=")
                         .hasMessageEndingWith("run the mirror with --source kafka, or run `docmirror backfill "
                                 + "--container orders` to start it again from the store");
             }

@@ -195,12 +195,30 @@ public final class ContainerTables implements MirrorTarget {
             catalog = MirrorCatalog.open(settings);
             claimNamespace(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig);
+            removeOrphans(catalog.catalog(), settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state,
                     analyticalTtl, directory);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
         }
+    }
+
+    /**
+     * Removes what a crash left under the container's warehouse folder ({@link OrphanFiles}), older than
+     * {@code mirror.manifest.keep-ms}; not while a reader holds a lease, as it may read a table a rebuild dropped.
+     */
+    private static void removeOrphans(Catalog catalog, CatalogSettings settings, String container, Path directory,
+            MirrorConfig config) {
+        if (new ReaderLeases(directory).oldestHeld().isPresent()) {
+            return;
+        }
+        List<Table> tables = new ArrayList<>();
+        for (TableIdentifier identifier : catalog.listTables(MirrorTables.namespace(container))) {
+            tables.add(catalog.loadTable(identifier));
+        }
+        OrphanFiles.remove(LocalFileIO.pathOf(MirrorTables.containerLocation(settings.warehouse(), container)),
+                tables, System.currentTimeMillis() - config.keepManifestsFor().toMillis());
     }
 
     /**

@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -213,6 +214,41 @@ class ContainerTablesTest {
         }
         assertThat(filesBefore).as("files replaced by the compaction").noneMatch(file -> Files.exists(
                 LocalFileIO.pathOf(file)));
+    }
+
+    @Test
+    void filesACrashLeftAreRemovedWhenTheMirrorOpensUnlessAReaderHoldsALease() throws Exception {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","items":[{"sku":"A"}]}""");
+        sync();
+        Path warehouse = mirrorDirectory.resolve("warehouse").resolve("orders");
+        Path leftoverData = write(warehouse.resolve("orders/data/0000000002-crashed-0.parquet"), true);
+        Path leftoverMetadata = write(warehouse.resolve("orders__items/metadata/00009-crashed.metadata.json"), true);
+        Path droppedTable = write(warehouse.resolve("orders__gone/data/0000000001-x-0.parquet"), true);
+        Path recent = write(warehouse.resolve("orders/data/0000000003-writing-0.parquet"), false);
+        List<String> live = dataFiles("orders");
+
+        try (ReaderLeases.Lease lease = new ReaderLeases(MirrorLayout.containerDirectory(mirrorDirectory, "orders"))
+                .take(1); ContainerTables tables = open()) {
+            assertThat(leftoverData).as("kept while a reader holds a lease").exists();
+        }
+        try (ContainerTables tables = open()) {
+            assertThat(leftoverData).doesNotExist();
+            assertThat(leftoverMetadata).doesNotExist();
+            assertThat(droppedTable).doesNotExist();
+            assertThat(recent).as("younger than keep-ms").exists();
+        }
+        assertThat(live).allMatch(file -> Files.exists(LocalFileIO.pathOf(file)));
+        assertThat(read("orders__items", "_id", "sku")).containsExactly(List.of("o1", "A"));
+    }
+
+    private static Path write(Path file, boolean old) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "left over");
+        if (old) {
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        }
+        return file;
     }
 
     private List<String> dataFiles(String table) {
