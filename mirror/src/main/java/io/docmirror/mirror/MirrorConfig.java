@@ -27,10 +27,11 @@ import static java.util.Objects.requireNonNull;
  * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
  *     thread, while one thread flattens and writes
  * @param format {@code mirror.format}: the tables' format
+ * @param catalog {@code mirror.catalog.*}: the Iceberg catalog, for the Iceberg format
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles,
-        int backfillReaders, MirrorFormat format) {
+        int backfillReaders, MirrorFormat format, CatalogOptions catalog) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
@@ -67,7 +68,18 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             new ConfigOption("mirror.format", "manifest",
                     "The mirror's table format: `manifest` (Parquet files listed by docmirror's own manifest) or "
                             + "`iceberg` (Apache Iceberg v3 tables in an embedded SQLite catalog, `catalog.db`; "
-                            + "streaming only for now: backfill, rebuild and compaction need `manifest`)."));
+                            + "see README, \"The mirror as Apache Iceberg tables\")."),
+            new ConfigOption("mirror.catalog.type", "sqlite",
+                    "The Iceberg catalog of the Iceberg format: `sqlite` (JdbcCatalog in the mirror directory's "
+                            + "`catalog.db`, nothing to run) or `rest` (an Iceberg REST catalog service; the SQL "
+                            + "endpoint, status and reconcile read the embedded catalog only, for now)."),
+            new ConfigOption("mirror.catalog.uri", "", "The REST catalog's base URI (`http://host:8181`)."),
+            new ConfigOption("mirror.catalog.warehouse", "",
+                    "The warehouse location the REST catalog is asked for, a local `file:` location; empty: the "
+                            + "mirror directory's `warehouse/`."),
+            new ConfigOption("mirror.catalog.credential", "",
+                    "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none."),
+            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."));
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
@@ -103,6 +115,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
         }
         requireNonNull(format, "format is null");
+        requireNonNull(catalog, "catalog is null");
     }
 
     public static MirrorConfig defaults() {
@@ -127,23 +140,32 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 Duration.ofMillis(section.longValue("mirror.manifest.keep-ms")),
                 section.intValue("mirror.compaction.delta-files"),
                 section.intValue("mirror.backfill.readers"),
-                MirrorFormat.parse(section.text("mirror.format").trim()));
+                MirrorFormat.parse(section.text("mirror.format").trim()),
+                new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
+                        section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
+                        section.text("mirror.catalog.token")));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
         return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions, keepManifestsFor,
-                compactionDeltaFiles, backfillReaders, format);
+                compactionDeltaFiles, backfillReaders, format, catalog);
     }
 
     /** Compaction of tables with {@code deltaFiles} delta files (0: off), manifests kept for {@code keepFor}. */
     public MirrorConfig withCompaction(int deltaFiles, Duration keepFor) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions, keepFor,
-                deltaFiles, backfillReaders, format);
+                deltaFiles, backfillReaders, format, catalog);
     }
 
     public MirrorConfig withFormat(MirrorFormat format) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
-                keepManifestsFor, compactionDeltaFiles, backfillReaders, format);
+                keepManifestsFor, compactionDeltaFiles, backfillReaders, format, catalog);
+    }
+
+    /** This configuration in the Iceberg format, its tables in {@code catalog}. */
+    public MirrorConfig withCatalog(CatalogOptions catalog) {
+        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
+                keepManifestsFor, compactionDeltaFiles, backfillReaders, MirrorFormat.ICEBERG, catalog);
     }
 
     private static CompressionCodecName compression(String text) {

@@ -8,7 +8,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The known key nearest to a mistyped one, to suggest in an error. A known key that contains the last part of the
  * mistyped one (of three characters or more) is nearest: {@code sql.timeout} suggests {@code sql.query-timeout-ms}.
- * After that, the key at the smallest edit distance (insertions, deletions, substitutions and swaps of two
+ * Then one in the same section (the most leading parts in common: {@code mirror.batch.size} suggests a
+ * {@code mirror.batch.*} key). After that, the key at the smallest edit distance (insertions, deletions, substitutions and swaps of two
  * neighbouring characters each count one): {@code store.sync-write} suggests {@code store.sync-writes}. Of equally
  * near keys, the first known one wins.
  */
@@ -28,8 +29,19 @@ public final class NearestKey {
         String lastPart = key.substring(key.lastIndexOf('.') + 1);
         Comparator<String> nearness = Comparator
                 .comparing((String candidate) -> lastPart.length() >= 3 && candidate.contains(lastPart) ? 0 : 1)
+                .thenComparing(candidate -> -leadingPartsInCommon(key, candidate))
                 .thenComparing(candidate -> distance(key, candidate));
         return known.stream().min(nearness).orElseThrow();
+    }
+
+    private static int leadingPartsInCommon(String a, String b) {
+        String[] first = a.split("\\.");
+        String[] second = b.split("\\.");
+        int common = 0;
+        while (common < first.length - 1 && common < second.length - 1 && first[common].equals(second[common])) {
+            common++;
+        }
+        return common;
     }
 
     /** Optimal string alignment distance, in three rows of the usual table. */

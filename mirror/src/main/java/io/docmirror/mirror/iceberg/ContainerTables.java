@@ -189,7 +189,7 @@ public final class ContainerTables implements MirrorTarget {
             long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
-        CatalogSettings settings = CatalogSettings.embedded(mirrorDirectory);
+        CatalogSettings settings = config.catalog().settings(mirrorDirectory);
         CatalogConnection catalog = null;
         try {
             catalog = MirrorCatalog.open(settings);
@@ -372,7 +372,7 @@ public final class ContainerTables implements MirrorTarget {
         // Iceberg stamps snapshots with the system clock, so their age is measured on it too.
         long cutoff = System.currentTimeMillis() - config.keepManifestsFor().toMillis();
         OptionalLong held = readers.oldestHeld();
-        CatalogBatch expiry = new CatalogBatch(settings, io);
+        CatalogBatch expiry = CatalogBatch.of(settings, catalog, io);
         boolean any = false;
         for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
             Table table = expiry.table(identifier);
@@ -459,7 +459,7 @@ public final class ContainerTables implements MirrorTarget {
         private final String kind;
         /** Root summary entries the batch sets (null: removes) among those that carry on. */
         private final Map<String, String> summaryChanges = new HashMap<>();
-        private final CatalogBatch catalogBatch = new CatalogBatch(settings, io);
+        private final CatalogBatch catalogBatch = CatalogBatch.of(settings, catalog, io);
         private final Map<String, TableChanges> tables = new LinkedHashMap<>();
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */

@@ -14,9 +14,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One table's operations inside a {@link CatalogBatch}: a commit writes the table's next metadata file and stages it,
- * and the catalog's pointer moves only when the whole batch commits. Until then, readers see the table as it was,
- * and this table sees its staged metadata (so a batch may change a table more than once).
+ * One table's operations inside a {@link CatalogBatch}: a commit stages the table's next metadata (writing its file,
+ * for a catalog whose commit moves a pointer to it), and the catalog takes it only when the whole batch commits.
+ * Until then, readers see the table as it was, and this table sees its staged metadata (so a batch may change a
+ * table more than once).
  */
 final class StagedTableOperations implements TableOperations {
     /** JdbcCatalog's metadata file names: {@code 00042-<uuid>.metadata.json}. */
@@ -29,27 +30,47 @@ final class StagedTableOperations implements TableOperations {
     private final TableMetadata base;
     /** For a table the batch creates, its first metadata until it is staged: where the table's files go. */
     private final TableMetadata creating;
+    private final boolean writesMetadata;
     private TableMetadata staged;
     private String stagedLocation;
 
     /** The operations of an existing table, whose metadata the catalog points at in {@code baseLocation}. */
     static StagedTableOperations existing(TableIdentifier identifier, FileIO io, String baseLocation) {
         return new StagedTableOperations(identifier, io, baseLocation, TableMetadataParser.read(io, baseLocation),
-                null);
+                null, true);
     }
 
     /** The operations of a table the batch creates with {@code metadata}. */
     static StagedTableOperations creating(TableIdentifier identifier, FileIO io, TableMetadata metadata) {
-        return new StagedTableOperations(identifier, io, null, null, metadata);
+        return new StagedTableOperations(identifier, io, null, null, metadata, true);
+    }
+
+    /**
+     * The operations of an existing table whose catalog takes changes as metadata updates (a REST catalog writes the
+     * metadata files itself): nothing is written when a change is staged.
+     */
+    static StagedTableOperations updating(TableIdentifier identifier, FileIO io, TableMetadata base) {
+        return new StagedTableOperations(identifier, io, null, base, null, false);
     }
 
     private StagedTableOperations(TableIdentifier identifier, FileIO io, String baseLocation, TableMetadata base,
-            TableMetadata creating) {
+            TableMetadata creating, boolean writesMetadata) {
         this.identifier = identifier;
         this.io = io;
         this.baseLocation = baseLocation;
         this.base = base;
         this.creating = creating;
+        this.writesMetadata = writesMetadata;
+    }
+
+    /** The metadata the table had when the batch began; null for a table the batch creates. */
+    TableMetadata base() {
+        return base;
+    }
+
+    /** Whether the batch changed the table. */
+    boolean changed() {
+        return staged != null;
     }
 
     TableIdentifier identifier() {
@@ -82,10 +103,12 @@ final class StagedTableOperations implements TableOperations {
             throw new CommitFailedException("Cannot stage a change of %s: it was made from stale metadata",
                     identifier);
         }
-        String location = metadataFileLocation(metadata, nextVersion());
-        TableMetadataParser.write(metadata, io.newOutputFile(location));
+        if (writesMetadata) {
+            String location = metadataFileLocation(metadata, nextVersion());
+            TableMetadataParser.write(metadata, io.newOutputFile(location));
+            stagedLocation = location;
+        }
         staged = metadata;
-        stagedLocation = location;
     }
 
     private int nextVersion() {

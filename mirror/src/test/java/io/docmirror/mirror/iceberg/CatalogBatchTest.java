@@ -100,7 +100,7 @@ class CatalogBatchTest {
     @Test
     void aBatchWhoseTablesMovedMeanwhileChangesNothing() throws IOException {
         commit(List.of(flatten("{\"id\":\"a\",\"items\":[{\"sku\":\"x\"}]}")), List.of());
-        CatalogBatch late = new CatalogBatch(settings, new LocalFileIO());
+        CatalogBatch late = new SqliteCatalogBatch(settings, new LocalFileIO());
         late.table(ORDERS).newAppend().appendFile(dataFile(late.table(ORDERS), flattener.schema().root(),
                 flatten("{\"id\":\"late\"}").rows())).commit();
         late.table(ITEMS).newAppend().appendFile(dataFile(late.table(ITEMS),
@@ -127,7 +127,7 @@ class CatalogBatchTest {
      * {@code replaced}; returns where each document's rows landed, by id.
      */
     private Map<String, List<Position>> commit(List<FlattenResult> documents, List<Position> replaced) {
-        CatalogBatch batch = new CatalogBatch(settings, new LocalFileIO());
+        CatalogBatch batch = new SqliteCatalogBatch(settings, new LocalFileIO());
         Map<String, List<Position>> positions = new HashMap<>();
         for (TableIdentifier identifier : List.of(ORDERS, ITEMS)) {
             TableSchema schema = flattener.schema().findTable(identifier.name()).orElseThrow();

@@ -44,7 +44,7 @@ public final class CatalogBatchWriter {
         System.out.println("ready");
         while (true) {
             batch++;
-            CatalogBatch commit = new CatalogBatch(settings, new LocalFileIO());
+            CatalogBatch commit = new SqliteCatalogBatch(settings, new LocalFileIO());
             for (TableIdentifier identifier : TABLES) {
                 Transaction transaction = batch == 1
                         ? commit.create(identifier, SCHEMA, LocalFileIO.locationOf(
