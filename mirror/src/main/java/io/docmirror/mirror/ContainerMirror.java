@@ -6,7 +6,6 @@ import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.mirror.manifest.BackfillProgress;
 import io.docmirror.mirror.manifest.Checkpoint;
-import io.docmirror.mirror.manifest.ColumnEntry;
 import io.docmirror.mirror.manifest.ConflictEntry;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.DurableFiles;

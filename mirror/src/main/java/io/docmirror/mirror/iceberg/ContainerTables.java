@@ -2,7 +2,6 @@ package io.docmirror.mirror.iceberg;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.docmirror.flatten.Column;
 import io.docmirror.flatten.DeadLetter;
 import io.docmirror.flatten.FlattenException;
 import io.docmirror.flatten.FlattenResult;
@@ -37,16 +36,10 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
-import org.apache.iceberg.UpdateSchema;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
-import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,17 +48,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
 
 import static java.util.Objects.requireNonNull;
@@ -193,66 +181,15 @@ public final class ContainerTables implements MirrorTarget {
         CatalogConnection catalog = null;
         try {
             catalog = MirrorCatalog.open(settings);
-            claimNamespace(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
+            ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig);
-            removeOrphans(catalog.catalog(), settings, container, directory, config);
+            OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state,
                     analyticalTtl, directory);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
         }
-    }
-
-    /**
-     * Removes what a crash left under the container's warehouse folder ({@link OrphanFiles}), older than
-     * {@code mirror.manifest.keep-ms}; not while a reader holds a lease, as it may read a table a rebuild dropped.
-     */
-    private static void removeOrphans(Catalog catalog, CatalogSettings settings, String container, Path directory,
-            MirrorConfig config) {
-        if (new ReaderLeases(directory).oldestHeld().isPresent()) {
-            return;
-        }
-        List<Table> tables = new ArrayList<>();
-        for (TableIdentifier identifier : catalog.listTables(MirrorTables.namespace(container))) {
-            tables.add(catalog.loadTable(identifier));
-        }
-        OrphanFiles.remove(LocalFileIO.pathOf(MirrorTables.containerLocation(settings.warehouse(), container)),
-                tables, System.currentTimeMillis() - config.keepManifestsFor().toMillis());
-    }
-
-    /**
-     * Creates the container's namespace, or takes it over for a container created again under the same name: the
-     * earlier container's tables are dropped with their files.
-     */
-    private static void claimNamespace(Catalog catalog, String container, String resourceId, String rootTable) {
-        SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
-        Namespace namespace = MirrorTables.namespace(container);
-        Map<String, String> properties = new HashMap<>();
-        properties.put(MirrorProperties.ROOT_TABLE, rootTable);
-        if (resourceId != null) {
-            properties.put(MirrorProperties.CONTAINER_RID, resourceId);
-        }
-        if (!namespaces.namespaceExists(namespace)) {
-            namespaces.createNamespace(namespace, properties);
-            return;
-        }
-        Map<String, String> recorded = namespaces.loadNamespaceMetadata(namespace);
-        String mirrored = recorded.get(MirrorProperties.CONTAINER_RID);
-        if (resourceId == null || resourceId.equals(mirrored)) {
-            if (!rootTable.equals(recorded.get(MirrorProperties.ROOT_TABLE))) {
-                namespaces.setProperties(namespace, Map.of(MirrorProperties.ROOT_TABLE, rootTable));
-            }
-            return;
-        }
-        if (mirrored != null) {
-            log.warn("The tables of {} mirror an earlier container of that name ({}), not the one the store has now "
-                    + "({}): dropping them to mirror it from its first change", container, mirrored, resourceId);
-            for (TableIdentifier table : catalog.listTables(namespace)) {
-                catalog.dropTable(table, true);
-            }
-        }
-        namespaces.setProperties(namespace, properties);
     }
 
     @Override
@@ -359,52 +296,9 @@ public final class ContainerTables implements MirrorTarget {
             return;
         }
         compact();
-        expireSnapshots();
+        SnapshotExpiry.expire(CatalogBatch.of(settings, catalog, io), catalog.catalog().listTables(
+                MirrorTables.namespace(container)), readers.oldestHeld(), config);
         maintainedAt = batches;
-    }
-
-    /**
-     * Expires, in one catalog commit, each table's snapshots older than {@code mirror.manifest.keep-ms} beyond the
-     * newest {@code mirror.manifest.keep-versions}, and never one that a reader's lease holds (the snapshot current at
-     * the batch it reads); Iceberg deletes the files that only expired snapshots needed.
-     */
-    public void expireSnapshots() {
-        // Iceberg stamps snapshots with the system clock, so their age is measured on it too.
-        long cutoff = System.currentTimeMillis() - config.keepManifestsFor().toMillis();
-        OptionalLong held = readers.oldestHeld();
-        CatalogBatch expiry = CatalogBatch.of(settings, catalog, io);
-        boolean any = false;
-        for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
-            Table table = expiry.table(identifier);
-            long tableCutoff = held.isPresent() ? Math.min(cutoff, heldSince(table, held.getAsLong())) : cutoff;
-            List<Snapshot> snapshots = new ArrayList<>();
-            table.snapshots().forEach(snapshots::add);
-            snapshots.sort(Comparator.comparingLong(Snapshot::sequenceNumber));
-            boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepManifestVersions()))
-                    .stream().anyMatch(snapshot -> snapshot.timestampMillis() < tableCutoff);
-            if (expirable) {
-                table.expireSnapshots().expireOlderThan(tableCutoff).retainLast(config.keepManifestVersions())
-                        .cleanExpiredFiles(true).commit();
-                any = true;
-            }
-        }
-        if (any) {
-            expiry.commit();
-        }
-    }
-
-    /** When the snapshot of {@code table} current at batch {@code batch} was made; its first snapshot's if older. */
-    private static long heldSince(Table table, long batch) {
-        long since = Long.MAX_VALUE;
-        long newestAtOrBefore = Long.MIN_VALUE;
-        for (Snapshot snapshot : table.snapshots()) {
-            long number = Long.parseLong(snapshot.summary().getOrDefault(MirrorSummary.BATCH, "0"));
-            since = Math.min(since, snapshot.timestampMillis());
-            if (number <= batch && snapshot.timestampMillis() > newestAtOrBefore) {
-                newestAtOrBefore = snapshot.timestampMillis();
-            }
-        }
-        return newestAtOrBefore == Long.MIN_VALUE ? since : newestAtOrBefore;
     }
 
     /**
@@ -605,63 +499,10 @@ public final class ContainerTables implements MirrorTarget {
             }
         }
 
-        /**
-         * Adds the columns the Iceberg table lacks, and replaces the ones the flattener widened (rewriting the files
-         * that hold their values, {@link RowCopier}); returns whether the table's schema changed.
-         */
+        /** Brings the Iceberg table's schema to the flattener's ({@link SchemaEvolution}). */
         private boolean evolve(TableChanges table, TableSchema schema) {
-            Schema before = table.table().schema();
-            UpdateSchema update = null;
-            Set<String> widened = new HashSet<>();
-            List<Column> columns = schema.columns();
-            for (int index = 0; index < columns.size(); index++) {
-                Column column = columns.get(index);
-                Types.NestedField field = before.findField(column.name());
-                Type type = IcebergSchemas.type(column.type());
-                if (field != null && sameType(field.type(), type)) {
-                    continue;
-                }
-                if (update == null) {
-                    update = table.transaction().updateSchema();
-                }
-                if (field != null) {
-                    // Replaced, not promoted: Iceberg promotes none of the flattener's widenings.
-                    update.deleteColumn(column.name());
-                    widened.add(column.name());
-                }
-                update.addColumn(column.name(), type, column.jsonPath().toString());
-            }
-            if (update == null) {
-                return false;
-            }
-            table.roll();
-            update.commit();
-            if (!widened.isEmpty()) {
-                keepColumnOrder(table, columns, widened);
-            }
-            table.transaction().updateProperties().set(MirrorProperties.COLUMN_ROLES, columnRoles(schema)).commit();
-            if (!widened.isEmpty()) {
-                new RowCopier(table, schema.isRoot() ? "id" : "_id", rows, this::moved).widen(before,
-                        table.table().schema(), widened, vectors.getOrDefault(table.name(), Map.of()));
-            }
-            return true;
-        }
-
-        /** Puts each replaced column back at its place, as readers of the table expect it: after its predecessor. */
-        private void keepColumnOrder(TableChanges table, List<Column> columns, Set<String> replaced) {
-            UpdateSchema moves = table.transaction().updateSchema();
-            for (int index = 0; index < columns.size(); index++) {
-                String name = columns.get(index).name();
-                if (!replaced.contains(name)) {
-                    continue;
-                }
-                if (index == 0) {
-                    moves.moveFirst(name);
-                } else {
-                    moves.moveAfter(name, columns.get(index - 1).name());
-                }
-            }
-            moves.commit();
+            RowCopier copier = new RowCopier(table, schema.isRoot() ? "id" : "_id", rows, this::moved);
+            return SchemaEvolution.evolve(table, schema, copier, vectors.getOrDefault(table.name(), Map.of()));
         }
 
         /** A row of a document moved (a widening copied it): its place follows. */
@@ -870,7 +711,7 @@ public final class ContainerTables implements MirrorTarget {
     }
 
     /** {@link MirrorProperties#COLUMN_ROLES} of a table. */
-    private static String columnRoles(TableSchema schema) {
+    static String columnRoles(TableSchema schema) {
         Map<String, String> roles = new LinkedHashMap<>();
         schema.columns().forEach(column -> roles.put(column.name(), column.role().catalogName()));
         return json(roles);
@@ -882,11 +723,6 @@ public final class ContainerTables implements MirrorTarget {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Cannot write " + value + " as JSON", e);
         }
-    }
-
-    private static boolean sameType(Type committed, Type wanted) {
-        // List element ids differ between a committed schema and a freshly made type; compare the shapes.
-        return committed.toString().equals(wanted.toString());
     }
 
     private static void closeAfterFailure(RuntimeException failure, CatalogConnection catalog, WriterLock lock) {

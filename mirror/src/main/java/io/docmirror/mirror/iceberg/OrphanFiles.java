@@ -1,7 +1,11 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.manifest.ReaderLeases;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -10,6 +14,8 @@ import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +44,25 @@ final class OrphanFiles {
     private static final Logger log = LoggerFactory.getLogger(OrphanFiles.class);
 
     private OrphanFiles() {
+    }
+
+    /**
+     * Removes what a crash left under a container's warehouse folder, older than {@code mirror.manifest.keep-ms};
+     * not while a reader holds a lease, as it may read a table a rebuild dropped.
+     *
+     * @param directory the container's mirror directory, where readers take their leases
+     */
+    static void removeUnder(Catalog catalog, CatalogSettings settings, String container, Path directory,
+            MirrorConfig config) {
+        if (new ReaderLeases(directory).oldestHeld().isPresent()) {
+            return;
+        }
+        List<Table> tables = new ArrayList<>();
+        for (TableIdentifier identifier : catalog.listTables(MirrorTables.namespace(container))) {
+            tables.add(catalog.loadTable(identifier));
+        }
+        remove(LocalFileIO.pathOf(MirrorTables.containerLocation(settings.warehouse(), container)), tables,
+                System.currentTimeMillis() - config.keepManifestsFor().toMillis());
     }
 
     /**
