@@ -135,6 +135,7 @@ public final class ContainerMirror implements AutoCloseable {
     /** @param resourceId the container's {@code _rid}, to tell it from an earlier one of its name; null: unknown */
     private static ContainerMirror open(Path mirrorDirectory, String container, long analyticalTtl, String resourceId,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, boolean rebuilding) {
+        FormatGuard.check(mirrorDirectory, container, MirrorFormat.MANIFEST);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
         try {

@@ -19,7 +19,9 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.FormatGuard;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorFormat;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.WriterLock;
@@ -175,6 +177,7 @@ public final class ContainerTables implements MirrorTarget {
     /** @param analyticalTtl the container's analytical TTL in seconds (-1: forever) */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
             long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        FormatGuard.check(mirrorDirectory, container, MirrorFormat.ICEBERG);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
         CatalogSettings settings = config.catalog().settings(mirrorDirectory);

@@ -5,6 +5,7 @@ import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorFormat;
+import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.store.ContainerProperties;
@@ -16,8 +17,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -96,6 +101,42 @@ class IcebergBackfillTest {
 
         assertThatThrownBy(() -> backfill(mirror, Backfill.Listener.NONE)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("its Iceberg tables hold a mirror already (batch ");
+    }
+
+    @Test
+    void aContainerMirroredInTheManifestFormatMovesToIcebergThroughABackfill() throws Exception {
+        writeOrders(20);
+        Path mirror = work.resolve("mirror");
+        MirrorConfig manifest = ICEBERG.withFormat(MirrorFormat.MANIFEST);
+        try (FeedMirror feed = new FeedMirror(store, mirror, manifest, FlattenerConfig::defaults, clock)) {
+            feed.sync();
+        }
+
+        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Cannot mirror container orders as Iceberg tables: ")
+                .hasMessageContaining("holds its mirror in the manifest format (version 1), which is not converted. "
+                        + "To move it, stop the mirror, remove ")
+                .hasMessageContaining("and run `docmirror backfill --container orders` with mirror.format: iceberg");
+        assertThatThrownBy(() -> backfill(mirror, Backfill.Listener.NONE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("holds its mirror in the manifest format");
+
+        deleteRecursively(MirrorLayout.containerDirectory(mirror, "orders"));
+        backfill(mirror, Backfill.Listener.NONE);
+        writeOrders(5);
+        sync(mirror);
+        assertExact(mirror, "after the move to Iceberg");
+        try (FeedMirror feed = new FeedMirror(store, mirror, manifest, FlattenerConfig::defaults, clock)) {
+            assertThatThrownBy(feed::sync).hasMessageContaining("Cannot mirror container orders in the manifest "
+                    + "format: the catalog of ").hasMessageContaining("holds its mirror as Iceberg tables");
+        }
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(file);
+            }
+        }
     }
 
     /** Creates {@code count} orders, and updates and deletes some of the earlier ones. */
