@@ -1,6 +1,5 @@
 package io.docmirror.cli;
 
-import io.docmirror.mirror.DamagedFiles;
 import io.docmirror.mirror.Repair;
 import io.docmirror.store.StoreClient;
 import picocli.CommandLine.Command;
@@ -38,7 +37,7 @@ final class RepairCommand implements Callable<Integer> {
             System.out.printf("The mirror of %s has no damaged file; nothing to repair%n", container);
             return ExitCodes.OK;
         }
-        for (DamagedFiles.Damage damage : result.damages()) {
+        for (String damage : result.damages()) {
             System.out.println("Damaged: " + damage);
         }
         System.out.printf("Repaired the mirror of %s: %,d changes of its history taken again from the change log, "

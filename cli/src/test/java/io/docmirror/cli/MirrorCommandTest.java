@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -124,6 +126,49 @@ class MirrorCommandTest {
         assertThat(status().get(0).get("damagedFiles")).isEmpty();
         assertThat(count("SELECT count(*) FROM orders")).isEqualTo(2);
         assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+    }
+
+    @Test
+    void theIcebergFormatReportsDamagedFilesAndRepairMendsThem() throws Exception {
+        Path config = Files.writeString(dir.resolve("config.yaml"), "mirror:\n  format: iceberg\n");
+        Path orders = Files.writeString(dir.resolve("orders.jsonl"),
+                "{\"id\":\"o1\",\"c\":\"x\",\"n\":1}\n{\"id\":\"o2\",\"c\":\"y\",\"n\":2.5}\n");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
+                orders.toString())).isEqualTo(ExitCodes.OK);
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString(), "--config", config.toString()))
+                .isEqualTo(ExitCodes.OK);
+        Path warehouse = dir.resolve("mirror").resolve("warehouse").resolve("orders");
+        Path root = onlyParquet(warehouse.resolve("orders").resolve("data"));
+        Path history = onlyParquet(warehouse.resolve("orders_history").resolve("data"));
+        truncate(root);
+        truncate(history);
+
+        JsonNode damaged = status().get(0).get("damagedFiles");
+        assertThat(damaged).hasSize(2);
+        assertThat(damaged.toString()).contains(root.getFileName().toString())
+                .contains(history.getFileName().toString());
+        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.FAILURE);
+
+        assertThat(Docmirror.run("repair", "--data", dir.toString(), "--container", "orders", "--config",
+                config.toString())).isEqualTo(ExitCodes.OK);
+
+        assertThat(status().get(0).get("damagedFiles")).isEmpty();
+        assertThat(count("SELECT count(*) FROM orders")).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM orders_history")).isEqualTo(2);
+        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+    }
+
+    private static Path onlyParquet(Path folder) throws IOException {
+        try (var files = Files.list(folder)) {
+            List<Path> parquet = files.filter(file -> file.toString().endsWith(".parquet")).toList();
+            assertThat(parquet).as("Parquet files in %s", folder).hasSize(1);
+            return parquet.get(0);
+        }
+    }
+
+    private static void truncate(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(file, Arrays.copyOf(bytes, bytes.length - 10));
     }
 
     private JsonNode status() throws Exception {

@@ -12,9 +12,6 @@ import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,19 +91,7 @@ public final class TableView {
      */
     public List<String> damagedFiles() {
         List<String> damaged = new ArrayList<>();
-        fileSizes.forEach((file, size) -> {
-            Path path = Path.of(file);
-            try {
-                long actual = Files.size(path);
-                if (actual != size) {
-                    damaged.add(file + " has " + actual + " bytes, its table's metadata records " + size);
-                }
-            } catch (NoSuchFileException e) {
-                damaged.add(file + " is missing");
-            } catch (IOException e) {
-                damaged.add(file + " cannot be read: " + e.getMessage());
-            }
-        });
+        fileSizes.forEach((file, size) -> FileDamage.of(file, size).ifPresent(damaged::add));
         return damaged;
     }
 

@@ -2,6 +2,8 @@ package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -53,8 +56,7 @@ public final class Repair {
      * @param recoveredChanges how many changes the mended history got back from the change log
      * @param rebuiltChanges how many changes the tables were rebuilt from; 0 when nothing was damaged
      */
-    public record Result(String container, List<DamagedFiles.Damage> damages, long recoveredChanges,
-            long rebuiltChanges) {
+    public record Result(String container, List<String> damages, long recoveredChanges, long rebuiltChanges) {
         public Result {
             damages = List.copyOf(damages);
         }
@@ -69,18 +71,30 @@ public final class Repair {
 
     public Result run(String container) {
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
-        Manifest manifest = new ManifestStore(directory).latest().orElseThrow(() -> new IllegalArgumentException(
+        Optional<Manifest> latest = new ManifestStore(directory).latest();
+        if (latest.isEmpty()) {
+            Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, container);
+            if (tables.isPresent()) {
+                return runOnTables(container, tables.get());
+            }
+        }
+        Manifest manifest = latest.orElseThrow(() -> new IllegalArgumentException(
                 "Cannot repair the mirror of " + container + ": " + directory + " holds no committed mirror"));
         List<DamagedFiles.Damage> damages = DamagedFiles.inDepth(directory, manifest);
+        List<String> described = damages.stream().map(DamagedFiles.Damage::toString).toList();
         if (damages.isEmpty()) {
-            return new Result(container, damages, 0, 0);
+            return new Result(container, described, 0, 0);
         }
         List<DataFile> damagedHistory = damages.stream().filter(damage -> damage.part().equals("history"))
                 .map(DamagedFiles.Damage::file).toList();
         FlattenerConfig flattenerConfig = flattenerConfig(directory, manifest);
         long recovered = 0;
         if (!damagedHistory.isEmpty()) {
-            List<ChangeEvent> changes = lostChanges(container, directory, manifest, damagedHistory);
+            String files = damagedHistory.stream().map(DataFile::path).collect(Collectors.joining(", "));
+            List<ChangeEvent> changes = lostChanges(container, files,
+                    damagedHistory.stream().mapToLong(DataFile::minLsn).min().orElseThrow(),
+                    damagedHistory.stream().mapToLong(DataFile::rows).sum(), manifest.checkpoint().reachedPositions(),
+                    manifest.historyFromPositions(), intactChanges(directory, manifest, damagedHistory));
             try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, manifest.analyticalTtl(),
                     flattenerConfig, config, clock)) {
                 mirror.commitHistoryRepair(damagedHistory, changes);
@@ -89,6 +103,49 @@ public final class Repair {
         }
         Rebuild.Result rebuilt = new Rebuild(mirrorDirectory, config, clock).run(container, flattenerConfig,
                 changes -> { });
+        return new Result(container, described, recovered, rebuilt.changes());
+    }
+
+    /**
+     * The repair of a container kept as Iceberg tables: damaged history files give way to a file of the changes
+     * read again from the change log (one commit), then every flattened table and the dead letters are rebuilt from
+     * the history.
+     */
+    private Result runOnTables(String container, ContainerSnapshot snapshot) {
+        List<String> damages = snapshot.damagedFiles();
+        if (damages.isEmpty()) {
+            return new Result(container, damages, 0, 0);
+        }
+        FlattenerConfig flattenerConfig;
+        List<org.apache.iceberg.DataFile> damagedHistory;
+        Map<Integer, Long> positions;
+        Map<Integer, Long> historyFrom;
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container,
+                FlattenerConfig.defaults(container), config.withFormat(MirrorFormat.ICEBERG), clock)) {
+            flattenerConfig = tables.flattenerConfigOfTables();
+            damagedHistory = tables.damagedHistoryFiles();
+            positions = tables.checkpoint().reachedPositions();
+            historyFrom = tables.historyFrom();
+        }
+        long recovered = 0;
+        if (!damagedHistory.isEmpty()) {
+            String files = damagedHistory.stream().map(org.apache.iceberg.DataFile::location)
+                    .collect(Collectors.joining(", "));
+            long fromLsn = damagedHistory.stream().mapToLong(ContainerTables::lowestLsn).min().orElseThrow();
+            long expected = damagedHistory.stream().mapToLong(org.apache.iceberg.DataFile::recordCount).sum();
+            Set<String> intact = new HashSet<>();
+            try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig,
+                    config.withFormat(MirrorFormat.ICEBERG), clock)) {
+                tables.forEachIntactHistoryChange(damagedHistory, (lsn, partitionKey, id) ->
+                        intact.add(key(lsn, partitionKey, id)));
+                List<ChangeEvent> changes = lostChanges(container, files, fromLsn, expected, positions, historyFrom,
+                        intact);
+                tables.repairHistory(damagedHistory, changes);
+                recovered = changes.size();
+            }
+        }
+        Rebuild.Result rebuilt = new Rebuild(mirrorDirectory, config.withFormat(MirrorFormat.ICEBERG), clock)
+                .run(container, flattenerConfig, changes -> { });
         return new Result(container, damages, recovered, rebuilt.changes());
     }
 
@@ -105,16 +162,12 @@ public final class Repair {
     }
 
     /**
-     * The changes the damaged history files held: those of the change log, up to the mirror's position, that the
-     * intact history files lack. Their number must be what the manifest recorded of the damaged files.
+     * The changes the damaged history files held: those of the change log from {@code fromLsn} up to the mirror's
+     * {@code positions}, that the intact history files lack ({@code intact}, keys as {@link #key} makes them). Their
+     * number must be what the mirror recorded of the damaged files ({@code expected}).
      */
-    private List<ChangeEvent> lostChanges(String container, Path directory, Manifest manifest,
-            List<DataFile> damaged) {
-        long fromLsn = damaged.stream().mapToLong(DataFile::minLsn).min().orElseThrow();
-        long expected = damaged.stream().mapToLong(DataFile::rows).sum();
-        Map<Integer, Long> positions = manifest.checkpoint().reachedPositions();
-        Map<Integer, Long> historyFrom = manifest.historyFromPositions();
-        Set<String> intact = intactChanges(directory, manifest, damaged);
+    private List<ChangeEvent> lostChanges(String container, String damaged, long fromLsn, long expected,
+            Map<Integer, Long> positions, Map<Integer, Long> historyFrom, Set<String> intact) {
         List<ChangeEvent> lost = new ArrayList<>();
         int ranges = store.readContainer(container).logPartitions();
         for (int range = 0; range < ranges; range++) {
@@ -177,13 +230,13 @@ public final class Repair {
         return keys;
     }
 
-    private static IllegalStateException cannotRepair(String container, List<DataFile> damaged, String why) {
-        return new IllegalStateException("Cannot repair the history of " + container + " (" + damaged.stream()
-                .map(DataFile::path).collect(Collectors.joining(", ")) + "): " + why + ". The mirror is left as it "
-                + "was; run `docmirror backfill --container " + container + "` to snapshot the container again");
+    private static IllegalStateException cannotRepair(String container, String damaged, String why) {
+        return new IllegalStateException("Cannot repair the history of " + container + " (" + damaged + "): " + why
+                + ". The mirror is left as it was; run `docmirror backfill --container " + container
+                + "` to snapshot the container again");
     }
 
-    private static String key(long lsn, String partitionKey, String id) {
+    static String key(long lsn, String partitionKey, String id) {
         return lsn + "\u0000" + partitionKey + "\u0000" + id;
     }
 }

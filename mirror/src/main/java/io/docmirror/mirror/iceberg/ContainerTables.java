@@ -14,6 +14,7 @@ import io.docmirror.flatten.SourceDocument;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorProperties;
@@ -28,6 +29,7 @@ import io.docmirror.mirror.WriterLock;
 import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.mirror.manifest.ConflictEntry;
 import io.docmirror.mirror.manifest.ReaderLeases;
+import io.docmirror.mirror.parquet.HistoryFormat;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -39,14 +41,21 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -107,7 +116,7 @@ public final class ContainerTables implements MirrorTarget {
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, WriterLock lock,
-            TablesState state, long analyticalTtl, Path directory) {
+            TablesState state, long analyticalTtl, Path directory, boolean rebuilding) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -130,7 +139,8 @@ public final class ContainerTables implements MirrorTarget {
                 carried.put(key, state.summary().get(key));
             }
         }
-        this.flattener = committedSchema == null
+        this.rebuilding = rebuilding;
+        this.flattener = committedSchema == null || rebuilding
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
     }
@@ -142,7 +152,7 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config, Clock clock) {
-        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock);
+        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock, false);
     }
 
     /**
@@ -151,15 +161,12 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
-        ContainerTables tables = open(mirrorDirectory, container, flattenerConfig, config, clock);
+        ContainerTables tables = open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock, true);
         if (tables.batches == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
                     + " holds no Iceberg mirror of it");
         }
-        tables.rebuilding = true;
-        tables.flattener = Flattener.create(flattenerConfig);
-        tables.rows.clear();
         return tables;
     }
 
@@ -171,12 +178,17 @@ public final class ContainerTables implements MirrorTarget {
     public static ContainerTables open(Path mirrorDirectory, ContainerProperties container,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
-                flattenerConfig, config, clock);
+                flattenerConfig, config, clock, false);
     }
 
-    /** @param analyticalTtl the container's analytical TTL in seconds (-1: forever) */
+    /**
+     * @param analyticalTtl the container's analytical TTL in seconds (-1: forever)
+     * @param rebuilding true to rebuild the tables under {@code flattenerConfig}: the committed schema, made under
+     *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
+     */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
-            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock,
+            boolean rebuilding) {
         FormatGuard.check(mirrorDirectory, container, MirrorFormat.ICEBERG);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
@@ -185,10 +197,10 @@ public final class ContainerTables implements MirrorTarget {
         try {
             catalog = MirrorCatalog.open(settings);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
-            TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig);
+            TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state,
-                    analyticalTtl, directory);
+                    analyticalTtl, directory, rebuilding);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
@@ -256,6 +268,102 @@ public final class ContainerTables implements MirrorTarget {
         Batch batch = begin();
         batch.summaryChanges.put(BackfillState.SUMMARY_KEY, null);
         batch.summaryChanges.put(MirrorSummary.HISTORY_FROM, json(state.rangeLsns()));
+        batch.commit(checkpoint);
+    }
+
+    /** The flattener configuration the committed tables were made with. */
+    public FlattenerConfig flattenerConfigOfTables() {
+        return committedSchema == null ? flattenerConfig : SchemaCodec.fromJson(committedSchema).config();
+    }
+
+    /** From which LSN per feed range the history holds every change (after a backfill); empty: from the start. */
+    public Map<Integer, Long> historyFrom() {
+        String json = carried.get(MirrorSummary.HISTORY_FROM);
+        if (json == null) {
+            return Map.of();
+        }
+        try {
+            Map<Integer, Long> positions = new HashMap<>();
+            JSON.readTree(json).fields().forEachRemaining(range -> positions.put(Integer.parseInt(range.getKey()),
+                    range.getValue().asLong()));
+            return positions;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Where the history of " + container + " starts cannot be read: " + json,
+                    e);
+        }
+    }
+
+    /** The history's data files that cannot be read as the table's metadata records them (missing, another size). */
+    public List<DataFile> damagedHistoryFiles() {
+        TableIdentifier history = table(MirrorTables.history(rootTable()));
+        if (!catalog.catalog().tableExists(history)) {
+            return List.of();
+        }
+        return TableChanges.liveFiles(catalog.catalog().loadTable(history)).stream()
+                .filter(file -> FileDamage.of(file.location(), file.fileSizeInBytes()).isPresent()).toList();
+    }
+
+    /** The lowest {@code _lsn} a history data file holds, from its column statistics. */
+    public static long lowestLsn(DataFile historyFile) {
+        int lsn = LogTables.HISTORY.findField("_lsn").fieldId();
+        ByteBuffer lower = historyFile.lowerBounds() == null ? null : historyFile.lowerBounds().get(lsn);
+        if (lower == null) {
+            throw new IllegalStateException("The history file " + historyFile.location() + " records no lowest LSN");
+        }
+        return Conversions.<Long>fromByteBuffer(Types.LongType.get(), lower);
+    }
+
+    /** Hands the {@code _lsn}, {@code _pk} and {@code id} of every change in the history's other files to {@code sink}. */
+    public void forEachIntactHistoryChange(List<DataFile> damaged, HistoryKeySink sink) {
+        Table history = catalog.catalog().loadTable(table(MirrorTables.history(rootTable())));
+        Schema keys = history.schema().select("_lsn", "_pk", "id");
+        for (DataFile file : TableChanges.liveFiles(history)) {
+            if (damaged.stream().anyMatch(bad -> bad.location().equals(file.location()))) {
+                continue;
+            }
+            try (CloseableIterable<Record> records = Parquet.read(history.io().newInputFile(file.location()))
+                    .project(keys)
+                    .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(keys, fileSchema))
+                    .build()) {
+                for (Record record : records) {
+                    sink.accept((Long) record.getField("_lsn"), (String) record.getField("_pk"),
+                            (String) record.getField("id"));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the history file " + file.location(), e);
+            }
+        }
+    }
+
+    /** Receives one change of the history by its key. */
+    @FunctionalInterface
+    public interface HistoryKeySink {
+        void accept(long lsn, String partitionKey, String id);
+    }
+
+    /**
+     * Commits a mended history: the damaged files give way to one file of {@code recovered}, the changes they held,
+     * read again from the store's change log. The tables stay as they are (a rebuild from the mended history renews
+     * them).
+     */
+    public void repairHistory(List<DataFile> damaged, List<ChangeEvent> recovered) {
+        Batch batch = new Batch(batches + 1, "repair");
+        openBatch = batch;
+        try {
+            TableChanges history = batch.logTable(MirrorTables.history(rootTable()), LogTables.HISTORY,
+                    MirrorProperties.HISTORY);
+            for (DataFile file : damaged) {
+                history.removeFile(file, null);
+            }
+            for (ChangeEvent event : recovered) {
+                String document = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8))
+                        .orElse(null);
+                history.write(LogTables.history(history.table().schema(), event, event.partitionKey().toString(),
+                        HistoryFormat.documentTs(event), document));
+            }
+        } catch (RuntimeException e) {
+            throw batch.abort(e);
+        }
         batch.commit(checkpoint);
     }
 
@@ -644,7 +752,8 @@ public final class ContainerTables implements MirrorTarget {
                 logTable(deadLetters, LogTables.DEAD_LETTERS, MirrorProperties.DEAD_LETTERS);
             }
             for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
-                String role = catalogBatch.table(identifier).properties().getOrDefault(MirrorProperties.TABLE_ROLE, "");
+                String role = catalog.catalog().loadTable(identifier).properties()
+                        .getOrDefault(MirrorProperties.TABLE_ROLE, "");
                 boolean flattened = role.equals(MirrorProperties.ROOT) || role.equals(MirrorProperties.CHILD);
                 if (flattened && flattener.schema().findTable(identifier.name()).isEmpty()) {
                     catalogBatch.drop(identifier);
@@ -678,7 +787,7 @@ public final class ContainerTables implements MirrorTarget {
         @Override
         public void abort() {
             openBatch = null;
-            flattener = committedSchema == null
+            flattener = committedSchema == null || rebuilding
                     ? Flattener.create(flattenerConfig)
                     : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
             for (TableChanges table : tables.values()) {

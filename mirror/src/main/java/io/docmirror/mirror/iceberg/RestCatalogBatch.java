@@ -53,6 +53,13 @@ final class RestCatalogBatch implements CatalogBatch {
         if (table != null) {
             return table;
         }
+        StagedTableOperations staged = tables.get(identifier);
+        if (staged != null) {
+            // A table the batch replaces or creates: its staged changes, not the catalog's state.
+            table = new BaseTable(staged, catalog.name() + "." + identifier);
+            loaded.put(identifier, table);
+            return table;
+        }
         TableMetadata base = ((HasTableOperations) catalog.loadTable(identifier)).operations().current();
         StagedTableOperations operations = StagedTableOperations.updating(identifier, io, base);
         tables.put(identifier, operations);

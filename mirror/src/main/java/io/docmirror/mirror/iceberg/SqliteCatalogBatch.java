@@ -80,6 +80,13 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         if (table != null) {
             return table;
         }
+        StagedTableOperations staged = tables.get(identifier);
+        if (staged != null) {
+            // A table the batch replaces or creates: its staged changes, not the catalog's state.
+            table = new BaseTable(staged, settings.name() + "." + identifier);
+            loaded.put(identifier, table);
+            return table;
+        }
         String location = pointer(identifier);
         if (location == null) {
             throw new IllegalArgumentException("The catalog has no table " + identifier);

@@ -115,13 +115,14 @@ final class TableChanges {
         return base == null ? List.of() : liveFiles(base);
     }
 
-    /** The data files of a table's current snapshot. */
+    /** The data files of a table's current snapshot, with their column statistics. */
     static List<DataFile> liveFiles(Table table) {
         if (table.currentSnapshot() == null) {
             return List.of();
         }
         List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        // With their column statistics: which files a widening rewrites, and a history file's LSNs, come from them.
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
             tasks.forEach(task -> files.add(task.file()));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot list the files of " + table.name(), e);

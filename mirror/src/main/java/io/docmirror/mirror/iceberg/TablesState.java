@@ -5,6 +5,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.DeletionVectors;
+import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.manifest.Checkpoint;
@@ -21,6 +22,8 @@ import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.parquet.Parquet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a container's tables hold as of their last commit, read back when the mirror opens: the checkpoint and the
@@ -38,12 +42,15 @@ import java.util.Map;
 record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vectors, String flattenerSchema,
         String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs,
         Map<String, String> summary) {
+    private static final Logger log = LoggerFactory.getLogger(TablesState.class);
+
 
     static TablesState empty() {
         return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of());
     }
 
-    static TablesState load(Catalog catalog, String container, FlattenerConfig config) {
+    /** @param rebuilding true for a rebuild: the schema may be of another configuration, and no row is read */
+    static TablesState load(Catalog catalog, String container, FlattenerConfig config, boolean rebuilding) {
         TableIdentifier rootIdentifier = MirrorTables.table(container, config.rootTable());
         if (!catalog.tableExists(rootIdentifier)) {
             return empty();
@@ -53,11 +60,11 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         Map<String, String> summary = snapshot.summary();
         String schemaLocation = summary.get(MirrorSummary.FLATTENER_SCHEMA);
         String schemaJson = read(root, schemaLocation);
-        ContainerSchema schema = SchemaCodec.fromJson(schemaJson, config);
+        ContainerSchema schema = rebuilding ? SchemaCodec.fromJson(schemaJson) : SchemaCodec.fromJson(schemaJson, config);
         DocumentRows rows = new DocumentRows();
         Map<String, Map<String, DeleteFile>> vectors = new HashMap<>();
         Map<String, List<Long>> places = new HashMap<>();
-        for (TableSchema table : schema.tables()) {
+        for (TableSchema table : rebuilding ? List.<TableSchema>of() : schema.tables()) {
             TableIdentifier identifier = MirrorTables.table(container, table.name());
             if (catalog.tableExists(identifier)) {
                 vectors.put(table.name(), readRows(catalog.loadTable(identifier), table, rows, places));
@@ -86,6 +93,14 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
                     deleted = DeletionVectors.read(table.io(), vector);
                 }
                 String location = task.file().location();
+                Optional<String> damage = FileDamage.of(location, task.file().fileSizeInBytes());
+                if (damage.isPresent()) {
+                    // Its rows cannot be read, so neither can the mirror learn whose they are: the table fails its
+                    // queries until `docmirror repair` rebuilds it, and the other tables go on.
+                    log.error("The mirror of table {} has a damaged file ({}): `docmirror repair` mends it",
+                            table.name(), damage.get());
+                    continue;
+                }
                 try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(location))
                         .project(keys)
                         .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(keys, fileSchema))

@@ -7,6 +7,8 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorFormat;
+import io.docmirror.mirror.Rebuild;
 import io.docmirror.mirror.MirrorLayout;
 import io.docmirror.mirror.manifest.ReaderLeases;
 import io.docmirror.mirror.source.ChangeSource;
@@ -139,6 +141,45 @@ class ContainerTablesTest {
         assertThat(read("orders", "id", "total")).containsExactlyInAnyOrder(
                 List.of("o1", new BigDecimal("12.00")), List.of("o2", new BigDecimal("1.00")));
         assertThat(read("orders__items", "_id", "sku")).containsExactly(List.of("o1", "A"));
+    }
+
+    @Test
+    void aRebuildUnderAnotherConfigurationReplacesEveryFlattenedTableInOneCommit() {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","a":{"b":{"c":1}},"items":[{"sku":"A"},{"sku":"B"}]}""");
+        store.createItem("orders", """
+                {"id":"o2","customerId":"c2","a":{"b":{"c":2}},"items":[]}""");
+        sync();
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","a":{"b":{"c":3}},"items":[{"sku":"C"}]}""");
+        sync();
+
+        FlattenerConfig shallow = FlattenerConfig.fromProperties("orders", Map.of("flatten.max-depth", "1"));
+        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults().withFormat(MirrorFormat.ICEBERG),
+                clock).run("orders", shallow, changes -> { });
+
+        assertThat(result.position()).isEqualTo("batch 3");
+        assertThat(read("orders", "id", "a")).containsExactlyInAnyOrder(List.of("o1", "{\"b\":{\"c\":3}}"),
+                List.of("o2", "{\"b\":{\"c\":2}}"));
+        assertThat(read("orders__items", "_id", "sku")).containsExactly(List.of("o1", "C"));
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            assertThat(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")).schema().findField(
+                    "a__b__c")).as("the deep column is gone with the old schema").isNull();
+        }
+        // The daemon streams on under the new configuration.
+        store.upsertItem("orders", """
+                {"id":"o2","customerId":"c2","a":{"b":{"c":4}},"items":[{"sku":"D"}]}""");
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, "orders", shallow,
+                MirrorConfig.defaults(), clock);
+                ChangeSource source = EmbeddedFeedSource.open(store, ORDERS, tables.checkpoint())) {
+            ContainerTables.Batch batch = tables.begin();
+            source.read(1000).events().forEach(batch::add);
+            batch.commit(source.checkpoint());
+        }
+        assertThat(read("orders", "id", "a")).containsExactlyInAnyOrder(List.of("o1", "{\"b\":{\"c\":3}}"),
+                List.of("o2", "{\"b\":{\"c\":4}}"));
+        assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o1", "C"),
+                List.of("o2", "D"));
     }
 
     @Test
