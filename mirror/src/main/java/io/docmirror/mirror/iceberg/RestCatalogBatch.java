@@ -1,6 +1,5 @@
 package io.docmirror.mirror.iceberg;
 
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -20,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A {@link CatalogBatch} of an Iceberg REST catalog: each table's changes are staged as metadata updates, and the
@@ -33,13 +33,13 @@ import java.util.Map;
 final class RestCatalogBatch implements CatalogBatch {
     private final RESTCatalog catalog;
     private final FileIO io;
-    private final Map<TableIdentifier, StagedTableOperations> tables = new LinkedHashMap<>();
-    private final Map<TableIdentifier, Table> loaded = new HashMap<>();
+    private final StagedTables tables;
     private final List<TableIdentifier> dropped = new ArrayList<>();
 
     RestCatalogBatch(RESTCatalog catalog, FileIO io) {
         this.catalog = catalog;
         this.io = io;
+        this.tables = new StagedTables(catalog.name());
     }
 
     @Override
@@ -49,23 +49,12 @@ final class RestCatalogBatch implements CatalogBatch {
 
     @Override
     public Table table(TableIdentifier identifier) {
-        Table table = loaded.get(identifier);
-        if (table != null) {
-            return table;
-        }
-        StagedTableOperations staged = tables.get(identifier);
-        if (staged != null) {
-            // A table the batch replaces or creates: its staged changes, not the catalog's state.
-            table = new BaseTable(staged, catalog.name() + "." + identifier);
-            loaded.put(identifier, table);
-            return table;
+        Optional<Table> staged = tables.find(identifier);
+        if (staged.isPresent()) {
+            return staged.get();
         }
         TableMetadata base = ((HasTableOperations) catalog.loadTable(identifier)).operations().current();
-        StagedTableOperations operations = StagedTableOperations.updating(identifier, io, base);
-        tables.put(identifier, operations);
-        table = new BaseTable(operations, catalog.name() + "." + identifier);
-        loaded.put(identifier, table);
-        return table;
+        return tables.add(identifier, StagedTableOperations.updating(identifier, io, base));
     }
 
     @Override
@@ -81,13 +70,14 @@ final class RestCatalogBatch implements CatalogBatch {
     @Override
     public Transaction replace(TableIdentifier identifier, Schema schema, Map<String, String> properties) {
         Table table = table(identifier);
-        TableMetadata current = tables.get(identifier).current();
+        StagedTableOperations operations = tables.operations(identifier);
+        TableMetadata current = operations.current();
         Map<String, String> all = new HashMap<>(properties);
         all.put(TableProperties.FORMAT_VERSION, "3");
         TableMetadata replacement = current.buildReplacement(schema, PartitionSpec.unpartitioned(),
                 SortOrder.unsorted(), current.location(), all);
-        loaded.remove(identifier);
-        return Transactions.replaceTableTransaction(table.name(), tables.get(identifier), replacement);
+        tables.replacing(identifier);
+        return Transactions.replaceTableTransaction(table.name(), operations, replacement);
     }
 
     @Override
@@ -99,7 +89,7 @@ final class RestCatalogBatch implements CatalogBatch {
     public Map<TableIdentifier, TableMetadata> commit() {
         List<TableCommit> commits = new ArrayList<>();
         Map<TableIdentifier, TableMetadata> committed = new LinkedHashMap<>();
-        for (StagedTableOperations table : tables.values()) {
+        for (StagedTableOperations table : tables.all()) {
             if (table.changed()) {
                 commits.add(TableCommit.create(table.identifier(), table.base(), table.current()));
                 committed.put(table.identifier(), table.current());

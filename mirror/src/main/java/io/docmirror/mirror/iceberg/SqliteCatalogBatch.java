@@ -1,7 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.layout.CatalogSettings;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
@@ -22,6 +21,7 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -52,8 +52,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
 
     private final CatalogSettings settings;
     private final FileIO io;
-    private final Map<TableIdentifier, StagedTableOperations> tables = new LinkedHashMap<>();
-    private final Map<TableIdentifier, Table> loaded = new HashMap<>();
+    private final StagedTables tables;
     /** Tables the batch drops, with the metadata the catalog pointed at when it was asked to. */
     private final Map<TableIdentifier, String> dropped = new LinkedHashMap<>();
 
@@ -65,6 +64,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         }
         this.settings = settings;
         this.io = requireNonNull(io, "io is null");
+        this.tables = new StagedTables(settings.name());
     }
 
     /** Whether the catalog has the table now (a table this batch creates does not count until it commits). */
@@ -76,29 +76,22 @@ public final class SqliteCatalogBatch implements CatalogBatch {
     /** The table as this batch sees it: its changes are staged in the batch. */
     @Override
     public Table table(TableIdentifier identifier) {
-        Table table = loaded.get(identifier);
-        if (table != null) {
-            return table;
-        }
-        StagedTableOperations staged = tables.get(identifier);
-        if (staged != null) {
-            // A table the batch replaces or creates: its staged changes, not the catalog's state.
-            table = new BaseTable(staged, settings.name() + "." + identifier);
-            loaded.put(identifier, table);
-            return table;
+        Optional<Table> staged = tables.find(identifier);
+        if (staged.isPresent()) {
+            return staged.get();
         }
         String location = pointer(identifier);
         if (location == null) {
             throw new IllegalArgumentException("The catalog has no table " + identifier);
         }
-        return stage(identifier, StagedTableOperations.existing(identifier, io, location));
+        return tables.add(identifier, StagedTableOperations.existing(identifier, io, location));
     }
 
     /** Starts a table that the batch creates: a format version 3 table at {@code location}, unpartitioned. */
     @Override
     public Transaction create(TableIdentifier identifier, Schema schema, String location,
             Map<String, String> properties) {
-        if (tables.containsKey(identifier) || exists(identifier)) {
+        if (tables.contains(identifier) || exists(identifier)) {
             throw new IllegalArgumentException("The catalog has a table " + identifier + " already");
         }
         Map<String, String> all = new HashMap<>(properties);
@@ -106,7 +99,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         TableMetadata metadata = TableMetadata.newTableMetadata(schema, PartitionSpec.unpartitioned(),
                 SortOrder.unsorted(), location, all);
         StagedTableOperations operations = StagedTableOperations.creating(identifier, io, metadata);
-        tables.put(identifier, operations);
+        tables.addCreated(identifier, operations);
         return Transactions.createTableTransaction(identifier.toString(), operations, metadata);
     }
 
@@ -117,13 +110,13 @@ public final class SqliteCatalogBatch implements CatalogBatch {
     @Override
     public Transaction replace(TableIdentifier identifier, Schema schema, Map<String, String> properties) {
         Table table = table(identifier);
-        StagedTableOperations operations = tables.get(identifier);
+        StagedTableOperations operations = tables.operations(identifier);
         TableMetadata current = operations.current();
         Map<String, String> all = new HashMap<>(properties);
         all.put(TableProperties.FORMAT_VERSION, "3");
         TableMetadata replacement = current.buildReplacement(schema, PartitionSpec.unpartitioned(),
                 SortOrder.unsorted(), current.location(), all);
-        loaded.remove(identifier);
+        tables.replacing(identifier);
         return Transactions.replaceTableTransaction(table.name(), operations, replacement);
     }
 
@@ -135,13 +128,6 @@ public final class SqliteCatalogBatch implements CatalogBatch {
             throw new IllegalArgumentException("The catalog has no table " + identifier);
         }
         dropped.put(identifier, location);
-    }
-
-    private Table stage(TableIdentifier identifier, StagedTableOperations operations) {
-        tables.put(identifier, operations);
-        Table table = new BaseTable(operations, settings.name() + "." + identifier);
-        loaded.put(identifier, table);
-        return table;
     }
 
     /**
@@ -156,7 +142,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         try (Connection sqlite = DriverManager.getConnection(settings.uri())) {
             sqlite.setAutoCommit(false);
             try {
-                for (StagedTableOperations table : tables.values()) {
+                for (StagedTableOperations table : tables.all()) {
                     if (table.stagedLocation() == null) {
                         continue;
                     }

@@ -305,16 +305,7 @@ class ContainerTablesTest {
     }
 
     private void sync(MirrorConfig config) {
-        try (ContainerTables tables = open(config);
-                ChangeSource source = EmbeddedFeedSource.open(store, ORDERS, tables.checkpoint())) {
-            ContainerTables.Batch batch = tables.begin();
-            ChangeSource.Changes changes;
-            do {
-                changes = source.read(1000);
-                changes.events().forEach(batch::add);
-            } while (!changes.caughtUp());
-            batch.commit(source.checkpoint());
-        }
+        FeedSync.sync(store, ORDERS, mirrorDirectory, FlattenerConfig.defaults("orders"), config, clock);
     }
 
     private ContainerTables open() {

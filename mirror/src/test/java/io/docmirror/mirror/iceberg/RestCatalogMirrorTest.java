@@ -6,8 +6,6 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.source.ChangeSource;
-import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.restfixture.RestCatalogServer;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -88,16 +86,6 @@ class RestCatalogMirrorTest {
 
     /** Opens the mirror (a restart each time), reads every change after its checkpoint and commits one batch. */
     private void sync() {
-        try (ContainerTables tables = ContainerTables.open(work.resolve("mirror"), ORDERS,
-                FlattenerConfig.defaults("orders"), config, clock);
-                ChangeSource source = EmbeddedFeedSource.open(store, ORDERS, tables.checkpoint())) {
-            ContainerTables.Batch batch = tables.begin();
-            ChangeSource.Changes changes;
-            do {
-                changes = source.read(1000);
-                changes.events().forEach(batch::add);
-            } while (!changes.caughtUp());
-            batch.commit(source.checkpoint());
-        }
+        FeedSync.sync(store, ORDERS, work.resolve("mirror"), FlattenerConfig.defaults("orders"), config, clock);
     }
 }

@@ -6,8 +6,6 @@ import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.TableView;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.source.ChangeSource;
-import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
@@ -161,16 +159,7 @@ class TableViewTest {
     }
 
     private void sync() {
-        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, "orders",
-                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock);
-                ChangeSource source = EmbeddedFeedSource.open(store, ORDERS, tables.checkpoint())) {
-            ContainerTables.Batch batch = tables.begin();
-            ChangeSource.Changes changes;
-            do {
-                changes = source.read(1000);
-                changes.events().forEach(batch::add);
-            } while (!changes.caughtUp());
-            batch.commit(source.checkpoint());
-        }
+        FeedSync.sync(store, ORDERS, mirrorDirectory, FlattenerConfig.defaults("orders"), MirrorConfig.defaults(),
+                clock);
     }
 }
