@@ -15,7 +15,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -60,7 +59,7 @@ public final class IcebergIndexBenchmark {
 
         long start = System.nanoTime();
         long rows = 0;
-        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config, Clock.systemUTC())) {
+        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config)) {
             for (int first = 0; first < orders; first += BATCH) {
                 ContainerTables.Batch batch = tables.begin();
                 for (int index = first; index < Math.min(orders, first + BATCH); index++) {
@@ -80,7 +79,7 @@ public final class IcebergIndexBenchmark {
         start = System.nanoTime();
         long indexBytes;
         int documents;
-        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config, Clock.systemUTC())) {
+        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config)) {
             double openSeconds = (System.nanoTime() - start) / 1e9;
             indexBytes = usedHeap(memory) - before;
             documents = tables.documents();

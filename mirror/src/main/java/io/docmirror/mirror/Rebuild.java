@@ -125,7 +125,7 @@ public final class Rebuild {
     /** The rebuild of a container kept as Iceberg tables: every flattened table replaced in one commit. */
     private Result runOnTables(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
         try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
-                config, clock)) {
+                config)) {
             String history = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow().history();
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;

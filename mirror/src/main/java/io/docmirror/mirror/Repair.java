@@ -120,8 +120,9 @@ public final class Repair {
         List<org.apache.iceberg.DataFile> damagedHistory;
         Map<Integer, Long> positions;
         Map<Integer, Long> historyFrom;
-        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container,
-                FlattenerConfig.defaults(container), config.withFormat(MirrorFormat.ICEBERG), clock)) {
+        // Opened as for a rebuild: whatever configuration made the tables, and without reading the rows' places.
+        try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container,
+                FlattenerConfig.defaults(container), config.withFormat(MirrorFormat.ICEBERG))) {
             flattenerConfig = tables.flattenerConfigOfTables();
             damagedHistory = tables.damagedHistoryFiles();
             positions = tables.checkpoint().reachedPositions();
@@ -135,7 +136,7 @@ public final class Repair {
             long expected = damagedHistory.stream().mapToLong(org.apache.iceberg.DataFile::recordCount).sum();
             Set<String> intact = new HashSet<>();
             try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig,
-                    config.withFormat(MirrorFormat.ICEBERG), clock)) {
+                    config.withFormat(MirrorFormat.ICEBERG))) {
                 tables.forEachIntactHistoryChange(damagedHistory, (lsn, partitionKey, id) ->
                         intact.add(key(lsn, partitionKey, id)));
                 List<ChangeEvent> changes = lostChanges(container, files, fromLsn, expected, positions, historyFrom,

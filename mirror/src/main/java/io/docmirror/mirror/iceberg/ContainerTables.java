@@ -58,7 +58,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,7 +91,6 @@ public final class ContainerTables implements MirrorTarget {
     private final FileIO io;
     private final FlattenerConfig flattenerConfig;
     private final MirrorConfig config;
-    private final Clock clock;
     private final WriterLock lock;
     /** The container's analytical TTL in seconds (-1: forever), recorded on the root table for readers. */
     private final long analyticalTtl;
@@ -115,15 +113,14 @@ public final class ContainerTables implements MirrorTarget {
     private final ReaderLeases readers;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
-            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock, WriterLock lock,
-            TablesState state, long analyticalTtl, Path directory, boolean rebuilding) {
+            FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
+            long analyticalTtl, Path directory, boolean rebuilding) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
         this.io = new LocalFileIO();
         this.flattenerConfig = flattenerConfig;
         this.config = config;
-        this.clock = clock;
         this.lock = lock;
         this.readers = new ReaderLeases(directory);
         this.analyticalTtl = analyticalTtl;
@@ -151,8 +148,8 @@ public final class ContainerTables implements MirrorTarget {
      * @throws IllegalStateException when another process mirrors the container
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
-            MirrorConfig config, Clock clock) {
-        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock, false);
+            MirrorConfig config) {
+        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, false);
     }
 
     /**
@@ -160,8 +157,8 @@ public final class ContainerTables implements MirrorTarget {
      * {@code flattenerConfig}, which may differ from the configuration their schema was made with.
      */
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
-            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
-        ContainerTables tables = open(mirrorDirectory, container, null, -1, flattenerConfig, config, clock, true);
+            FlattenerConfig flattenerConfig, MirrorConfig config) {
+        ContainerTables tables = open(mirrorDirectory, container, null, -1, flattenerConfig, config, true);
         if (tables.batches == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
@@ -176,9 +173,9 @@ public final class ContainerTables implements MirrorTarget {
      * mirrored from its first change.
      */
     public static ContainerTables open(Path mirrorDirectory, ContainerProperties container,
-            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+            FlattenerConfig flattenerConfig, MirrorConfig config) {
         return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
-                flattenerConfig, config, clock, false);
+                flattenerConfig, config, false);
     }
 
     /**
@@ -187,8 +184,7 @@ public final class ContainerTables implements MirrorTarget {
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
-            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock,
-            boolean rebuilding) {
+            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, boolean rebuilding) {
         FormatGuard.check(mirrorDirectory, container, MirrorFormat.ICEBERG);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
@@ -199,7 +195,7 @@ public final class ContainerTables implements MirrorTarget {
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
-            return new ContainerTables(container, settings, catalog, flattenerConfig, config, clock, lock, state,
+            return new ContainerTables(container, settings, catalog, flattenerConfig, config, lock, state,
                     analyticalTtl, directory, rebuilding);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);

@@ -170,7 +170,7 @@ class ContainerTablesTest {
         store.upsertItem("orders", """
                 {"id":"o2","customerId":"c2","a":{"b":{"c":4}},"items":[{"sku":"D"}]}""");
         try (ContainerTables tables = ContainerTables.open(mirrorDirectory, "orders", shallow,
-                MirrorConfig.defaults(), clock);
+                MirrorConfig.defaults());
                 ChangeSource source = EmbeddedFeedSource.open(store, ORDERS, tables.checkpoint())) {
             ContainerTables.Batch batch = tables.begin();
             source.read(1000).events().forEach(batch::add);
@@ -313,7 +313,7 @@ class ContainerTablesTest {
     }
 
     private ContainerTables open(MirrorConfig config) {
-        return ContainerTables.open(mirrorDirectory, "orders", FlattenerConfig.defaults("orders"), config, clock);
+        return ContainerTables.open(mirrorDirectory, "orders", FlattenerConfig.defaults("orders"), config);
     }
 
     private List<List<Object>> read(String table, String... columns) {
