@@ -18,7 +18,7 @@ public final class MirrorSummary {
     public static final String FLATTENER_SCHEMA = "docmirror.flattener-schema";
     /** The newest change's commit time in the store, milliseconds since the epoch: how fresh the mirror is. */
     public static final String LAST_EVENT_TS = "docmirror.last-event-ts";
-    /** What kind of commit it was: {@code stream}, {@code backfill}, {@code compaction}, {@code rebuild}, {@code ttl}. */
+    /** The kind of commit: {@code stream}, {@code backfill}, {@code compaction}, {@code rebuild}, {@code repair}. */
     public static final String COMMIT_KIND = "docmirror.commit-kind";
 
     /**

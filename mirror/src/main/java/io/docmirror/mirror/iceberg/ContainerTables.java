@@ -309,7 +309,7 @@ public final class ContainerTables implements MirrorTarget {
         return Conversions.<Long>fromByteBuffer(Types.LongType.get(), lower);
     }
 
-    /** Hands the {@code _lsn}, {@code _pk} and {@code id} of every change in the history's other files to {@code sink}. */
+    /** Hands {@code _lsn}, {@code _pk} and {@code id} of each change in the history's other files to {@code sink}. */
     public void forEachIntactHistoryChange(List<DataFile> damaged, HistoryKeySink sink) {
         Table history = catalog.catalog().loadTable(table(MirrorTables.history(rootTable())));
         Schema keys = history.schema().select("_lsn", "_pk", "id");
@@ -529,7 +529,7 @@ public final class ContainerTables implements MirrorTarget {
             String key = DocumentRows.key(event.id(), partitionKey);
             if (event.operation() == Operation.DELETE) {
                 history(event, partitionKey, event.ts() / 1000, null);
-                // A TTL expiry in the store leaves the mirror's rows alone: the analytical TTL decides how long they stay.
+                // A TTL expiry in the store leaves the mirror's rows: the analytical TTL decides how long they stay.
                 if (!event.ttlExpired()) {
                     replaceRows(key, new long[0]);
                 }

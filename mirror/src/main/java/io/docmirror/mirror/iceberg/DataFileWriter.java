@@ -22,7 +22,7 @@ final class DataFileWriter implements AutoCloseable {
     private long rows;
     private boolean finished;
 
-    /** A new data file of {@code table} for rows of {@code schema}, named {@code fileName} in the table's data folder. */
+    /** A new data file of {@code table} for rows of {@code schema}, named {@code fileName} in its data folder. */
     DataFileWriter(Table table, Schema schema, String fileName) {
         this.location = table.locationProvider().newDataLocation(fileName);
         try {

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * How a flattened table's columns are Iceberg fields: one optional field per column, under the column's SQL name,
  * with the column's JSON path as the field's doc.
  *
- * <p>Types: BOOLEAN → boolean, BIGINT → long, DOUBLE → double, DECIMAL(38,s) → decimal(38,s), VARCHAR and JSON →
- * string, TIMESTAMP → timestamptz (microseconds), T[] → list of optional T. Iceberg assigns the field ids: a new
+ * <p>Types: BOOLEAN → boolean, BIGINT → long, DOUBLE → double, DECIMAL(38,s) → decimal(38,s), VARCHAR and
+ * JSON → string, TIMESTAMP → timestamptz (microseconds), T[] → list of optional T. Iceberg assigns the field ids: a new
  * table's in column order, a later column's when it is added; the mirror finds a column's field by name.
  */
 public final class IcebergSchemas {

@@ -84,7 +84,9 @@ final class RowDeletions {
 
     /** The deletion-vector files the batch wrote. */
     List<String> writtenFiles() {
-        return written == null ? List.of() : written.deleteFiles().stream().map(DeleteFile::location).distinct().toList();
+        return written == null
+                ? List.of()
+                : written.deleteFiles().stream().map(DeleteFile::location).distinct().toList();
     }
 
     /** After the commit: the batch's vectors are the committed ones now. */

@@ -60,7 +60,9 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         Map<String, String> summary = snapshot.summary();
         String schemaLocation = summary.get(MirrorSummary.FLATTENER_SCHEMA);
         String schemaJson = read(root, schemaLocation);
-        ContainerSchema schema = rebuilding ? SchemaCodec.fromJson(schemaJson) : SchemaCodec.fromJson(schemaJson, config);
+        ContainerSchema schema = rebuilding
+                ? SchemaCodec.fromJson(schemaJson)
+                : SchemaCodec.fromJson(schemaJson, config);
         DocumentRows rows = new DocumentRows();
         Map<String, Map<String, DeleteFile>> vectors = new HashMap<>();
         Map<String, List<Long>> places = new HashMap<>();

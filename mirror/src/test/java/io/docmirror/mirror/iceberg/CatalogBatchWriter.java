@@ -51,7 +51,8 @@ public final class CatalogBatchWriter {
                                 directory.resolve("warehouse/crash/" + identifier.name())), Map.of())
                         : commit.table(identifier).newTransaction();
                 Table table = transaction.table();
-                DataFileWriter writer = new DataFileWriter(table, table.schema(), "b" + batch + "-" + UUID.randomUUID() + ".parquet");
+                DataFileWriter writer = new DataFileWriter(table, table.schema(),
+                        "b" + batch + "-" + UUID.randomUUID() + ".parquet");
                 GenericRecord row = GenericRecord.create(table.schema());
                 row.setField("batch", batch);
                 writer.write(row);

@@ -3,9 +3,12 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.TableView;
+import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.Rebuild;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
@@ -14,7 +17,6 @@ import io.docmirror.store.TestingClock;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +32,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,36 +81,72 @@ class TableViewTest {
         store.deleteItem("orders", PartitionKey.of("c2"), "o2");
         sync();
 
+        assertDuckDbReadsAsIcebergDoes("after streamed batches");
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            assertThat(TableView.current(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")))
+                    .deletedRows()).as("superseded root rows").isGreaterThan(0);
+        }
+    }
+
+    @Test
+    void duckDbReadsAsIcebergDoesAfterEveryKindOfCommit() throws Exception {
+        for (int order = 0; order < 30; order++) {
+            store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 4
+                    + "\",\"total\":" + order + ",\"items\":[{\"sku\":\"s" + order + "\"}]}");
+        }
+        MirrorConfig iceberg = MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
+                "mirror.compaction.delta-files", "2"));
+        new Backfill(store, mirrorDirectory, iceberg, FlattenerConfig.defaults("orders"), clock)
+                .run("orders", Backfill.Listener.NONE);
+        assertDuckDbReadsAsIcebergDoes("after a backfill");
+
+        for (int round = 0; round < 3; round++) {
+            store.upsertItem("orders", "{\"id\":\"o" + round + "\",\"customerId\":\"c" + round % 4
+                    + "\",\"total\":" + (round + 0.5) + ",\"items\":[]}");
+            store.deleteItem("orders", PartitionKey.of("c" + (10 + round) % 4), "o" + (10 + round));
+            FeedSync.sync(store, ORDERS, mirrorDirectory, FlattenerConfig.defaults("orders"), iceberg, clock);
+        }
+        assertDuckDbReadsAsIcebergDoes("after streamed batches with a widening");
+
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, ORDERS, FlattenerConfig.defaults("orders"),
+                iceberg)) {
+            assertThat(tables.compact()).as("compaction due").isTrue();
+        }
+        assertDuckDbReadsAsIcebergDoes("after a compaction");
+
+        new Rebuild(mirrorDirectory, iceberg, clock).run("orders", FlattenerConfig.defaults("orders"), changes -> { });
+        assertDuckDbReadsAsIcebergDoes("after a rebuild");
+    }
+
+    /**
+     * Every table of the container, read through the views the SQL endpoint makes ({@link ContainerSnapshot}), holds
+     * exactly the rows Iceberg's own reader returns, every column.
+     */
+    private void assertDuckDbReadsAsIcebergDoes(String when) throws SQLException {
+        ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow();
         try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory));
                 DuckDBConnection duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
-            for (String name : List.of("orders", "orders__items", "orders_history")) {
-                Table table = catalog.catalog().loadTable(TableIdentifier.of("orders", name));
-                TableView view = TableView.current(table);
-                try (Statement statement = duckDb.createStatement()) {
-                    statement.execute("CREATE OR REPLACE TABLE deleted (file VARCHAR, pos BIGINT)");
-                }
-                try (DuckDBAppender appender = duckDb.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "deleted")) {
-                    view.forEachDeleted((file, position) -> {
-                        try {
-                            appender.beginRow();
-                            appender.append(file);
-                            appender.append(position);
-                            appender.endRow();
-                        } catch (SQLException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    });
-                }
+            snapshot.loadDeletedRows(duckDb);
+            String root = "\"" + snapshot.root().name() + "\"";
+            try (Statement statement = duckDb.createStatement()) {
+                statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), root));
+            }
+            Map<String, String> views = new LinkedHashMap<>();
+            for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
+                views.put(table.name(), table.isRoot() ? "SELECT * FROM " + root
+                        : snapshot.currentState(table.name(), root));
+            }
+            views.put("orders_history", snapshot.history());
+            for (Map.Entry<String, String> view : views.entrySet()) {
+                Table table = catalog.catalog().loadTable(TableIdentifier.of("orders", view.getKey()));
                 String[] columns = table.schema().columns().stream().map(Types.NestedField::name)
                         .toArray(String[]::new);
                 List<List<Object>> expected = IcebergRows.read(table, columns).stream()
                         .map(TableViewTest::normalized).toList();
-                assertThat(expected).as("rows of %s", name).isNotEmpty();
-                assertThat(duckDbRows(duckDb, view.select("deleted"))).as("%s in DuckDB", name)
+                assertThat(expected).as("rows of %s %s", view.getKey(), when).isNotEmpty();
+                assertThat(duckDbRows(duckDb, view.getValue())).as("%s in DuckDB %s", view.getKey(), when)
                         .containsExactlyInAnyOrderElementsOf(expected);
             }
-            assertThat(TableView.current(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")))
-                    .deletedRows()).as("superseded root rows").isGreaterThan(0);
         }
     }
 
