@@ -498,6 +498,12 @@ public final class ContainerTables implements MirrorTarget {
                 String name = identifier.name();
                 Map<String, DeleteFile> tableVectors = vectors.getOrDefault(name, Map.of());
                 Table committed = catalogBatch.table(identifier);
+                // The snapshot's summary counts the files: most tables are not due, and need no manifest read.
+                Snapshot current = committed.currentSnapshot();
+                if (current == null || Long.parseLong(current.summary().getOrDefault("total-data-files", "0"))
+                        < config.compactionDeltaFiles()) {
+                    continue;
+                }
                 List<DataFile> candidates = TableChanges.liveFiles(committed).stream()
                         .filter(file -> file.fileSizeInBytes() < COMPACTED_FILE_BYTES
                                 || tableVectors.containsKey(file.location()))

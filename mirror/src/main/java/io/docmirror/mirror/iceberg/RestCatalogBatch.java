@@ -6,16 +6,13 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
-import org.apache.iceberg.Transactions;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.RESTCatalog;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +57,7 @@ final class RestCatalogBatch implements CatalogBatch {
     @Override
     public Transaction create(TableIdentifier identifier, Schema schema, String location,
             Map<String, String> properties) {
-        Map<String, String> all = new HashMap<>(properties);
-        all.put(TableProperties.FORMAT_VERSION, "3");
+        Map<String, String> all = StagedTables.formatVersion3(properties);
         catalog.buildTable(identifier, schema).withPartitionSpec(PartitionSpec.unpartitioned())
                 .withSortOrder(SortOrder.unsorted()).withLocation(location).withProperties(all).create();
         return table(identifier).newTransaction();
@@ -69,15 +65,8 @@ final class RestCatalogBatch implements CatalogBatch {
 
     @Override
     public Transaction replace(TableIdentifier identifier, Schema schema, Map<String, String> properties) {
-        Table table = table(identifier);
-        StagedTableOperations operations = tables.operations(identifier);
-        TableMetadata current = operations.current();
-        Map<String, String> all = new HashMap<>(properties);
-        all.put(TableProperties.FORMAT_VERSION, "3");
-        TableMetadata replacement = current.buildReplacement(schema, PartitionSpec.unpartitioned(),
-                SortOrder.unsorted(), current.location(), all);
-        tables.replacing(identifier);
-        return Transactions.replaceTableTransaction(table.name(), operations, replacement);
+        table(identifier);
+        return tables.replace(identifier, schema, properties);
     }
 
     @Override

@@ -6,7 +6,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -53,6 +52,8 @@ public final class SqliteCatalogBatch implements CatalogBatch {
     private final CatalogSettings settings;
     private final FileIO io;
     private final StagedTables tables;
+    /** The pointers the batch read, by table: a batch asks whether a table exists, then loads it. */
+    private final Map<TableIdentifier, Optional<String>> pointers = new HashMap<>();
     /** Tables the batch drops, with the metadata the catalog pointed at when it was asked to. */
     private final Map<TableIdentifier, String> dropped = new LinkedHashMap<>();
 
@@ -94,8 +95,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         if (tables.contains(identifier) || exists(identifier)) {
             throw new IllegalArgumentException("The catalog has a table " + identifier + " already");
         }
-        Map<String, String> all = new HashMap<>(properties);
-        all.put(TableProperties.FORMAT_VERSION, "3");
+        Map<String, String> all = StagedTables.formatVersion3(properties);
         TableMetadata metadata = TableMetadata.newTableMetadata(schema, PartitionSpec.unpartitioned(),
                 SortOrder.unsorted(), location, all);
         StagedTableOperations operations = StagedTableOperations.creating(identifier, io, metadata);
@@ -109,15 +109,8 @@ public final class SqliteCatalogBatch implements CatalogBatch {
      */
     @Override
     public Transaction replace(TableIdentifier identifier, Schema schema, Map<String, String> properties) {
-        Table table = table(identifier);
-        StagedTableOperations operations = tables.operations(identifier);
-        TableMetadata current = operations.current();
-        Map<String, String> all = new HashMap<>(properties);
-        all.put(TableProperties.FORMAT_VERSION, "3");
-        TableMetadata replacement = current.buildReplacement(schema, PartitionSpec.unpartitioned(),
-                SortOrder.unsorted(), current.location(), all);
-        tables.replacing(identifier);
-        return Transactions.replaceTableTransaction(table.name(), operations, replacement);
+        table(identifier);
+        return tables.replace(identifier, schema, properties);
     }
 
     /** Drops a table in the batch: it leaves the catalog when the batch commits (its files stay for the cleanup). */
@@ -203,14 +196,19 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         }
     }
 
+    /** Where the catalog points the table, as the batch first read it (null: no such table). */
     private String pointer(TableIdentifier identifier) {
+        return pointers.computeIfAbsent(identifier, this::readPointer).orElse(null);
+    }
+
+    private Optional<String> readPointer(TableIdentifier identifier) {
         try (Connection sqlite = DriverManager.getConnection(settings.uri());
                 PreparedStatement select = sqlite.prepareStatement(SELECT_POINTER)) {
             select.setString(1, settings.name());
             select.setString(2, namespace(identifier));
             select.setString(3, identifier.name());
             try (ResultSet row = select.executeQuery()) {
-                return row.next() ? row.getString(1) : null;
+                return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the catalog " + settings.uri() + " for " + identifier, e);

@@ -1,7 +1,14 @@
 package io.docmirror.mirror.iceberg;
 
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 import java.util.Collection;
@@ -44,13 +51,25 @@ final class StagedTables {
         operations.put(identifier, staged);
     }
 
-    StagedTableOperations operations(TableIdentifier identifier) {
-        return operations.get(identifier);
+    /**
+     * Starts replacing a staged table (see {@link CatalogBatch#replace}); its table view is forgotten, as the replace
+     * transaction takes its operations over.
+     */
+    Transaction replace(TableIdentifier identifier, Schema schema, Map<String, String> properties) {
+        Table table = find(identifier).orElseThrow();
+        StagedTableOperations staged = operations.get(identifier);
+        TableMetadata current = staged.current();
+        TableMetadata replacement = current.buildReplacement(schema, PartitionSpec.unpartitioned(),
+                SortOrder.unsorted(), current.location(), formatVersion3(properties));
+        tables.remove(identifier);
+        return Transactions.replaceTableTransaction(table.name(), staged, replacement);
     }
 
-    /** Forgets the table view of a table whose operations a replace transaction takes over. */
-    void replacing(TableIdentifier identifier) {
-        tables.remove(identifier);
+    /** A new or replaced table's properties: {@code properties}, in format version 3. */
+    static Map<String, String> formatVersion3(Map<String, String> properties) {
+        Map<String, String> all = new HashMap<>(properties);
+        all.put(TableProperties.FORMAT_VERSION, "3");
+        return all;
     }
 
     boolean contains(TableIdentifier identifier) {
