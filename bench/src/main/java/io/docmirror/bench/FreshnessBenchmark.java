@@ -1,17 +1,22 @@
 package io.docmirror.bench;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.demo.DemoDataset;
-import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorLayout;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorLayout;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.Item;
 import io.docmirror.store.StoreConfig;
+import org.apache.iceberg.TableMetadataParser;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -24,14 +29,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Freshness of the streaming mirror: the store is written at a steady rate (realistic ~1 KB orders, one writer) while
  * the daemon runs with its default configuration, and for every document the benchmark measures the time from the
- * store's acknowledgement to the commit of the manifest version that makes it visible to a new query (a watcher
- * polls the manifests every 2 ms), after a warm-up of 5 s at the first rate. It reports p50, p99 and max per rate,
+ * store's acknowledgement to the commit that makes it visible to a new query (a watcher polls the catalog every
+ * 2 ms), after a warm-up of 5 s at the first rate. It reports p50, p99 and max per rate,
  * then the most the mirror sustains: the rate at which it catches up with a backlog, next to the rate one writer
  * puts those documents into the store, measured in the same run (a backlog of 200,000 documents). Usage:
  * {@code FreshnessBenchmark [seconds per rate] [workDir] [rates...]}, rates in documents a second (default 2000
@@ -124,8 +128,8 @@ public final class FreshnessBenchmark {
             pending.add(new ArrayDeque<>());
         }
         List<Long> latencies = new ArrayList<>();
-        Watcher watcher = new Watcher(mirrorDirectory.resolve(DemoDataset.CONTAINER), pending, latencies);
-        Thread watching = new Thread(watcher, "manifest-watcher");
+        Watcher watcher = new Watcher(mirrorDirectory, pending, latencies);
+        Thread watching = new Thread(watcher, "commit-watcher");
         watching.start();
         long startedAt = System.nanoTime();
         long endAt = startedAt + duration.toNanos();
@@ -160,15 +164,17 @@ public final class FreshnessBenchmark {
         return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1e6;
     }
 
-    /** Watches the newest manifest version and times each pending write its checkpoint covers. */
+    /** Watches the mirror's newest commit and times each pending write its checkpoint covers. */
     private static final class Watcher implements Runnable {
-        private final ManifestStore manifests;
+        private static final ObjectMapper CHECKPOINTS = new ObjectMapper();
+
+        private final Path mirrorDirectory;
         private final List<ArrayDeque<Pending>> pending;
         private final List<Long> latencies;
-        private long seenVersion;
+        private String seenPointer;
 
-        Watcher(Path containerDirectory, List<ArrayDeque<Pending>> pending, List<Long> latencies) {
-            this.manifests = new ManifestStore(containerDirectory);
+        Watcher(Path mirrorDirectory, List<ArrayDeque<Pending>> pending, List<Long> latencies) {
+            this.mirrorDirectory = mirrorDirectory;
             this.pending = pending;
             this.latencies = latencies;
         }
@@ -197,13 +203,26 @@ public final class FreshnessBenchmark {
         }
 
         private synchronized void poll() {
-            Optional<Manifest> latest = manifests.latest();
-            if (latest.isEmpty() || latest.get().version() == seenVersion || latest.get().checkpoint().reached() == null) {
+            // One query of the catalog tells whether the root table moved; only then is its metadata read.
+            String pointer = CatalogPointers.read(mirrorDirectory).locations()
+                    .get(MirrorTables.table(DemoDataset.CONTAINER, DemoDataset.CONTAINER));
+            if (pointer == null || pointer.equals(seenPointer)) {
                 return;
             }
             long now = System.nanoTime();
-            seenVersion = latest.get().version();
-            Map<Integer, Long> positions = ContinuationToken.decode(latest.get().checkpoint().reached()).positions();
+            seenPointer = pointer;
+            Map<String, String> summary = TableMetadataParser.read(new LocalFileIO(), pointer).currentSnapshot()
+                    .summary();
+            if (!summary.containsKey(MirrorSummary.CHECKPOINT)) {
+                return;
+            }
+            Checkpoint checkpoint;
+            try {
+                checkpoint = CHECKPOINTS.readValue(summary.get(MirrorSummary.CHECKPOINT), Checkpoint.class);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("The mirror's checkpoint cannot be read", e);
+            }
+            Map<Integer, Long> positions = checkpoint.reachedPositions();
             for (int range = 0; range < pending.size(); range++) {
                 long visibleUpTo = positions.getOrDefault(range, 0L);
                 ArrayDeque<Pending> queue = pending.get(range);
@@ -229,7 +248,7 @@ public final class FreshnessBenchmark {
         // Without compaction, which the sync would otherwise wait for when one falls due: whether one does within
         // the backlog is chance, and it would swing the rate by a factor of three.
         MirrorConfig noCompaction = MirrorConfig.defaults()
-                .withCompaction(0, MirrorConfig.defaults().keepManifestsFor());
+                .withCompaction(0, MirrorConfig.defaults().keepSnapshotsFor());
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, noCompaction, FlattenerConfig::defaults,
                 Clock.systemUTC())) {
             FeedMirror.SyncResult synced = mirror.sync();

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.demo.OrderGenerator;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;

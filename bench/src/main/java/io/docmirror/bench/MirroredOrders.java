@@ -4,7 +4,7 @@ import io.docmirror.demo.DemoDataset;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.store.BulkOptions;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;

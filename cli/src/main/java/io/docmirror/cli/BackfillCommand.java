@@ -8,7 +8,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -36,7 +35,7 @@ final class BackfillCommand implements Callable<Integer> {
                 ProgressBar bar = ConsoleProgress.bar("Backfilling " + container, -1)
                         .setUnit(" docs", 1)
                         .build()) {
-            result = new Backfill(store, dataDir.mirrorDirectory(), config, flattenerConfig, Clock.systemUTC())
+            result = new Backfill(store, dataDir.mirrorDirectory(), config, flattenerConfig)
                     .run(container, new Backfill.Listener() {
                         private int feedRanges;
                         private int rangesDone;

@@ -6,7 +6,7 @@ import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.sql.SqlConfig;
 import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.store.EmbeddedStore;

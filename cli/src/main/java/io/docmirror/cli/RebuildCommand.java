@@ -7,7 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -29,7 +28,7 @@ final class RebuildCommand implements Callable<Integer> {
     public Integer call() {
         MirrorConfig config = dataDir.mirrorConfig();
         var flattenerConfigs = dataDir.flattenerConfigs();
-        Rebuild rebuild = new Rebuild(dataDir.mirrorDirectory(), config, Clock.systemUTC());
+        Rebuild rebuild = new Rebuild(dataDir.mirrorDirectory(), config);
         String container = rebuild.containerOf(table);
         long started = System.nanoTime();
         Rebuild.Result result;

@@ -54,7 +54,7 @@ final class ReconcileCommand implements Callable<Integer> {
     }
 
     private static void print(ReconcileReport report) {
-        System.out.printf("%s (mirror version %d): %s%n", report.container(), report.manifestVersion(),
+        System.out.printf("%s (mirror batch %d): %s%n", report.container(), report.batch(),
                 report.exact() ? "exact" : report.differenceCount() + " difference(s)");
         System.out.printf("  %-5s %12s %10s %16s %10s %16s %10s %10s %12s%n", "range", "mirrored LSN", "store docs",
                 "store checksum", "mirror", "mirror checksum", "log from", "changes", "not compared");

@@ -6,7 +6,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.time.Clock;
 import java.util.concurrent.Callable;
 
 @Command(name = "repair", mixinStandardHelpOptions = true,
@@ -30,7 +29,7 @@ final class RepairCommand implements Callable<Integer> {
     public Integer call() {
         Repair.Result result;
         try (StoreClient client = store.open(dataDir)) {
-            result = new Repair(client, dataDir.mirrorDirectory(), dataDir.mirrorConfig(), Clock.systemUTC())
+            result = new Repair(client, dataDir.mirrorDirectory(), dataDir.mirrorConfig())
                     .run(container);
         }
         if (result.damages().isEmpty()) {

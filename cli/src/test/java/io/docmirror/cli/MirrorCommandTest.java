@@ -1,6 +1,6 @@
 package io.docmirror.cli;
 
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;

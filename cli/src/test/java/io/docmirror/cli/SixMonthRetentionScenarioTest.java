@@ -8,7 +8,7 @@ import io.docmirror.feed.processor.ProcessorOptions;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.sql.SqlConfig;
 import io.docmirror.sql.SqlEndpoint;
 import io.docmirror.store.ContainerProperties;

@@ -14,6 +14,12 @@ public final class MirrorSummary {
      * A restart resumes right after it, so no change is lost and none is applied twice.
      */
     public static final String CHECKPOINT = "docmirror.checkpoint";
+    /**
+     * How far the commit's data reaches, as JSON for readers that do not decode {@link #CHECKPOINT}: the newest LSN
+     * per feed range ({@code "feed range 0": 42}) and, reading Kafka, the next offset per topic partition
+     * ({@code "orders-0": 17}).
+     */
+    public static final String POSITIONS = "docmirror.positions";
     /** The location of the flattener's schema (JSON) as of the commit: the decisions replayed changes must repeat. */
     public static final String FLATTENER_SCHEMA = "docmirror.flattener-schema";
     /** The newest change's commit time in the store, milliseconds since the epoch: how fresh the mirror is. */

@@ -2,11 +2,9 @@ package io.docmirror.mirror;
 
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.BackfillProgress;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.mirror.iceberg.BackfillState;
 import io.docmirror.mirror.iceberg.ContainerTables;
-import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionSnapshot;
 import io.docmirror.store.SnapshotSource;
@@ -15,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,11 +30,11 @@ import java.util.function.Supplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Snapshots a container straight into base files, for a container with more history than its change feed keeps, or
- * a mirror to start over. Each feed range is read from one consistent snapshot of the store ({@link
- * PartitionSnapshot}) and committed on its own, invisibly to readers, so a killed backfill goes on where it stopped;
- * the version that finishes the backfill swaps every table's files for the backfill's at once and starts the change
- * feed at each range's snapshot LSN, so the daemon streams on with no gap and no duplicate.
+ * Snapshots a container straight into its tables, for a container with more history than its change feed keeps.
+ * Each feed range is read from one consistent snapshot of the store ({@link PartitionSnapshot}) and committed on its
+ * own (an initial load, which readers see as it goes), so a killed backfill goes on where it stopped; the commit that
+ * finishes the backfill starts the change feed at each range's snapshot LSN, so the daemon streams on with no gap and
+ * no duplicate.
  *
  * <p>Reading (the snapshot scan and JSON parsing) runs ahead on {@code mirror.backfill.readers} threads, one feed
  * range each; one thread flattens, as one flattener's schema decides every column's identity, and the mirror's
@@ -53,7 +50,6 @@ public final class Backfill {
     private final Path mirrorDirectory;
     private final MirrorConfig config;
     private final FlattenerConfig flattenerConfig;
-    private final Clock clock;
 
     /** Told how the backfill goes, from the thread that runs it. */
     public interface Listener {
@@ -86,13 +82,11 @@ public final class Backfill {
         }
     }
 
-    public Backfill(SnapshotSource store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig,
-            Clock clock) {
+    public Backfill(SnapshotSource store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig) {
         this.store = requireNonNull(store, "store is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
         this.flattenerConfig = requireNonNull(flattenerConfig, "flattenerConfig is null");
-        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
@@ -107,47 +101,14 @@ public final class Backfill {
             throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
                     + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
         }
-        if (config.format() == MirrorFormat.ICEBERG) {
-            return runIntoIceberg(properties, listener);
-        }
-        try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, properties, flattenerConfig, config,
-                clock)) {
-            int feedRanges = properties.logPartitions();
-            BackfillProgress progress = mirror.backfill().orElse(BackfillProgress.start(feedRanges));
-            List<Integer> pending = new ArrayList<>();
-            for (int range = 0; range < feedRanges; range++) {
-                if (!progress.isDone(range)) {
-                    pending.add(range);
-                }
-            }
-            if (mirror.backfill().isPresent()) {
-                log.info("Resuming the backfill of {}: {} of {} feed ranges were done", container,
-                        feedRanges - pending.size(), feedRanges);
-            } else if (mirror.manifest().isPresent()) {
-                log.info("Backfilling {} over its mirror at version {}: the snapshot replaces its tables when done",
-                        container, mirror.manifest().get().version());
-            }
-            listener.started(feedRanges, feedRanges - pending.size(), progress.items());
-            snapshotRanges(container, () -> {
-                ContainerMirror.Batch batch = mirror.beginBackfill();
-                return new RangeBatch(batch::add, batch::abort,
-                        (range, lsn) -> batch.commitBackfillRange(range, lsn, feedRanges));
-            }, pending, listener);
-            BackfillProgress done = mirror.backfill().orElseThrow();
-            Manifest manifest = mirror.finishBackfill(Checkpoint.ofContinuation(
-                    new ContinuationToken(container, done.rangeLsns()).encode()));
-            log.info("Backfilled {}: {} documents in {} feed ranges, committed as version {}", container,
-                    done.items(), feedRanges, manifest.version());
-            return new Result(container, done.items(), feedRanges - pending.size(), done.rangeLsns(),
-                    "version " + manifest.version());
-        }
+        return runIntoTables(properties, listener);
     }
 
     /**
-     * The backfill of a container mirrored as Iceberg tables: into its tables directly, each feed range a commit
-     * that readers see at once (an initial load); refused over tables that hold a mirror already.
+     * Into the container's tables directly, each feed range a commit; refused over tables that hold a mirror
+     * already.
      */
-    private Result runIntoIceberg(ContainerProperties properties, Listener listener) throws InterruptedException {
+    private Result runIntoTables(ContainerProperties properties, Listener listener) throws InterruptedException {
         String container = properties.id();
         try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config)) {
             if (tables.backfill().isEmpty() && tables.batches() > 0) {

@@ -32,7 +32,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Mirrors every mirrored container of a store (analytical TTL -1 or positive) from a {@link ChangeSource} (the
  * store's own change feed, all versions and deletes, or the container's Kafka topic), each container resuming from
- * the checkpoint in its last manifest. {@link #sync} catches up and returns, for batch jobs; {@link #run} keeps going
+ * the checkpoint in its tables' last snapshot. {@link #sync} catches up and returns, for batch jobs; {@link #run} keeps going
  * until stopped, committing a batch when it is full or its first change is {@code mirror.batch.max-interval-ms} old.
  * Single-threaded: one {@code FeedMirror} per store.
  *
@@ -57,7 +57,6 @@ public final class FeedMirror implements AutoCloseable {
     private final Map<String, Source> sources = new LinkedHashMap<>();
     private final Map<String, MirrorActivity> activity = new ConcurrentHashMap<>();
     private final Map<String, MirrorHealth> health = new ConcurrentHashMap<>();
-    private final BackgroundCompactions compactions;
     /** True while the daemon cannot look up the store's containers, so that an outage is logged once. */
     private boolean containerLookupFailing;
     private volatile boolean stopped;
@@ -109,7 +108,6 @@ public final class FeedMirror implements AutoCloseable {
         this.config = requireNonNull(config, "config is null");
         this.flattenerConfigs = requireNonNull(flattenerConfigs, "flattenerConfigs is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.compactions = new BackgroundCompactions(config, clock, this::record);
     }
 
     /**
@@ -139,10 +137,7 @@ public final class FeedMirror implements AutoCloseable {
                     }
                 }
                 // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
-                tend(source);
-                if (source.mirror instanceof ManifestTarget manifest) {
-                    compactions.await(manifest.mirror());
-                }
+                source.mirror.maintain();
             } catch (SourceUnavailableException e) {
                 stopReading(source, e);
                 failures.forEach(e::addSuppressed);
@@ -187,7 +182,7 @@ public final class FeedMirror implements AutoCloseable {
                     retryLater(source, e);
                 }
                 if (source.batch == null && source.mirror != null) {
-                    tend(source);
+                    source.mirror.maintain();
                 }
             }
             if (allCaughtUp) {
@@ -197,9 +192,6 @@ public final class FeedMirror implements AutoCloseable {
         for (Source source : sources.values()) {
             if (source.batch != null) {
                 commit(source);
-            }
-            if (source.mirror instanceof ManifestTarget manifest) {
-                compactions.await(manifest.mirror());
             }
         }
     }
@@ -217,15 +209,6 @@ public final class FeedMirror implements AutoCloseable {
         return source.batch.events() >= config.batchMaxEvents()
                 || now - source.batchReadAt >= interval
                 || caughtUp && now - source.batchFirstCommitAt >= interval;
-    }
-
-    /** Compaction and the like, between batches: in the background for the manifest format, here for Iceberg's. */
-    private void tend(Source source) {
-        if (source.mirror instanceof ManifestTarget manifest) {
-            compactions.tend(manifest.mirror());
-        } else {
-            source.mirror.maintain();
-        }
     }
 
     /** How long a caught-up daemon sleeps: a poll interval, or less when an open batch falls due sooner. */
@@ -248,7 +231,6 @@ public final class FeedMirror implements AutoCloseable {
 
     @Override
     public void close() {
-        compactions.close();
         RuntimeException failure = null;
         for (Source source : sources.values()) {
             try {
@@ -375,7 +357,7 @@ public final class FeedMirror implements AutoCloseable {
             try {
                 source.batch.abort();
             } catch (RuntimeException e) {
-                // Its files stay behind until the mirror next opens and removes what no manifest lists.
+                // Its files stay behind until the mirror next opens and removes what no snapshot lists.
                 failure.addSuppressed(e);
             }
             source.batch = null;
@@ -439,18 +421,10 @@ public final class FeedMirror implements AutoCloseable {
     }
 
     private MirrorTarget openMirror(ContainerProperties container) {
-        FlattenerConfig flattenerConfig = flattenerConfigs.apply(container.id());
-        MirrorTarget target = switch (config.format()) {
-            case ICEBERG -> openTables(container, flattenerConfig);
-            case MANIFEST -> openManifestMirror(container, flattenerConfig);
-        };
-        log.info("Mirroring container {} from {}", container.id(), target.position());
-        return target;
-    }
-
-    private MirrorTarget openTables(ContainerProperties container, FlattenerConfig flattenerConfig) {
-        ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config);
+        ContainerTables tables = ContainerTables.open(mirrorDirectory, container,
+                flattenerConfigs.apply(container.id()), config);
         tables.backfill().ifPresent(backfill -> {
+            // Closed, the tables are free for the backfill to finish while the other containers go on.
             IllegalStateException unfinished = new IllegalStateException("Cannot mirror container " + container.id()
                     + ": its backfill has not finished (" + backfill.rangeLsns().size() + " of "
                     + backfill.feedRanges() + " feed ranges done); run `docmirror backfill --container "
@@ -462,28 +436,8 @@ public final class FeedMirror implements AutoCloseable {
             }
             throw unfinished;
         });
+        log.info("Mirroring container {} from {}", container.id(), tables.position());
         return tables;
-    }
-
-    private MirrorTarget openManifestMirror(ContainerProperties container, FlattenerConfig flattenerConfig) {
-        ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, container, flattenerConfig, config, clock);
-        try {
-            mirror.backfill().ifPresent(backfill -> {
-                throw new IllegalStateException("Cannot mirror container " + container.id() + ": its backfill "
-                        + "has not finished (" + backfill.rangeLsns().size() + " of " + backfill.feedRanges()
-                        + " feed ranges done); run `docmirror backfill --container " + container.id()
-                        + "` again to finish it");
-            });
-        } catch (RuntimeException e) {
-            // Closed, the mirror is free for the backfill to finish while the other containers go on.
-            try {
-                mirror.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
-        return new ManifestTarget(mirror);
     }
 
     /**

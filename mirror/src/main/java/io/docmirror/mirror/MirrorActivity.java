@@ -4,7 +4,7 @@ package io.docmirror.mirror;
  * What a {@link FeedMirror} has done for one container since it started, for the mirror's metrics.
  *
  * @param events changes mirrored
- * @param commits manifest versions committed
+ * @param commits batches committed
  * @param filesWritten Parquet files written by those commits (tables, history, dead letters)
  * @param bytesWritten their size
  * @param compactions compactions committed

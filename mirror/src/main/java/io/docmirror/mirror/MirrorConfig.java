@@ -2,7 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.config.ConfigOption;
 import io.docmirror.config.ConfigSection;
-import io.docmirror.mirror.parquet.ParquetOptions;
+import io.docmirror.mirror.ParquetOptions;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 import java.time.Duration;
@@ -20,21 +20,20 @@ import static java.util.Objects.requireNonNull;
  * @param batchMaxInterval {@code mirror.batch.max-interval-ms}: ... or when its first change is this old
  * @param pollInterval {@code mirror.poll-interval-ms}: how long a caught-up daemon waits before reading again
  * @param parquet {@code mirror.parquet.*}: compression, row-group and page sizes
- * @param keepManifestVersions {@code mirror.manifest.keep-versions}: older manifest versions are removed ...
- * @param keepManifestsFor {@code mirror.manifest.keep-ms}: ... once they are also this old
- * @param compactionDeltaFiles {@code mirror.compaction.delta-files}: a table with this many delta files is compacted
- *     (0: never)
+ * @param keepSnapshots {@code mirror.snapshots.keep}: each table keeps at least its newest this many snapshots ...
+ * @param keepSnapshotsFor {@code mirror.snapshots.keep-ms}: ... and every snapshot younger than this
+ * @param compactionFiles {@code mirror.compaction.files}: a table with this many small files or files with deleted
+ *     rows is compacted (0: never)
  * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
  *     thread, while one thread flattens and writes
- * @param format {@code mirror.format}: the tables' format
- * @param catalog {@code mirror.catalog.*}: the Iceberg catalog, for the Iceberg format
+ * @param catalog {@code mirror.catalog.*}: the Iceberg catalog
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
-        ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles,
-        int backfillReaders, MirrorFormat format, CatalogOptions catalog) {
+        ParquetOptions parquet, int keepSnapshots, Duration keepSnapshotsFor, int compactionFiles,
+        int backfillReaders, CatalogOptions catalog) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
-                    "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
+                    "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it holds this many "
                             + "changes."),
             new ConfigOption("mirror.batch.max-interval-ms", "500",
                     "... or when its first change is this many milliseconds old: counted from the change's commit "
@@ -49,28 +48,23 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     "A row group closes when its buffered size reaches this many bytes (32 MiB: about 100,000 "
                             + "narrow rows, small enough for min/max statistics to skip row groups)."),
             new ConfigOption("mirror.parquet.page-bytes", "1048576", "Target size of a Parquet page."),
-            new ConfigOption("mirror.manifest.keep-versions", "10",
-                    "Manifest versions older than the newest this many are removed ..."),
-            new ConfigOption("mirror.manifest.keep-ms", "60000",
-                    "... once they are also this many milliseconds old and no reader holds them (the SQL endpoint, "
-                            + "a reconcile and a compaction take a lease, in `_readers/`, on each version they "
-                            + "read); then the data files that no kept or held version lists are deleted. The time "
-                            + "is a margin for readers of the manifests that take no lease."),
-            new ConfigOption("mirror.compaction.delta-files", "10",
-                    "A table is compacted in the background when it has this many delta files: its files are "
-                            + "folded into one base file of its current rows (without rows past the analytical "
-                            + "TTL), committed as a new version that changes no query result. 0 turns compaction "
-                            + "off."),
+            new ConfigOption("mirror.snapshots.keep", "10",
+                    "Each table keeps at least its newest this many Iceberg snapshots ..."),
+            new ConfigOption("mirror.snapshots.keep-ms", "60000",
+                    "... and every snapshot younger than this many milliseconds; older ones expire between batches, "
+                            + "with the files only they need, unless a reader holds them (the SQL endpoint and a "
+                            + "reconcile take a lease, in `_readers/`, on the batch they read). Files no snapshot "
+                            + "lists (a crash's leftovers) are removed once this old, when no reader holds a lease."),
+            new ConfigOption("mirror.compaction.files", "10",
+                    "A table is compacted between batches when it has this many small files (under 128 MiB) or "
+                            + "files with deleted rows: they are rewritten into one file of their live rows, an "
+                            + "Iceberg rewrite that changes no query result. 0 turns compaction off."),
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
                             + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
                             + "Parquet). 1 keeps both cores of a small machine busy."),
-            new ConfigOption("mirror.format", "manifest",
-                    "The mirror's table format: `manifest` (Parquet files listed by docmirror's own manifest) or "
-                            + "`iceberg` (Apache Iceberg v3 tables in an embedded SQLite catalog, `catalog.db`; "
-                            + "see README, \"The mirror as Apache Iceberg tables\")."),
             new ConfigOption("mirror.catalog.type", "sqlite",
-                    "The Iceberg catalog of the Iceberg format: `sqlite` (JdbcCatalog in the mirror directory's "
+                    "The Iceberg catalog: `sqlite` (JdbcCatalog in the mirror directory's "
                             + "`catalog.db`, nothing to run) or `rest` (an Iceberg REST catalog service; the SQL "
                             + "endpoint, status and reconcile read the embedded catalog only, for now)."),
             new ConfigOption("mirror.catalog.uri", "", "The REST catalog's base URI (`http://host:8181`)."),
@@ -100,21 +94,19 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         if (parquet.pageBytes() < 1 << 12) {
             throw ConfigSection.invalid("mirror.parquet.page-bytes", parquet.pageBytes(), "must be at least 4096");
         }
-        if (keepManifestVersions < 1) {
-            throw ConfigSection.invalid("mirror.manifest.keep-versions", keepManifestVersions, "must be at least 1");
+        if (keepSnapshots < 1) {
+            throw ConfigSection.invalid("mirror.snapshots.keep", keepSnapshots, "must be at least 1");
         }
-        requireNonNull(keepManifestsFor, "keepManifestsFor is null");
-        if (keepManifestsFor.isNegative()) {
-            throw ConfigSection.invalid("mirror.manifest.keep-ms", keepManifestsFor.toMillis(), "must not be negative");
+        requireNonNull(keepSnapshotsFor, "keepSnapshotsFor is null");
+        if (keepSnapshotsFor.isNegative()) {
+            throw ConfigSection.invalid("mirror.snapshots.keep-ms", keepSnapshotsFor.toMillis(), "must not be negative");
         }
-        if (compactionDeltaFiles < 0 || compactionDeltaFiles == 1) {
-            throw ConfigSection.invalid("mirror.compaction.delta-files", compactionDeltaFiles,
-                    "must be 0 (off) or at least 2");
+        if (compactionFiles < 0 || compactionFiles == 1) {
+            throw ConfigSection.invalid("mirror.compaction.files", compactionFiles, "must be 0 (off) or at least 2");
         }
         if (backfillReaders < 1) {
             throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
         }
-        requireNonNull(format, "format is null");
         requireNonNull(catalog, "catalog is null");
     }
 
@@ -136,36 +128,30 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 new ParquetOptions(compression(section.text("mirror.parquet.compression").trim()),
                         section.longValue("mirror.parquet.row-group-bytes"),
                         section.intValue("mirror.parquet.page-bytes")),
-                section.intValue("mirror.manifest.keep-versions"),
-                Duration.ofMillis(section.longValue("mirror.manifest.keep-ms")),
-                section.intValue("mirror.compaction.delta-files"),
+                section.intValue("mirror.snapshots.keep"),
+                Duration.ofMillis(section.longValue("mirror.snapshots.keep-ms")),
+                section.intValue("mirror.compaction.files"),
                 section.intValue("mirror.backfill.readers"),
-                MirrorFormat.parse(section.text("mirror.format").trim()),
                 new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
                         section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
                         section.text("mirror.catalog.token")));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
-        return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions, keepManifestsFor,
-                compactionDeltaFiles, backfillReaders, format, catalog);
+        return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepSnapshots, keepSnapshotsFor,
+                compactionFiles, backfillReaders, catalog);
     }
 
-    /** Compaction of tables with {@code deltaFiles} delta files (0: off), manifests kept for {@code keepFor}. */
-    public MirrorConfig withCompaction(int deltaFiles, Duration keepFor) {
-        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions, keepFor,
-                deltaFiles, backfillReaders, format, catalog);
+    /** Compaction at {@code files} small files (0: off), snapshots kept for {@code keepFor}. */
+    public MirrorConfig withCompaction(int files, Duration keepFor) {
+        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots, keepFor, files,
+                backfillReaders, catalog);
     }
 
-    public MirrorConfig withFormat(MirrorFormat format) {
-        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
-                keepManifestsFor, compactionDeltaFiles, backfillReaders, format, catalog);
-    }
-
-    /** This configuration in the Iceberg format, its tables in {@code catalog}. */
+    /** This configuration with its tables in {@code catalog}. */
     public MirrorConfig withCatalog(CatalogOptions catalog) {
-        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
-                keepManifestsFor, compactionDeltaFiles, backfillReaders, MirrorFormat.ICEBERG, catalog);
+        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots,
+                keepSnapshotsFor, compactionFiles, backfillReaders, catalog);
     }
 
     private static CompressionCodecName compression(String text) {

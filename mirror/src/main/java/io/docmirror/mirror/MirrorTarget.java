@@ -1,11 +1,11 @@
 package io.docmirror.mirror;
 
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.changelog.ChangeEvent;
 
 /**
- * Where one container's streamed changes are committed, whatever the tables' format ({@link MirrorFormat}): batches
- * of changes, each ending at a checkpoint of the change source, committed atomically with it.
+ * Where one container's streamed changes are committed (its tables, {@link io.docmirror.mirror.iceberg.ContainerTables}):
+ * batches of changes, each ending at a checkpoint of the change source, committed atomically with it.
  */
 public interface MirrorTarget extends AutoCloseable {
     String container();
@@ -13,18 +13,14 @@ public interface MirrorTarget extends AutoCloseable {
     /** Where the next batch's changes start in the source. */
     Checkpoint checkpoint();
 
-    /** Where the mirror stands, for messages: {@code version 42}, {@code batch 42}, {@code its start}. */
+    /** Where the mirror stands, for messages: {@code batch 42}, {@code its start}. */
     String position();
 
     /** Starts the next batch; one at a time. */
     Batch begin();
 
-    /**
-     * Upkeep between batches (compaction, expiry of old snapshots), when due; the caller has no batch open. The
-     * manifest format compacts in the background instead ({@link BackgroundCompactions}).
-     */
-    default void maintain() {
-    }
+    /** Upkeep between batches (compaction, expiry of old snapshots), when due; the caller has no batch open. */
+    void maintain();
 
     @Override
     void close();

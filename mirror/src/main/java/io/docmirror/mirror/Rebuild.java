@@ -5,10 +5,6 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogPointers;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.mirror.iceberg.ContainerTables;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
-import io.docmirror.mirror.manifest.TableEntry;
-import io.docmirror.mirror.manifest.ViewDefinitions;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -17,27 +13,23 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
-import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Re-derives a container's tables from the mirror's own history after a change of the flattener's configuration
  * (a type policy, an override, the column limit), without reading the store: every change of the history is
- * flattened afresh, in commit order, into new files, and one manifest version swaps them in for every table's files,
- * schema, conflicts and dead letters at once. The history and the feed checkpoint stay as they were, so the daemon
+ * flattened afresh, in commit order, into new files, and one catalog commit replaces every flattened table and the
+ * dead letters at once (Iceberg replace transactions: each table keeps its snapshot history). The history and the feed checkpoint stay as they were, so the daemon
  * streams on with the new configuration. A killed rebuild leaves the mirror as it was (its files are removed when
  * the mirror next opens).
  *
@@ -49,11 +41,10 @@ public final class Rebuild {
 
     private final Path mirrorDirectory;
     private final MirrorConfig config;
-    private final Clock clock;
 
     /**
      * @param tables the container's tables after the rebuild
-     * @param position the commit that swapped them in ({@code version 42}, {@code batch 42})
+     * @param position the commit that swapped them in ({@code batch 42})
      */
     public record Result(String container, long changes, List<String> tables, String position) {
         public Result {
@@ -61,10 +52,9 @@ public final class Rebuild {
         }
     }
 
-    public Rebuild(Path mirrorDirectory, MirrorConfig config, Clock clock) {
+    public Rebuild(Path mirrorDirectory, MirrorConfig config) {
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
-        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
@@ -73,18 +63,6 @@ public final class Rebuild {
      * @throws IllegalArgumentException when no mirrored container has it
      */
     public String containerOf(String table) {
-        List<Path> containers;
-        try (Stream<Path> listed = Files.isDirectory(mirrorDirectory) ? Files.list(mirrorDirectory) : Stream.empty()) {
-            containers = listed.filter(Files::isDirectory).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the mirrored containers in " + mirrorDirectory, e);
-        }
-        for (Path container : containers) {
-            Optional<Manifest> manifest = new ManifestStore(container).latest();
-            if (manifest.isPresent() && manifest.get().findTable(table).isPresent()) {
-                return manifest.get().container();
-            }
-        }
         for (TableIdentifier identifier : CatalogPointers.read(mirrorDirectory).locations().keySet()) {
             if (identifier.name().equals(table)) {
                 return identifier.namespace().level(0);
@@ -100,33 +78,11 @@ public final class Rebuild {
      * @param progress told how many changes have been replayed so far
      */
     public Result run(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
-        if (new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory, container)).latest().isEmpty()
-                && ContainerSnapshot.read(mirrorDirectory, container).isPresent()) {
-            return runOnTables(container, flattenerConfig, progress);
-        }
-        try (ContainerMirror mirror = ContainerMirror.openForRebuild(mirrorDirectory, container, flattenerConfig,
-                config, clock)) {
-            Manifest before = mirror.manifest().orElseThrow();
-            ContainerMirror.Batch batch = mirror.beginRebuild();
-            String history = new ViewDefinitions(before, mirror.directory(), OptionalLong.empty()).history();
-            long changes;
-            try {
-                changes = replay(container, history, batch::add, progress);
-            } catch (RuntimeException e) {
-                batch.abort();
-                throw e;
-            }
-            Manifest after = batch.commitRebuild().manifest();
-            return new Result(container, changes, after.tables().stream().map(TableEntry::name).toList(),
-                    "version " + after.version());
-        }
-    }
-
-    /** The rebuild of a container kept as Iceberg tables: every flattened table replaced in one commit. */
-    private Result runOnTables(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
+        String history = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow(
+                () -> new IllegalArgumentException("Cannot rebuild container " + container + ": " + mirrorDirectory
+                        + " holds no mirror of it")).history();
         try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
                 config)) {
-            String history = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow().history();
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;
             try {

@@ -4,7 +4,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
-import io.docmirror.mirror.manifest.ReaderLeases;
+import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.TypePolicy;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;

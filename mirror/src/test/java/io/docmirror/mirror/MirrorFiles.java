@@ -1,42 +1,81 @@
 package io.docmirror.mirror;
 
-import io.docmirror.mirror.manifest.DataFile;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** A container's mirror as committed: its newest version, the Parquet files on disk and those kept versions list. */
+/** A container's mirror as committed: its tables now, the Parquet files on disk and those the snapshots list. */
 final class MirrorFiles {
     private MirrorFiles() {
     }
 
-    /** The newest committed version of a container's mirror. */
-    static Manifest latest(Path mirrorDirectory, String container) {
-        return new ManifestStore(mirrorDirectory.resolve(container)).latest().orElseThrow();
+    /** The container's tables at their newest commit. */
+    static ContainerSnapshot latest(Path mirrorDirectory, String container) {
+        return ContainerSnapshot.read(mirrorDirectory, container).orElseThrow(
+                () -> new IllegalStateException("No mirror of " + container + " in " + mirrorDirectory));
     }
 
-    /** Every Parquet file under the container's mirror directory, relative to it. */
-    static Set<String> parquetFiles(Path containerDirectory) throws IOException {
-        try (Stream<Path> files = Files.walk(containerDirectory, 2)) {
+    /** The number of the mirror's newest commit of {@code container}. */
+    static long batch(Path mirrorDirectory, String container) {
+        return Long.parseLong(latest(mirrorDirectory, container).rootSnapshot().summary().get(MirrorSummary.BATCH));
+    }
+
+    /** The live data files of one of the container's tables (its newest snapshot's, deleted rows or not). */
+    static List<String> dataFiles(Path mirrorDirectory, String container, String table) {
+        return latest(mirrorDirectory, container).tables().stream().filter(found -> found.name().equals(table))
+                .findFirst().orElseThrow().view().dataFiles();
+    }
+
+    /** Every Parquet file under the container's folder of the warehouse, as a location. */
+    static Set<String> parquetFiles(Path mirrorDirectory, String container) {
+        Path folder = LocalFileIO.pathOf(MirrorTables.containerLocation(
+                CatalogSettings.embedded(mirrorDirectory).warehouse(), container));
+        if (!Files.isDirectory(folder)) {
+            return Set.of();
+        }
+        try (Stream<Path> files = Files.walk(folder)) {
             return files.filter(file -> file.toString().endsWith(".parquet"))
-                    .map(file -> containerDirectory.relativize(file).toString())
-                    .collect(Collectors.toSet());
+                    .map(file -> file.toUri().toString()).collect(Collectors.toSet());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    /** Every file some kept manifest version lists. */
-    static Set<String> listed(Path containerDirectory) {
-        ManifestStore manifests = new ManifestStore(containerDirectory);
+    /** Every data file some kept snapshot of one of the container's tables lists, as a location. */
+    static Set<String> listed(Path mirrorDirectory, String container) {
         Set<String> listed = new HashSet<>();
-        for (long version : manifests.versions()) {
-            manifests.read(version).dataFiles().stream().map(DataFile::path).forEach(listed::add);
+        Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
+                new LocalFileIO());
+        for (Table table : tables.values()) {
+            List<Snapshot> snapshots = new ArrayList<>();
+            table.snapshots().forEach(snapshots::add);
+            for (Snapshot snapshot : snapshots) {
+                try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId())
+                        .planFiles()) {
+                    tasks.forEach(task -> listed.add(LocalFileIO.pathOf(task.file().location()).toUri().toString()));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
         }
         return listed;
     }

@@ -1,10 +1,7 @@
 package io.docmirror.mirror;
 
 import io.docmirror.layout.ContainerSnapshot;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
-import io.docmirror.mirror.manifest.TableEntry;
-import io.docmirror.mirror.manifest.ViewDefinitions;
+import io.docmirror.layout.TableView;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,11 +12,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Reads a container's mirror back through DuckDB, as users will: views over the newest manifest version, queried
+ * Reads a container's mirror back through DuckDB, as users will: views over the tables' newest snapshots, queried
  * with SQL. Rows come back as lists of column values, in the query's order.
  */
 final class MirrorSql implements AutoCloseable {
@@ -34,51 +30,26 @@ final class MirrorSql implements AutoCloseable {
     }
 
     static MirrorSql open(Path mirrorDirectory, String container, OptionalLong asOfEpochSeconds) throws SQLException {
-        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
-        Optional<Manifest> manifest = new ManifestStore(directory).latest();
-        if (manifest.isPresent()) {
-            return open(directory, manifest.get(), asOfEpochSeconds);
-        }
         return open(ContainerSnapshot.read(mirrorDirectory, container).orElseThrow(() -> new IllegalStateException(
-                "No mirror of " + container + " in " + mirrorDirectory + ", in either format")));
+                "No mirror of " + container + " in " + mirrorDirectory)), asOfEpochSeconds);
     }
 
-    /** Views over a container kept as Iceberg tables, as the SQL endpoint makes them. */
-    private static MirrorSql open(ContainerSnapshot snapshot) throws SQLException {
+    /** Views over the tables of {@code snapshot}, as the SQL endpoint makes them. */
+    static MirrorSql open(ContainerSnapshot snapshot, OptionalLong asOfEpochSeconds) throws SQLException {
         MirrorSql sql = new MirrorSql(DriverManager.getConnection("jdbc:duckdb:"));
         snapshot.loadDeletedRows(sql.connection);
-        String root = ViewDefinitions.identifier(snapshot.root().name());
+        String root = TableView.identifier(snapshot.root().name());
         for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
-            sql.execute("CREATE VIEW " + ViewDefinitions.identifier(table.name()) + " AS "
-                    + snapshot.currentState(table.name(), root));
+            sql.execute("CREATE VIEW " + TableView.identifier(table.name()) + " AS "
+                    + snapshot.currentState(table.name(), root, asOfEpochSeconds));
         }
-        sql.execute("CREATE VIEW " + ViewDefinitions.identifier(snapshot.root().name() + "_history") + " AS "
-                + snapshot.history());
+        sql.execute("CREATE VIEW " + TableView.identifier(snapshot.root().name() + "_history") + " AS "
+                + snapshot.history(asOfEpochSeconds));
         sql.execute("CREATE VIEW dead_letters AS " + snapshot.deadLetters());
         return sql;
     }
 
-    /** Views over one given version of a container's mirror, not necessarily the newest. */
-    static MirrorSql open(Path mirrorDirectory, String container, Manifest manifest) throws SQLException {
-        return open(MirrorLayout.containerDirectory(mirrorDirectory, container), manifest, OptionalLong.empty());
-    }
-
-    private static MirrorSql open(Path directory, Manifest manifest, OptionalLong asOfEpochSeconds)
-            throws SQLException {
-        MirrorSql sql = new MirrorSql(DriverManager.getConnection("jdbc:duckdb:"));
-        ViewDefinitions views = new ViewDefinitions(manifest, directory, asOfEpochSeconds);
-        String root = ViewDefinitions.identifier(manifest.root().name());
-        for (TableEntry table : manifest.tables()) {
-            sql.execute("CREATE VIEW " + ViewDefinitions.identifier(table.name()) + " AS "
-                    + views.currentState(table, root));
-        }
-        sql.execute("CREATE VIEW " + ViewDefinitions.identifier(manifest.root().name() + "_history") + " AS "
-                + views.history());
-        sql.execute("CREATE VIEW dead_letters AS " + views.deadLetters());
-        return sql;
-    }
-
-    /** One query on the newest version of a container's mirror. */
+    /** One query on the newest commit of a container's mirror. */
     static List<List<Object>> query(Path mirrorDirectory, String container, String query) throws SQLException {
         try (MirrorSql sql = open(mirrorDirectory, container)) {
             return sql.rows(query);

@@ -2,7 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.TypePolicy;
-import io.docmirror.mirror.manifest.ConflictEntry;
+import io.docmirror.mirror.iceberg.ConflictEntry;
 import io.docmirror.mirror.manifest.Manifest;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;

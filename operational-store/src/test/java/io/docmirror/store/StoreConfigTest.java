@@ -111,4 +111,15 @@ class StoreConfigTest {
     void everyOptionIsDocumentedWithItsDefault() {
         ConfigDocumentation.assertDocumented(StoreConfig.OPTIONS);
     }
+
+    @Test
+    void aMistypedKeyOrValueIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.primary-kye", "k")))
+                .hasMessage("Unknown configuration store.http.primary-kye (did you mean store.http.primary-key?); "
+                        + "see docs/configuration.md");
+        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.port", "1.5")))
+                .hasMessage("Invalid value 1.5 for configuration store.http.port: must be an integer");
+        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.sync-writes", "on")))
+                .hasMessage("Invalid value on for configuration store.sync-writes: must be true or false");
+    }
 }

@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static io.docmirror.layout.TableView.identifier;
+import static io.docmirror.layout.TableView.literal;
+
 
 /**
  * Writes one generation of the SQL catalog: a DuckDB database file with a view per mirrored table (current state),
@@ -108,7 +111,7 @@ final class CatalogWriter {
             conflictRows.add("(" + literal(container) + ", " + literal(conflict.table()) + ", "
                     + literal(conflict.jsonPath()) + ", " + nullableLiteral(conflict.keptType()) + ", "
                     + nullableLiteral(conflict.seenType()) + ", " + literal(conflict.resolution()) + ", "
-                    + conflict.count() + ", " + conflict.sampleIds().stream().map(CatalogWriter::literal)
+                    + conflict.count() + ", " + conflict.sampleIds().stream().map(TableView::literal)
                     .collect(Collectors.joining(", ", "[", "]::VARCHAR[]")) + ")");
         }
         deadLetterSelects.add(mirrored.deadLetters());
@@ -167,13 +170,5 @@ final class CatalogWriter {
 
     private static String nullableLiteral(String text) {
         return text == null ? "NULL" : literal(text);
-    }
-
-    private static String identifier(String name) {
-        return TableView.identifier(name);
-    }
-
-    private static String literal(String text) {
-        return TableView.literal(text);
     }
 }

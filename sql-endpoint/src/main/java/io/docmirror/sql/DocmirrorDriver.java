@@ -1,6 +1,6 @@
 package io.docmirror.sql;
 
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 
-import static io.docmirror.mirror.manifest.ViewDefinitions.literal;
+import static io.docmirror.layout.TableView.literal;
 
 /**
  * One generation of the SQL catalog, open: a DuckDB instance over the generation's catalog file, read-only and

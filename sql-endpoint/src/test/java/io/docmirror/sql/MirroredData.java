@@ -3,7 +3,7 @@ package io.docmirror.sql;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.TestingClock;

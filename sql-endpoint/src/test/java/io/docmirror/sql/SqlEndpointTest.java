@@ -1,6 +1,6 @@
 package io.docmirror.sql;
 
-import io.docmirror.mirror.manifest.ReaderLeases;
+import io.docmirror.layout.ReaderLeases;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
 import org.junit.jupiter.api.AfterEach;

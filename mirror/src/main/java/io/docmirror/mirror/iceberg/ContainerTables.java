@@ -20,16 +20,15 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
-import io.docmirror.mirror.FormatGuard;
+import io.docmirror.mirror.EarlierLayout;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorFormat;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.WriterLock;
-import io.docmirror.mirror.manifest.Checkpoint;
-import io.docmirror.mirror.manifest.ConflictEntry;
-import io.docmirror.mirror.manifest.ReaderLeases;
-import io.docmirror.mirror.parquet.HistoryFormat;
+import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.mirror.iceberg.ConflictEntry;
+import io.docmirror.layout.ReaderLeases;
+import io.docmirror.mirror.DocumentTimestamp;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -185,7 +184,7 @@ public final class ContainerTables implements MirrorTarget {
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
             long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, boolean rebuilding) {
-        FormatGuard.check(mirrorDirectory, container, MirrorFormat.ICEBERG);
+        EarlierLayout.refuse(mirrorDirectory, container);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
         CatalogSettings settings = config.catalog().settings(mirrorDirectory);
@@ -355,7 +354,7 @@ public final class ContainerTables implements MirrorTarget {
                 String document = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8))
                         .orElse(null);
                 history.write(LogTables.history(history.table().schema(), event, event.partitionKey().toString(),
-                        HistoryFormat.documentTs(event), document));
+                        DocumentTimestamp.of(event), document));
             }
         } catch (RuntimeException e) {
             throw batch.abort(e);
@@ -416,7 +415,7 @@ public final class ContainerTables implements MirrorTarget {
      * @return whether a table was due
      */
     public boolean compact() {
-        if (config.compactionDeltaFiles() == 0 || batches == 0) {
+        if (config.compactionFiles() == 0 || batches == 0) {
             return false;
         }
         if (openBatch != null) {
@@ -501,14 +500,14 @@ public final class ContainerTables implements MirrorTarget {
                 // The snapshot's summary counts the files: most tables are not due, and need no manifest read.
                 Snapshot current = committed.currentSnapshot();
                 if (current == null || Long.parseLong(current.summary().getOrDefault("total-data-files", "0"))
-                        < config.compactionDeltaFiles()) {
+                        < config.compactionFiles()) {
                     continue;
                 }
                 List<DataFile> candidates = TableChanges.liveFiles(committed).stream()
                         .filter(file -> file.fileSizeInBytes() < COMPACTED_FILE_BYTES
                                 || tableVectors.containsKey(file.location()))
                         .toList();
-                if (candidates.size() < config.compactionDeltaFiles()) {
+                if (candidates.size() < config.compactionFiles()) {
                     continue;
                 }
                 TableChanges table = open(name, committed.schema(), Map.of());
@@ -707,6 +706,7 @@ public final class ContainerTables implements MirrorTarget {
                     if (table == root) {
                         summary.put(MirrorSummary.COMMIT_KIND, kind);
                         summary.put(MirrorSummary.CHECKPOINT, JSON.writeValueAsString(checkpoint));
+                        summary.put(MirrorSummary.POSITIONS, JSON.writeValueAsString(checkpoint.positions()));
                         summary.put(MirrorSummary.FLATTENER_SCHEMA, schemaLocation);
                         summary.put(MirrorSummary.LAST_EVENT_TS, Long.toString(eventTs));
                         carriedAfter().forEach(summary::put);

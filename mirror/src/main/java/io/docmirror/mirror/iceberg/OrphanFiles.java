@@ -5,7 +5,7 @@ import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.manifest.ReaderLeases;
+import io.docmirror.layout.ReaderLeases;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -47,7 +47,7 @@ final class OrphanFiles {
     }
 
     /**
-     * Removes what a crash left under a container's warehouse folder, older than {@code mirror.manifest.keep-ms};
+     * Removes what a crash left under a container's warehouse folder, older than {@code mirror.snapshots.keep-ms};
      * not while a reader holds a lease, as it may read a table a rebuild dropped.
      *
      * @param directory the container's mirror directory, where readers take their leases
@@ -62,7 +62,7 @@ final class OrphanFiles {
             tables.add(catalog.loadTable(identifier));
         }
         remove(LocalFileIO.pathOf(MirrorTables.containerLocation(settings.warehouse(), container)), tables,
-                System.currentTimeMillis() - config.keepManifestsFor().toMillis());
+                System.currentTimeMillis() - config.keepSnapshotsFor().toMillis());
     }
 
     /**

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Expires a container's old snapshots: in each table those older than {@code mirror.manifest.keep-ms} beyond the
- * newest {@code mirror.manifest.keep-versions}, and never one that a reader's lease holds (the snapshot current at
+ * Expires a container's old snapshots: in each table those older than {@code mirror.snapshots.keep-ms} beyond the
+ * newest {@code mirror.snapshots.keep}, and never one that a reader's lease holds (the snapshot current at
  * the batch it reads). Iceberg deletes the files that only the expired snapshots needed.
  */
 final class SnapshotExpiry {
@@ -27,7 +27,7 @@ final class SnapshotExpiry {
      */
     static void expire(CatalogBatch batch, List<TableIdentifier> tables, OptionalLong held, MirrorConfig config) {
         // Iceberg stamps snapshots with the system clock, so their age is measured on it too.
-        long cutoff = System.currentTimeMillis() - config.keepManifestsFor().toMillis();
+        long cutoff = System.currentTimeMillis() - config.keepSnapshotsFor().toMillis();
         boolean any = false;
         for (TableIdentifier identifier : tables) {
             Table table = batch.table(identifier);
@@ -35,10 +35,10 @@ final class SnapshotExpiry {
             List<Snapshot> snapshots = new ArrayList<>();
             table.snapshots().forEach(snapshots::add);
             snapshots.sort(Comparator.comparingLong(Snapshot::sequenceNumber));
-            boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepManifestVersions()))
+            boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepSnapshots()))
                     .stream().anyMatch(snapshot -> snapshot.timestampMillis() < tableCutoff);
             if (expirable) {
-                table.expireSnapshots().expireOlderThan(tableCutoff).retainLast(config.keepManifestVersions())
+                table.expireSnapshots().expireOlderThan(tableCutoff).retainLast(config.keepSnapshots())
                         .cleanExpiredFiles(true).commit();
                 any = true;
             }

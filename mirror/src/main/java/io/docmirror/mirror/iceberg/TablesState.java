@@ -8,7 +8,7 @@ import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;

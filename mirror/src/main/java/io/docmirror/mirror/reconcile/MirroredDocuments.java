@@ -11,15 +11,11 @@ import io.docmirror.flatten.TableSchema;
 import org.apache.iceberg.io.SeekableInputStream;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorSummary;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.TableEntry;
-import io.docmirror.mirror.manifest.ViewDefinitions;
+import io.docmirror.layout.TableView;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,13 +32,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import static io.docmirror.mirror.manifest.ViewDefinitions.identifier;
+import static io.docmirror.layout.TableView.identifier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A container's documents as one commit of its mirror serves them (a manifest version, or the Iceberg tables at one
- * read of the catalog): every table read through the views
- * users query ({@link ViewDefinitions}), each document rebuilt from its rows ({@link DocumentRebuilder}) with the
+ * A container's documents as one commit of its mirror serves them (its tables at one read of the catalog): every
+ * table read through the views users query ({@link ContainerSnapshot}), each document rebuilt from its rows ({@link DocumentRebuilder}) with the
  * schema that made them. What a user reading the mirror sees, turned back into JSON.
  *
  * <p>The child rows of every document are held in memory while the root rows are read.
@@ -68,34 +63,11 @@ final class MirroredDocuments implements AutoCloseable {
     }
 
     /**
-     * The documents of one manifest version.
+     * The documents of the tables at one read of the catalog's pointers.
      *
      * @param asOfEpochSeconds the time the analytical TTL counts back from, so that both sides of a comparison
      *     leave out the same rows
      */
-    MirroredDocuments(Path containerDirectory, Manifest manifest, long asOfEpochSeconds) throws SQLException {
-        this(manifest.container(), loadSchema(containerDirectory, manifest),
-                DriverManager.getConnection("jdbc:duckdb:"));
-        ViewDefinitions views = new ViewDefinitions(manifest, containerDirectory, OptionalLong.of(asOfEpochSeconds));
-        try (Statement statement = connection.createStatement()) {
-            String root = identifier(manifest.root().name());
-            statement.execute("CREATE VIEW " + root + " AS " + views.currentState(manifest.root(), null));
-            // The root's current keys, worked out once for every child table (each child view joins to them).
-            statement.execute("CREATE TEMP TABLE " + ROOT_KEYS + " AS SELECT _pk, id, _lsn FROM " + root);
-            for (TableEntry table : manifest.tables()) {
-                if (!table.isRoot()) {
-                    statement.execute("CREATE VIEW " + identifier(table.name()) + " AS "
-                            + views.currentState(table, ROOT_KEYS));
-                }
-            }
-            statement.execute("CREATE VIEW history AS " + views.history());
-        } catch (SQLException e) {
-            connection.close();
-            throw e;
-        }
-    }
-
-    /** The documents of a container kept as Iceberg tables, at one read of the catalog's pointers. */
     MirroredDocuments(ContainerSnapshot snapshot, long asOfEpochSeconds) throws SQLException {
         this(snapshot.container(), loadSchema(snapshot), DriverManager.getConnection("jdbc:duckdb:"));
         OptionalLong asOf = OptionalLong.of(asOfEpochSeconds);
@@ -133,17 +105,6 @@ final class MirroredDocuments implements AutoCloseable {
         }
     }
 
-    private static ContainerSchema loadSchema(Path containerDirectory, Manifest manifest) {
-        if (manifest.schemaFile() == null) {
-            return null;
-        }
-        try {
-            return SchemaCodec.fromJson(Files.readString(containerDirectory.resolve(manifest.schemaFile())));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the schema of the mirror of " + manifest.container(), e);
-        }
-    }
-
     /** Hands every current document to {@code sink}. */
     void forEach(DocumentSink sink) throws SQLException {
         if (schema == null) {
@@ -172,14 +133,14 @@ final class MirroredDocuments implements AutoCloseable {
             return Optional.empty();
         }
         List<Row> rows = new ArrayList<>();
-        String rootCondition = " WHERE _pk = " + ViewDefinitions.literal(partitionKey) + " AND id = "
-                + ViewDefinitions.literal(id);
+        String rootCondition = " WHERE _pk = " + TableView.literal(partitionKey) + " AND id = "
+                + TableView.literal(id);
         readRows(schema.root(), rootCondition, rows::add);
         if (rows.isEmpty()) {
             return Optional.empty();
         }
-        String childCondition = " WHERE _pk = " + ViewDefinitions.literal(partitionKey) + " AND _id = "
-                + ViewDefinitions.literal(id);
+        String childCondition = " WHERE _pk = " + TableView.literal(partitionKey) + " AND _id = "
+                + TableView.literal(id);
         for (TableSchema table : schema.tables()) {
             if (!table.isRoot()) {
                 readRows(table, childCondition, rows::add);

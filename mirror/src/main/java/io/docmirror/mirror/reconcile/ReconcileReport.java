@@ -8,11 +8,11 @@ import static java.util.Objects.requireNonNull;
  * What a reconcile of one container found: per feed range, the store's documents and changes against the mirror's,
  * compared at the LSN the mirror holds, and the first differences.
  *
- * @param manifestVersion the mirror version compared; 0 when the container has no mirror yet
+ * @param batch the mirror's batch compared; 0 when the container has no mirror yet
  * @param differences the first differences found (at most the limit the reconcile was given)
  * @param differenceCount every difference found
  */
-public record ReconcileReport(String container, long manifestVersion, List<FeedRange> feedRanges,
+public record ReconcileReport(String container, long batch, List<FeedRange> feedRanges,
         List<Difference> differences, long differenceCount) {
     public ReconcileReport {
         requireNonNull(container, "container is null");

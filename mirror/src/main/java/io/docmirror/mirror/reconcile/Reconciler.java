@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorSummary;
-import io.docmirror.mirror.MirrorLayout;
-import io.docmirror.mirror.manifest.Checkpoint;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ReaderLeases;
-import io.docmirror.mirror.parquet.HistoryFormat;
+import io.docmirror.layout.MirrorLayout;
+import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.layout.ReaderLeases;
+import io.docmirror.mirror.DocumentTimestamp;
 import io.docmirror.mirror.reconcile.ReconcileReport.Difference;
 import io.docmirror.mirror.reconcile.ReconcileReport.Tally;
 import io.docmirror.store.ChangeLogPage;
@@ -47,8 +46,8 @@ import static java.util.Objects.requireNonNull;
  * held at the newest LSN the mirror holds against the documents the mirror serves (read through its views and
  * rebuilt into JSON), and the store's change log against the mirror's history for the span the log still holds.
  *
- * <p>It works beside a running daemon: one manifest version is read, and the store's side is taken back to that
- * version's LSN per feed range with the change log. Documents changed since then are compared as they were at that
+ * <p>It works beside a running daemon: one batch of the mirror is read, and the store's side is taken back to that
+ * batch's LSN per feed range with the change log. Documents changed since then are compared as they were at that
  * LSN; one whose state then the log no longer holds is counted as not comparable, never as equal.
  *
  * <p>What counts as the same: the store's semantics as the mirror keeps them. A TTL expiry in the store leaves the
@@ -88,29 +87,19 @@ public final class Reconciler {
 
     public ReconcileReport reconcile(String containerName) {
         ContainerProperties container = store.readContainer(containerName);
-        Path directory = MirrorLayout.containerDirectory(mirrorDirectory, containerName);
-        Optional<ReaderLeases.HeldVersion> held = new ReaderLeases(directory).holdNewest();
-        if (held.isEmpty()) {
-            Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, containerName);
-            if (tables.isPresent()) {
-                return reconcile(container, tables.get(), directory);
-            }
+        Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, containerName);
+        if (tables.isPresent()) {
+            return reconcile(container, tables.get(), MirrorLayout.containerDirectory(mirrorDirectory, containerName));
         }
-        Optional<Manifest> latest = held.map(ReaderLeases.HeldVersion::manifest);
-        long asOf = clock.instant().getEpochSecond();
-        try (MirroredDocuments documents = latest.isEmpty() ? null
-                : new MirroredDocuments(directory, latest.get(), asOf)) {
-            return compare(container, documents, latest.map(Manifest::version).orElse(0L),
-                    latest.map(manifest -> manifest.checkpoint().reachedPositions()).orElse(Map.of()),
-                    latest.map(Manifest::historyFromPositions).orElse(Map.of()), asOf);
+        try {
+            return compare(container, null, 0, Map.of(), Map.of(), clock.instant().getEpochSecond());
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read the mirror of " + containerName + ": " + e.getMessage(), e);
-        } finally {
-            held.ifPresent(ReaderLeases.HeldVersion::close);
+            throw new IllegalStateException("Cannot compare " + containerName + " with its store: " + e.getMessage(),
+                    e);
         }
     }
 
-    /** Compares a container mirrored as Iceberg tables, holding a lease on the batch it reads. */
+    /** Compares a container with its mirror's newest batch, holding a lease on that batch while it reads. */
     private ReconcileReport reconcile(ContainerProperties container, ContainerSnapshot tables, Path directory) {
         Map<String, String> summary = tables.rootSnapshot().summary();
         long batch = Long.parseLong(summary.get(MirrorSummary.BATCH));
@@ -300,7 +289,7 @@ public final class Reconciler {
                     after = event.lsn();
                     String key = key(event.partitionKey().toString(), event.id());
                     byte[] document = event.documentJson().orElse(null);
-                    long ts = HistoryFormat.documentTs(event);
+                    long ts = DocumentTimestamp.of(event);
                     if (ts > ttlCutoff) {
                         storeChanges.put(changeKey(event.lsn(), event.partitionKey().toString(), event.id()),
                                 changeHash(event.operation().name(), event.ttlExpired(),
@@ -332,7 +321,7 @@ public final class Reconciler {
                     present.add(key);
                     if (!changedSince.contains(key)) {
                         byte[] json = item.jsonBytes();
-                        expected.put(key, new Version(versionHash(json, item.lsn()), HistoryFormat.documentTs(json, 0)));
+                        expected.put(key, new Version(versionHash(json, item.lsn()), DocumentTimestamp.of(json, 0)));
                     }
                 }
                 continuation = page.continuation();

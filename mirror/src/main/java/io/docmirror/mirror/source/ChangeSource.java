@@ -1,7 +1,7 @@
 package io.docmirror.mirror.source;
 
 import io.docmirror.feed.ChangeFeedException;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 
@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Where a container's mirror reads its changes from: the store's own change feed ({@link EmbeddedFeedSource}) or the
- * container's Kafka topic ({@link KafkaTopicSource}). A source opens at a manifest's checkpoint, returns every change
+ * container's Kafka topic ({@link KafkaTopicSource}). A source opens at a commit's checkpoint, returns every change
  * after it exactly once, in order per item, and tells the checkpoint to commit with the changes it returned.
  */
 public interface ChangeSource extends AutoCloseable {

@@ -4,7 +4,7 @@ import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.StartFrom;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreException;

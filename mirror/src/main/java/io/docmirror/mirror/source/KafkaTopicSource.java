@@ -3,7 +3,7 @@ package io.docmirror.mirror.source;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaChangeFeedReader;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.changelog.ChangeEvent;

@@ -5,7 +5,7 @@ import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorFormat;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.store.ContainerProperties;

@@ -8,7 +8,7 @@ import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorFormat;
-import io.docmirror.mirror.MirrorLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.Rebuild;
 import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ChildProcesses;

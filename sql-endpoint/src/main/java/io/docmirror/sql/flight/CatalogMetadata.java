@@ -30,6 +30,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static io.docmirror.layout.TableView.identifier;
+
 /**
  * The catalog as Flight SQL's metadata commands want it (catalogs, schemas, tables with their Arrow schemas, table
  * types, keys), read from DuckDB's information schema and the docmirror catalog through the endpoint, so a client
@@ -219,9 +221,5 @@ final class CatalogMetadata {
         }
         root.setRowCount(rows.size());
         return root;
-    }
-
-    private static String identifier(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
     }
 }

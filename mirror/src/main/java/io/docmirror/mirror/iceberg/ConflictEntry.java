@@ -1,4 +1,4 @@
-package io.docmirror.mirror.manifest;
+package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.Conflict;
 import io.docmirror.flatten.ContainerSchema;

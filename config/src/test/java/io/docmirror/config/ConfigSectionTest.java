@@ -1,6 +1,5 @@
 package io.docmirror.config;
 
-import io.docmirror.store.StoreConfig;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -72,9 +71,6 @@ class ConfigSectionTest {
                 "Unknown configuration test.nmae (did you mean test.name?); see docs/configuration.md");
         assertRefused(Map.of("test.retention", "1"),
                 "Unknown configuration test.retention (did you mean test.retention-ms?); see docs/configuration.md");
-        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.primary-kye", "k")))
-                .hasMessage("Unknown configuration store.http.primary-kye (did you mean store.http.primary-key?); "
-                        + "see docs/configuration.md");
     }
 
     @Test
@@ -84,14 +80,6 @@ class ConfigSectionTest {
         assertThatThrownBy(() -> section.text("test.port")).isInstanceOf(IllegalStateException.class)
                 .hasMessage("Configuration test.port takes an integer, and is read as a string");
         assertThatThrownBy(() -> section.booleanValue("test.name")).isInstanceOf(IllegalStateException.class);
-    }
-
-    @Test
-    void aStoreConfigWithAMistypedValueIsRefusedNamingTheKey() {
-        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.port", "1.5")))
-                .hasMessage("Invalid value 1.5 for configuration store.http.port: must be an integer");
-        assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.sync-writes", "on")))
-                .hasMessage("Invalid value on for configuration store.sync-writes: must be true or false");
     }
 
     private static void assertRefused(Map<String, String> properties, String message) {

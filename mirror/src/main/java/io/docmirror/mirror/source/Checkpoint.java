@@ -1,4 +1,4 @@
-package io.docmirror.mirror.manifest;
+package io.docmirror.mirror.source;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Where in its source a manifest version's data ends, committed atomically with that data: a restart resumes right
+ * Where in its source a commit's data ends, committed atomically with that data: a restart resumes right
  * after it, so no change is lost and none is applied twice.
  *
  * @param continuation a change feed continuation token: every change at or below it is in the mirror. Mirroring
@@ -49,5 +49,16 @@ public record Checkpoint(String continuation, Map<String, Long> kafkaOffsets, St
     public Map<Integer, Long> reachedPositions() {
         String reached = reached();
         return reached == null ? Map.of() : ContinuationToken.decode(reached).positions();
+    }
+
+    /**
+     * How far the data reaches, for readers: {@code feed range N} → the newest LSN the mirror holds of it, and reading
+     * Kafka, {@code <topic>-<partition>} → the next offset to read.
+     */
+    @JsonIgnore
+    public Map<String, Long> positions() {
+        Map<String, Long> positions = new TreeMap<>(kafkaOffsets);
+        reachedPositions().forEach((range, lsn) -> positions.put("feed range " + range, lsn));
+        return positions;
     }
 }

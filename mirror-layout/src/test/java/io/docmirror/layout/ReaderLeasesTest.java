@@ -1,4 +1,4 @@
-package io.docmirror.mirror.manifest;
+package io.docmirror.layout;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

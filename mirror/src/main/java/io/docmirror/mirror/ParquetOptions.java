@@ -1,4 +1,4 @@
-package io.docmirror.mirror.parquet;
+package io.docmirror.mirror;
 
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
