@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 import java.util.concurrent.Callable;
 
 @Command(name = "repair", mixinStandardHelpOptions = true,
-        description = {"Mend a mirrored container whose files cannot be read as its manifest recorded them "
+        description = {"Mend a mirrored container whose files cannot be read as its tables recorded them "
                 + "(missing, truncated, not Parquet): history files are read again from the store's change log, "
                 + "then the tables and dead letters are rebuilt from the history.",
                 "When the change log no longer holds what a damaged history file held, nothing changes and the "

@@ -245,10 +245,10 @@ final class RunCommand implements Callable<Integer> {
             stopping = stopRequested.await(10, TimeUnit.SECONDS);
             try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement();
                     ResultSet result = statement.executeQuery("SELECT (SELECT count(*) FROM "
-                            + DemoDataset.CONTAINER + "), manifest_version, lag_seconds FROM docmirror_freshness "
+                            + DemoDataset.CONTAINER + "), batch, lag_seconds FROM docmirror_freshness "
                             + "WHERE container = '" + DemoDataset.CONTAINER + "'")) {
                 result.next();
-                out.printf(Locale.ROOT, "stream: %,d orders written (%d failed); mirror: %,d orders, version %d, "
+                out.printf(Locale.ROOT, "stream: %,d orders written (%d failed); mirror: %,d orders, batch %d, "
                                 + "%.3f s behind the store at its last commit%n", stream.written(), stream.failures(),
                         result.getLong(1), result.getLong(2), result.getDouble(3));
             }
@@ -322,7 +322,7 @@ final class RunCommand implements Callable<Integer> {
                 "SELECT table_name, column_name, type, json_path FROM docmirror_columns "
                         + "WHERE json_path LIKE '$.customer.billingAddress%' ORDER BY ordinal");
         examples.put("Freshness: how far the mirror was behind the store at its last commit",
-                "SELECT container, manifest_version, committed_at, lag_seconds FROM docmirror_freshness");
+                "SELECT container, batch, committed_at, lag_seconds FROM docmirror_freshness");
         return examples;
     }
 }

@@ -55,12 +55,12 @@ final class StatusCommand implements Callable<Integer> {
             System.out.println(mapper.writeValueAsString(output));
             return ExitCodes.OK;
         }
-        System.out.printf("%-24s %8s %-24s %12s %10s %7s %12s %6s %6s  %s%n", "container", "version", "last commit",
+        System.out.printf("%-24s %8s %-24s %12s %10s %7s %12s %6s %6s  %s%n", "container", "batch", "last commit",
                 "lag events", "lag s", "tables", "stored rows", "files", "dead", "mirrored LSN per feed range");
         for (ContainerStatus status : statuses) {
             boolean lagKnown = status.storeUnreachable() == null;
             System.out.printf("%-24s %8d %-24s %12s %10s %7d %,12d %6d %6d  %s%n", status.container(),
-                    status.version(), status.version() == 0 ? "never" : Instant.ofEpochMilli(status.lastCommitMillis()),
+                    status.batch(), status.batch() == 0 ? "never" : Instant.ofEpochMilli(status.lastCommitMillis()),
                     lagKnown ? String.format("%,d", status.lagEvents()) : "?",
                     lagKnown ? String.format("%.1f", seconds(status.lagTime())) : "?", status.tables(),
                     status.storedRows(), status.files(), status.deadLetters(),
@@ -81,7 +81,7 @@ final class StatusCommand implements Callable<Integer> {
     private static ObjectNode toJson(ContainerStatus status) {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("container", status.container());
-        json.put("version", status.version());
+        json.put("batch", status.batch());
         json.put("lastCommitMillis", status.lastCommitMillis());
         if (status.storeUnreachable() == null) {
             json.put("lagEvents", status.lagEvents());

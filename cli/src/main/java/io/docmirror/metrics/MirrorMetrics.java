@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The mirror daemon's metrics: per mirrored container its lag per feed range (from the committed manifest's
- * checkpoint, as {@code ./docmirror status} shows it; none while the store does not answer), what the current version
+ * The mirror daemon's metrics: per mirrored container its lag per feed range (from the committed batch's
+ * checkpoint, as {@code ./docmirror status} shows it; none while the store does not answer), what the newest batch
  * holds, what this process has mirrored and written since it started, and whether its change source answers.
  */
 public final class MirrorMetrics implements MultiCollector {
@@ -36,25 +36,25 @@ public final class MirrorMetrics implements MultiCollector {
     public MetricSnapshots collect() {
         FeedLag lag = new FeedLag("docmirror_mirror", "Changes committed to the store that the mirror does not hold yet",
                 "container");
-        MetricFamily version = MetricFamily.gauge("docmirror_mirror_version",
-                "The newest committed manifest version (0: nothing mirrored yet)", "container");
+        MetricFamily batch = MetricFamily.gauge("docmirror_mirror_batch",
+                "The newest committed batch (0: nothing mirrored yet)", "container");
         MetricFamily lastCommit = MetricFamily.gauge("docmirror_mirror_last_commit_timestamp_seconds",
-                "When the newest manifest version was committed (0: never)", "container");
+                "When the newest batch was committed (0: never)", "container");
         MetricFamily files = MetricFamily.gauge("docmirror_mirror_files",
-                "Parquet files of the tables in the newest version", "container");
+                "Parquet data files of the tables at the newest batch", "container");
         MetricFamily deadLetters = MetricFamily.gauge("docmirror_mirror_dead_letters",
                 "Documents that could not be mirrored, kept with the reason", "container");
         MetricFamily conflicts = MetricFamily.gauge("docmirror_mirror_conflicts",
                 "Values that did not fit their column's type or their table's column limit", "container");
         MetricFamily damagedFiles = MetricFamily.gauge("docmirror_mirror_damaged_files",
-                "Files of the newest version that cannot be read as recorded (missing, truncated): their tables fail "
+                "Files of the newest batch that cannot be read as recorded (missing, truncated): their tables fail "
                         + "to answer until `docmirror repair` mends them", "container");
         for (ContainerStatus status : ContainerStatus.ofMirroredContainers(mirrorDirectory, store, clock)) {
             // While the store does not answer the lag is unknown: no sample, rather than a lag of zero.
             if (status.storeUnreachable() == null) {
                 lag.add(status.lag(), status.container());
             }
-            version.add(status.version(), status.container());
+            batch.add(status.batch(), status.container());
             lastCommit.add(status.lastCommitMillis() / 1000.0, status.container());
             files.add(status.files(), status.container());
             deadLetters.add(status.deadLetters(), status.container());
@@ -64,7 +64,7 @@ public final class MirrorMetrics implements MultiCollector {
         MetricFamily events = MetricFamily.counter("docmirror_mirror_events",
                 "Changes mirrored by this process", "container");
         MetricFamily commits = MetricFamily.counter("docmirror_mirror_commits",
-                "Manifest versions (batches) committed by this process", "container");
+                "Batches committed by this process", "container");
         MetricFamily filesWritten = MetricFamily.counter("docmirror_mirror_files_written",
                 "Parquet files written by this process", "container");
         MetricFamily bytesWritten = MetricFamily.counter("docmirror_mirror_written_bytes",
@@ -99,7 +99,7 @@ public final class MirrorMetrics implements MultiCollector {
             compactionFailures.add(activity.compactionFailures(), activity.container());
             batchFailures.add(activity.batchFailures(), activity.container());
         }
-        return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(version, lastCommit, files,
+        return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(batch, lastCommit, files,
                 deadLetters, conflicts, damagedFiles, sourceUnreachable, sourceFailures, failing, events, commits,
                 filesWritten, bytesWritten, compactions, compactionFailures, batchFailures))
                 .map(MetricFamily::snapshot).toList());

@@ -147,6 +147,11 @@ public final class LocalFileIO implements SupportsPrefixOperations {
                 all.add(StandardOpenOption.WRITE);
                 return new DurableOutputStream(path, FileChannel.open(path, all.toArray(StandardOpenOption[]::new)));
             } catch (FileAlreadyExistsException e) {
+                // Also thrown when a parent "directory" is a file: that is no file of this name already there.
+                if (!path.toString().equals(e.getFile())) {
+                    throw new UncheckedIOException("Cannot create " + location + ": " + e.getFile()
+                            + " is not a directory", e);
+                }
                 throw new AlreadyExistsException(e, "File already exists: %s", location);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot create " + location, e);

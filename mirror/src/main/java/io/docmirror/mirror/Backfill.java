@@ -2,9 +2,10 @@ package io.docmirror.mirror;
 
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.mirror.iceberg.BackfillState;
 import io.docmirror.mirror.iceberg.ContainerTables;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionSnapshot;
 import io.docmirror.store.SnapshotSource;
@@ -30,11 +31,12 @@ import java.util.function.Supplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Snapshots a container straight into its tables, for a container with more history than its change feed keeps.
- * Each feed range is read from one consistent snapshot of the store ({@link PartitionSnapshot}) and committed on its
- * own (an initial load, which readers see as it goes), so a killed backfill goes on where it stopped; the commit that
- * finishes the backfill starts the change feed at each range's snapshot LSN, so the daemon streams on with no gap and
- * no duplicate.
+ * Snapshots a container straight into its tables, for a container with more history than its change feed keeps, or
+ * a mirror to start over (one that lost its feed position, say). Each feed range is read from one consistent snapshot
+ * of the store ({@link PartitionSnapshot}). A first mirror commits each range on its own (an initial load, which
+ * readers see as it goes), so a killed backfill goes on where it stopped; over a mirror, one commit replaces every
+ * table with the snapshot. Either way the change feed then starts at each range's snapshot LSN, so the daemon
+ * streams on with no gap and no duplicate.
  *
  * <p>Reading (the snapshot scan and JSON parsing) runs ahead on {@code mirror.backfill.readers} threads, one feed
  * range each; one thread flattens, as one flattener's schema decides every column's identity, and the mirror's
@@ -101,21 +103,19 @@ public final class Backfill {
             throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
                     + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
         }
-        return runIntoTables(properties, listener);
+        boolean mirrored = ContainerSnapshot.read(mirrorDirectory, container)
+                .map(tables -> !tables.rootSnapshot().summary().containsKey(BackfillState.SUMMARY_KEY))
+                .orElse(false);
+        return mirrored ? replaceMirror(properties, listener) : startMirror(properties, listener);
     }
 
     /**
-     * Into the container's tables directly, each feed range a commit; refused over tables that hold a mirror
-     * already.
+     * Into the container's tables directly, each feed range a commit (an initial load, which readers see grow); a
+     * backfill that was stopped goes on with the ranges it had not committed.
      */
-    private Result runIntoTables(ContainerProperties properties, Listener listener) throws InterruptedException {
+    private Result startMirror(ContainerProperties properties, Listener listener) throws InterruptedException {
         String container = properties.id();
         try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config)) {
-            if (tables.backfill().isEmpty() && tables.batches() > 0) {
-                throw new IllegalStateException("Cannot backfill container " + container + ": its Iceberg tables "
-                        + "hold a mirror already (" + tables.position() + "); in the Iceberg format a backfill "
-                        + "starts a mirror, it does not replace one");
-            }
             int feedRanges = properties.logPartitions();
             BackfillState progress = tables.backfill().orElse(BackfillState.start(feedRanges));
             List<Integer> pending = new ArrayList<>();
@@ -140,7 +140,36 @@ public final class Backfill {
         }
     }
 
-    /** One feed range's batch, in whichever format: what the writer adds to it, and how it ends. */
+    /**
+     * Over tables that hold a mirror: every feed range into one batch, which replaces all the tables, history
+     * included, in one commit. Readers see the old mirror until then; a backfill stopped midway leaves it as it was,
+     * and starts over when run again.
+     */
+    private Result replaceMirror(ContainerProperties properties, Listener listener) throws InterruptedException {
+        String container = properties.id();
+        try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirrorDirectory, properties,
+                flattenerConfig, config)) {
+            log.info("Backfilling {} over its mirror at {}: the snapshot replaces its tables when done", container,
+                    tables.position());
+            int feedRanges = properties.logPartitions();
+            List<Integer> ranges = new ArrayList<>();
+            for (int range = 0; range < feedRanges; range++) {
+                ranges.add(range);
+            }
+            listener.started(feedRanges, 0, 0);
+            ContainerTables.Batch batch = tables.beginReplacingBackfill();
+            Map<Integer, Long> rangeLsns = new TreeMap<>();
+            snapshotRanges(container, () -> new RangeBatch(batch::add, batch::abort, rangeLsns::put), ranges,
+                    listener);
+            batch.commitReplacingBackfill(rangeLsns, Checkpoint.ofContinuation(
+                    new ContinuationToken(container, rangeLsns).encode()));
+            log.info("Backfilled {}: {} documents in {} feed ranges, committed as {}", container, batch.events(),
+                    feedRanges, tables.position());
+            return new Result(container, batch.events(), 0, rangeLsns, tables.position());
+        }
+    }
+
+    /** One feed range's part of a batch: what the writer adds to it, and how it ends. */
     private record RangeBatch(Consumer<ChangeEvent> add, Runnable abort, RangeCommit commit) {
     }
 

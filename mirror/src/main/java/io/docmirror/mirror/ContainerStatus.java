@@ -24,7 +24,7 @@ import java.util.Optional;
 /**
  * How far one container's mirror has come: {@code ./docmirror status} and the mirror's metrics.
  *
- * @param version the newest committed batch (0: nothing mirrored yet)
+ * @param batch the newest committed batch (0: nothing mirrored yet)
  * @param lastCommitMillis when it was committed, epoch milliseconds (0: never)
  * @param lag per feed range: the LSN of the last change the mirror holds, the log's end, and how far behind; empty
  *     when the store does not answer
@@ -35,7 +35,7 @@ import java.util.Optional;
  * @param damagedFiles the files of the committed snapshot that cannot be read as recorded (missing, truncated), each
  *     described; their tables fail to answer until {@code docmirror repair} mends them
  */
-public record ContainerStatus(String container, long version, long lastCommitMillis, List<ChangeFeedEstimator.Lag> lag,
+public record ContainerStatus(String container, long batch, long lastCommitMillis, List<ChangeFeedEstimator.Lag> lag,
         int tables, long storedRows, int files, long deadLetters, long conflicts, String storeUnreachable,
         List<String> damagedFiles) {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -5,17 +5,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.TypePolicy;
+import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.Checkpoint;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
-import io.docmirror.store.StoreTesting;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,9 +33,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -148,10 +153,10 @@ class FeedMirrorTest {
         Thread thread = runInBackground(daemon);
         try {
             store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
-            awaitRows("orders", 1);
+            awaitChanges("orders", 1);
             store.createContainer(ContainerProperties.of("returns", "/orderId").withAnalyticalTtl(-1));
             store.createItem("returns", "{\"id\":\"r1\",\"orderId\":\"o1\"}");
-            awaitRows("returns", 1);
+            awaitChanges("returns", 1);
         } finally {
             stop(daemon, thread);
         }
@@ -171,7 +176,7 @@ class FeedMirrorTest {
         Thread thread = runInBackground(daemon);
         try {
             // Counted from its read, the batch would wait ten minutes.
-            awaitRows("orders", 3000);
+            awaitChanges("orders", 3000);
         } finally {
             stop(daemon, thread);
         }
@@ -183,9 +188,10 @@ class FeedMirrorTest {
     void anIoErrorLeavesTheBatchUncommittedAndTheDaemonRetriesUntilItCanWrite() throws Exception {
         store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
         sync();
-        Manifest before = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
-        // The history's directory becomes a plain file: every Parquet file the next batch writes there fails.
-        Path history = mirrorDirectory.resolve("orders").resolve(MirrorLayout.HISTORY_DIRECTORY);
+        long before = MirrorFiles.batch(mirrorDirectory, "orders");
+        // The history's data folder becomes a plain file: every Parquet file the next batch writes there fails.
+        Path history = LocalFileIO.pathOf(MirrorTables.tableLocation(
+                CatalogSettings.embedded(mirrorDirectory).warehouse(), "orders", "orders_history")).resolve("data");
         Path moved = work.resolve("history-moved-away");
         Files.move(history, moved);
         Files.writeString(history, "not a directory");
@@ -201,12 +207,12 @@ class FeedMirrorTest {
                 assertThat(System.nanoTime()).as("two failed batches within 30 s").isLessThan(deadline);
                 Thread.sleep(20);
             }
-            assertThat(new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow())
-                    .as("nothing of a failed batch is committed").isEqualTo(before);
+            assertThat(MirrorFiles.batch(mirrorDirectory, "orders")).as("nothing of a failed batch is committed")
+                    .isEqualTo(before);
 
             Files.delete(history);
             Files.move(moved, history);
-            awaitRows("orders", 3);
+            awaitChanges("orders", 3);
         } finally {
             stop(daemon, thread);
         }
@@ -235,15 +241,21 @@ class FeedMirrorTest {
         daemon.close();
     }
 
-    /** Waits (bounded) until the newest manifest of the container lists {@code rows} root rows. */
-    private void awaitRows(String container, long rows) throws InterruptedException {
-        ManifestStore manifests = new ManifestStore(mirrorDirectory.resolve(container));
+    /** Waits (bounded) until the mirror's history of the container holds {@code changes} changes. */
+    private void awaitChanges(String container, long changes) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (manifests.latest().map(manifest -> manifest.root().rows()).orElse(0L) < rows) {
+        long seen = 0;
+        while (seen < changes) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("The daemon did not mirror " + rows + " rows of " + container + " in 30 s");
+                throw new AssertionError("The daemon mirrored " + seen + " of " + changes + " changes of " + container
+                        + " in 30 s");
             }
             Thread.sleep(20);
+            if (ContainerSnapshot.read(mirrorDirectory, container).isPresent()) {
+                try (MirrorSql sql = MirrorSql.open(mirrorDirectory, container)) {
+                    seen = (Long) sql.value("SELECT count(*) FROM " + container + "_history");
+                }
+            }
         }
     }
 
@@ -300,10 +312,9 @@ class FeedMirrorTest {
                     Arrays.asList("o2", 2.5, null, "X"),
                     Arrays.asList("o3", null, "free", null));
         }
-        Manifest manifest = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
-        assertThat(manifest.root().columns()).filteredOn(column -> column.name().equals("price"))
-                .singleElement().satisfies(column -> assertThat(column.type()).isEqualTo("DOUBLE"));
-        assertThat(manifest.root().files()).hasSize(3);
+        // The Iceberg table's own schema: what Spark or pyiceberg see.
+        assertThat(MirrorFiles.latest(mirrorDirectory, "orders").root().view().schema().findField("price").type())
+                .isEqualTo(Types.DoubleType.get());
     }
 
     @Test
@@ -325,15 +336,22 @@ class FeedMirrorTest {
     void filesOfACommitThatNeverHappenedAreRemovedOnOpen() throws Exception {
         store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
         sync();
-        Path stray = mirrorDirectory.resolve("orders/orders/data-000000000002-0.parquet");
+        Path stray = LocalFileIO.pathOf(MirrorTables.tableLocation(
+                CatalogSettings.embedded(mirrorDirectory).warehouse(), "orders", "orders"))
+                .resolve("data").resolve("00000-0-never-committed.parquet");
         Files.writeString(stray, "half a file of a commit that a crash stopped");
 
         store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c1\"}");
-        sync();
+        // Files no snapshot lists are removed once mirror.snapshots.keep-ms old: here at once.
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, MirrorConfig.fromProperties(Map.of(
+                "mirror.snapshots.keep-ms", "0")), FlattenerConfig::defaults, clock)) {
+            mirror.sync();
+        }
 
-        Manifest manifest = new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
-        assertThat(manifest.version()).isEqualTo(2);
-        assertThat(manifest.root().files()).hasSize(2);
+        assertThat(stray).doesNotExist();
+        assertThat(MirrorFiles.batch(mirrorDirectory, "orders")).isEqualTo(2);
+        assertThat(MirrorFiles.parquetFiles(mirrorDirectory, "orders"))
+                .isEqualTo(MirrorFiles.listed(mirrorDirectory, "orders"));
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             assertThat(sql.value("SELECT count(*) FROM orders")).isEqualTo(2L);
         }
@@ -349,9 +367,9 @@ class FeedMirrorTest {
         ChangeEvent good = new ChangeEvent("orders", TextNode.valueOf("c1"), "o1", Operation.CREATE, 2, 2000,
                 false, Optional.of((ObjectNode) json.readTree("{\"id\":\"o1\",\"customerId\":\"c1\",\"_lsn\":2}")),
                 Optional.empty());
-        try (ContainerMirror mirror = ContainerMirror.open(mirrorDirectory, "orders", -1,
-                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock)) {
-            ContainerMirror.Batch batch = mirror.begin();
+        try (ContainerTables mirror = ContainerTables.open(mirrorDirectory, "orders",
+                FlattenerConfig.defaults("orders"), MirrorConfig.defaults())) {
+            MirrorTarget.Batch batch = mirror.begin();
             batch.add(numericId);
             batch.add(good);
             batch.commit(Checkpoint.NONE);
@@ -379,7 +397,7 @@ class FeedMirrorTest {
                             + "history under the new configuration");
         }
 
-        assertThat(new ManifestStore(mirrorDirectory.resolve("orders")).versions()).containsExactly(1L);
+        assertThat(MirrorFiles.batch(mirrorDirectory, "orders")).isEqualTo(1);
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             assertThat(sql.rows("SELECT id FROM orders")).containsExactly(List.of("o1"));
         }
@@ -391,10 +409,10 @@ class FeedMirrorTest {
 
     @Test
     void aSecondWriterOfTheSameContainerIsRefused() {
-        try (ContainerMirror first = ContainerMirror.open(mirrorDirectory, "orders", -1,
-                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock)) {
-            assertThatThrownBy(() -> ContainerMirror.open(mirrorDirectory, "orders", -1,
-                    FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock))
+        try (ContainerTables first = ContainerTables.open(mirrorDirectory, "orders",
+                FlattenerConfig.defaults("orders"), MirrorConfig.defaults())) {
+            assertThatThrownBy(() -> ContainerTables.open(mirrorDirectory, "orders",
+                    FlattenerConfig.defaults("orders"), MirrorConfig.defaults()))
                     .hasMessageContaining("another process is mirroring it");
         }
     }
@@ -403,11 +421,11 @@ class FeedMirrorTest {
     void containersWithoutAnAnalyticalTtlAreNotMirrored() throws Exception {
         store.createContainer(ContainerProperties.of("sessions", "/user"));
         store.createItem("sessions", "{\"id\":\"s1\",\"user\":\"u\"}");
+        store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
         sync();
 
-        try (Stream<Path> directories = Files.list(mirrorDirectory)) {
-            assertThat(directories.map(path -> path.getFileName().toString())).containsExactly("orders");
-        }
+        assertThat(CatalogPointers.read(mirrorDirectory).locations().keySet())
+                .extracting(table -> table.namespace().level(0)).containsOnly("orders");
     }
 
     private void sync() {

@@ -4,6 +4,7 @@ import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaBroker;
 import io.docmirror.feed.kafka.KafkaChangePublisher;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.source.KafkaTopicSource;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
@@ -16,14 +17,12 @@ import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The mirror reading its changes from Kafka, against a real broker: exactly once through SIGKILLs of the daemon (its
- * Kafka offsets commit in the manifest with the data), and a switch to Kafka after a backfill with no change lost or
+ * Kafka offsets commit in the tables' snapshot with the data), and a switch to Kafka after a backfill with no change lost or
  * applied twice.
  */
 @Tag("slow")
@@ -61,12 +60,11 @@ class KafkaMirrorCrashTest {
                 "kafka.topic-prefix", prefix, "kafka.offsets-topic", prefix + "offsets"));
     }
 
-    @ParameterizedTest
-    @EnumSource(MirrorFormat.class)
-    void theMirrorEqualsTheStoreAfterEveryKill(MirrorFormat format) throws Exception {
-        Path data = directory.resolve("killed-" + format);
+    @Test
+    void theMirrorEqualsTheStoreAfterEveryKill() throws Exception {
+        Path data = directory.resolve("killed");
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(data);
-        String prefix = "killed-" + format.name().toLowerCase(Locale.ROOT) + ".";
+        String prefix = "killed.";
         KafkaBridgeConfig kafka = topics(broker.bootstrapServers(), prefix);
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
                 StoreConfig.defaults().withSyncWrites(false));
@@ -96,8 +94,7 @@ class KafkaMirrorCrashTest {
                 writer.start();
                 publishing.start();
                 Process daemon = ChildProcesses.startJava(KafkaMirrorWorker.class.getName(), "running",
-                        server.baseUri(), broker.bootstrapServers(), mirrorDirectory.toString(), prefix,
-                        format.name());
+                        server.baseUri(), broker.bootstrapServers(), mirrorDirectory.toString(), prefix);
                 Thread.sleep(1000 + random.nextInt(2500));
                 ChildProcesses.sigkill(daemon);
                 writing.set(false);
@@ -107,7 +104,7 @@ class KafkaMirrorCrashTest {
 
                 new KafkaChangePublisher(store, "orders", kafka).publishAvailable();
                 try (FeedMirror mirror = new FeedMirror(store, KafkaTopicSource.opener(kafka), mirrorDirectory,
-                        MirrorConfig.defaults().withFormat(format), FlattenerConfig::defaults, Clock.systemUTC())) {
+                        MirrorConfig.defaults(), FlattenerConfig::defaults, Clock.systemUTC())) {
                     mirror.sync();
                 }
                 MirrorCrashTest.assertMirrorEqualsStore(store, mirrorDirectory,
@@ -116,13 +113,12 @@ class KafkaMirrorCrashTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(MirrorFormat.class)
-    void aMirrorSwitchingToKafkaAfterABackfillSkipsWhatItHolds(MirrorFormat format) throws Exception {
-        Path data = directory.resolve("switched-" + format);
+    @Test
+    void aMirrorSwitchingToKafkaAfterABackfillSkipsWhatItHolds() throws Exception {
+        Path data = directory.resolve("switched");
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(data);
         // Its own topics: the whole history of the container, published from the beginning of its change feed.
-        String prefix = "switched-" + format.name().toLowerCase(Locale.ROOT) + ".";
+        String prefix = "switched.";
         KafkaBridgeConfig kafka = new KafkaBridgeConfig(broker.bootstrapServers(), prefix, 3, prefix + "offsets",
                 100, Duration.ofMillis(50));
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
@@ -133,15 +129,15 @@ class KafkaMirrorCrashTest {
             for (int count = 0; count < 3000; count++) {
                 MirrorCrashWorker.writeOne(store, writes);
             }
-            Backfill.Result backfill = new Backfill(store, mirrorDirectory, MirrorConfig.defaults().withFormat(format),
-                    FlattenerConfig.defaults("orders"), Clock.systemUTC()).run("orders", Backfill.Listener.NONE);
+            Backfill.Result backfill = new Backfill(store, mirrorDirectory, MirrorConfig.defaults(),
+                    FlattenerConfig.defaults("orders")).run("orders", Backfill.Listener.NONE);
             for (int count = 0; count < 2000; count++) {
                 MirrorCrashWorker.writeOne(store, writes);
             }
             new KafkaChangePublisher(store, "orders", kafka).publishAvailable();
 
             try (FeedMirror mirror = new FeedMirror(store, KafkaTopicSource.opener(kafka), mirrorDirectory,
-                    MirrorConfig.defaults().withBatch(500, Duration.ofSeconds(1)).withFormat(format),
+                    MirrorConfig.defaults().withBatch(500, Duration.ofSeconds(1)),
                     FlattenerConfig::defaults,
                     Clock.systemUTC())) {
                 mirror.sync();
@@ -155,7 +151,7 @@ class KafkaMirrorCrashTest {
 
             // Its continuation is where it switched to Kafka: reading the store's feed from there would apply the
             // Kafka changes twice, so the store's feed is refused.
-            try (FeedMirror embedded = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults().withFormat(format),
+            try (FeedMirror embedded = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
                     FlattenerConfig::defaults, Clock.systemUTC())) {
                 assertThatThrownBy(embedded::sync)
                         .isInstanceOf(IllegalStateException.class)

@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -11,8 +12,7 @@ import io.docmirror.store.StoreTesting;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -41,9 +41,8 @@ class MirrorCrashTest {
     @TempDir
     Path data;
 
-    @ParameterizedTest
-    @EnumSource(MirrorFormat.class)
-    void theMirrorEqualsTheStoreAfterEveryKill(MirrorFormat format) throws Exception {
+    @Test
+    void theMirrorEqualsTheStoreAfterEveryKill() throws Exception {
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"), StoreConfig.defaults())) {
             store.createContainer(ContainerProperties.of("orders", "/customerId").withDefaultTtl(-1)
                     .withAnalyticalTtl(-1));
@@ -51,7 +50,7 @@ class MirrorCrashTest {
         Random random = new Random(20261122);
         for (int trial = 0; trial < TRIALS; trial++) {
             Process worker = ChildProcesses.startJava(MirrorCrashWorker.class.getName(), "running", data.toString(),
-                    Long.toString(random.nextLong()), format.name());
+                    Long.toString(random.nextLong()));
             Thread.sleep(300 + random.nextInt(1500));
             ChildProcesses.sigkill(worker);
 
@@ -59,7 +58,7 @@ class MirrorCrashTest {
             try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"), StoreConfig.defaults(),
                     Clock.systemUTC(), false);
                  FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(data),
-                         MirrorConfig.defaults().withFormat(format), FlattenerConfig::defaults, Clock.systemUTC())) {
+                         MirrorConfig.defaults(), FlattenerConfig::defaults, Clock.systemUTC())) {
                 mirror.sync();
                 assertMirrorEqualsStore(store, MirrorLayout.mirrorDirectory(data),
                         StoreTesting.changeLog(store, "orders").size(), "trial " + trial);

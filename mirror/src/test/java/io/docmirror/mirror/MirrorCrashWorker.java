@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
@@ -18,17 +19,16 @@ import java.util.Random;
  * The child process of {@link MirrorCrashTest}: writes creates, replaces, patches and deletes into the store on one thread
  * while the mirror daemon commits small batches on another, until it is killed. The store's reaper runs as in
  * production, so orders written with a TTL expire and leave the change log as TTL deletes meanwhile.
- * Arguments: data directory, random seed, the mirror's format ({@code manifest} or {@code iceberg}).
+ * Arguments: data directory, random seed.
  */
 public final class MirrorCrashWorker {
     public static void main(String[] args) throws Exception {
         Path data = Path.of(args[0]);
         Random random = new Random(Long.parseLong(args[1]));
-        MirrorFormat format = MirrorFormat.valueOf(args[2]);
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
                 StoreConfig.defaults().withSyncWrites(false));
              FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(data),
-                     MirrorConfig.defaults().withBatch(40, Duration.ofMillis(20)).withFormat(format),
+                     MirrorConfig.defaults().withBatch(40, Duration.ofMillis(20)),
                      FlattenerConfig::defaults,
                      Clock.systemUTC())) {
             Thread writer = new Thread(() -> writeForever(store, random), "writer");

@@ -23,7 +23,7 @@ import static io.docmirror.layout.TableView.literal;
  * a {@code <container>_history} view per container, each under the name {@link SqlNames} gives it, and the catalog
  * ({@code docmirror_tables}, {@code docmirror_columns}, {@code docmirror_conflicts}, {@code docmirror_dead_letters},
  * {@code docmirror_freshness}, {@code docmirror_errors}). The file holds no data: the views read the Parquet files
- * that the snapshot's manifests list.
+ * that the snapshot lists.
  */
 final class CatalogWriter {
     /** The catalog's own relations (views, and tables for what is fixed per generation). */
@@ -135,14 +135,14 @@ final class CatalogWriter {
                 : String.join(" UNION ALL ", deadLetterSelects)));
         // lag_seconds: how far behind the store the mirror was at its last commit (commit time minus the store
         // time of the newest change it holds); seconds_since_commit grows while the mirror is idle or stopped.
-        statements.add("CREATE VIEW docmirror_freshness AS SELECT container, manifest_version, committed_at, "
+        statements.add("CREATE VIEW docmirror_freshness AS SELECT container, batch, committed_at, "
                 + "last_change_at, round(epoch(committed_at) - epoch(last_change_at), 3) AS lag_seconds, "
                 + "round(epoch(current_timestamp) - epoch(committed_at), 3) AS seconds_since_commit, "
                 + "positions, history_sql_name FROM ("
                 + (freshnessRows.isEmpty() ? "SELECT NULL::VARCHAR, NULL::BIGINT, NULL::TIMESTAMP, "
                         + "NULL::TIMESTAMP, NULL::MAP(VARCHAR, BIGINT), NULL::VARCHAR WHERE false"
                         : "VALUES " + String.join(", ", freshnessRows))
-                + ") AS f(container, manifest_version, committed_at, last_change_at, positions, history_sql_name)");
+                + ") AS f(container, batch, committed_at, last_change_at, positions, history_sql_name)");
         statements.add("CREATE TABLE docmirror_errors (container VARCHAR, error VARCHAR)");
         insert(statements, "docmirror_errors", errorRows);
         return statements;

@@ -18,7 +18,7 @@ import static java.util.Objects.requireNonNull;
  * @param memoryLimit {@code sql.memory-limit}: DuckDB's memory limit for all queries together ({@code 4GB})
  * @param threads {@code sql.threads}: DuckDB's worker threads; 0 for one per processor
  * @param queryTimeout {@code sql.query-timeout-ms}: a query running longer is cancelled
- * @param refreshInterval {@code sql.refresh-interval-ms}: how often a query looks for newer manifest versions
+ * @param refreshInterval {@code sql.refresh-interval-ms}: how often a query looks for newer commits of the mirror
  * @param spillLimit {@code sql.spill-limit}: DuckDB's {@code max_temp_directory_size}, what queries may spill to disk
  */
 public record SqlConfig(int columnLimit, String memoryLimit, int threads, Duration queryTimeout,
@@ -34,7 +34,7 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
             new ConfigOption("sql.query-timeout-ms", "300000",
                     "A query running longer than this is cancelled with an error; the endpoint keeps serving."),
             new ConfigOption("sql.refresh-interval-ms", "200",
-                    "A query first looks for newer manifest versions when the last look is older than this, so "
+                    "A query first looks for newer commits of the mirror when the last look is older than this, so "
                             + "results are at most this much older than the mirror's last commit."),
             new ConfigOption("sql.spill-limit", "4GB",
                     "How much all queries together may spill to disk (DuckDB's max_temp_directory_size, in the "

@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * The mirror served as SQL: each connection reads the current state and history of every mirrored table through
  * DuckDB, read-only and sandboxed, with the column limit, memory limit and query timeout of {@link SqlConfig}.
  *
- * <p>Every query runs against one catalog generation (the newest manifest version of each container when the
+ * <p>Every query runs against one catalog generation (the newest commit of each container when the
  * generation opened), so it never sees half a batch. A query first looks for newer versions when the last look is
  * older than {@code sql.refresh-interval-ms}; a newer generation then opens and later queries use it.
  *
@@ -76,13 +76,13 @@ public final class SqlEndpoint implements AutoCloseable {
         return config;
     }
 
-    /** The manifest version of each container that new queries see. */
+    /** The batch of each container that new queries see. */
     public synchronized Map<String, Long> versions() {
         return current.versions();
     }
 
     /**
-     * Looks for newer manifest versions now and, when there are, opens a new generation for later queries.
+     * Looks for newer commits now and, when there are, opens a new generation for later queries.
      *
      * @return true when a new generation opened
      */

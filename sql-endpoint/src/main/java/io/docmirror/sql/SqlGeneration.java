@@ -24,7 +24,7 @@ import static io.docmirror.layout.TableView.literal;
 /**
  * One generation of the SQL catalog, open: a DuckDB instance over the generation's catalog file, read-only and
  * sandboxed, from which users' connections are made. Every query runs against one generation, so it sees exactly
- * the manifest versions of that generation.
+ * the batches of that generation.
  *
  * <p>The sandbox: the database is opened read-only (no CREATE, INSERT, DROP outside a connection's own TEMP
  * objects), file access is limited to the mirror directory, extensions can be neither installed nor loaded, and
@@ -120,7 +120,7 @@ final class SqlGeneration {
         return number;
     }
 
-    /** The manifest version of each container this generation shows. */
+    /** The batch of each container this generation shows. */
     Map<String, Long> versions() {
         return versions;
     }

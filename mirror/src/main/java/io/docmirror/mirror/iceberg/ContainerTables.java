@@ -167,6 +167,16 @@ public final class ContainerTables implements MirrorTarget {
     }
 
     /**
+     * Opens the committed tables of {@code container} for a backfill that replaces them
+     * ({@link #beginReplacingBackfill}), under {@code flattenerConfig} whatever the tables were made with.
+     */
+    public static ContainerTables openForReplacingBackfill(Path mirrorDirectory, ContainerProperties container,
+            FlattenerConfig flattenerConfig, MirrorConfig config) {
+        return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
+                flattenerConfig, config, true);
+    }
+
+    /**
      * Opens (or starts) the tables of {@code container} as the store has it now: when they mirror an earlier container
      * of the same name (deleted and created again, so with another {@code _rid}), they are dropped, and this one is
      * mirrored from its first change.
@@ -241,6 +251,22 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
         openBatch = new Batch(batches + 1, "rebuild");
+        return openBatch;
+    }
+
+    /**
+     * Starts the one batch of a backfill over tables that hold a mirror (see {@link #openForReplacingBackfill}): the
+     * store's snapshot of every document; {@link Batch#commitReplacingBackfill} replaces every table with it, the
+     * history included, in one commit, so readers see the old mirror until then.
+     */
+    public Batch beginReplacingBackfill() {
+        if (!rebuilding) {
+            throw new IllegalStateException("The tables of " + container + " were not opened to be replaced");
+        }
+        if (openBatch != null) {
+            throw new IllegalStateException("A batch of " + container + " is open already");
+        }
+        openBatch = new Batch(batches + 1, "backfill");
         return openBatch;
     }
 
@@ -476,6 +502,21 @@ public final class ContainerTables implements MirrorTarget {
             return kind.equals("rebuild");
         }
 
+        /** Whether the batch replaces the tables (a rebuild, or a backfill over a mirror) rather than adds to them. */
+        private boolean replacing() {
+            return rebuilding && (rebuild() || kind.equals("backfill"));
+        }
+
+        /**
+         * Commits a backfill over a mirror ({@link #beginReplacingBackfill}), whose feed ranges' snapshots were taken
+         * at {@code rangeLsns}: its tables replace the mirror's, and the change feed starts at those LSNs.
+         */
+        public Committed commitReplacingBackfill(Map<Integer, Long> rangeLsns, Checkpoint checkpoint) {
+            summaryChanges.put(BackfillState.SUMMARY_KEY, null);
+            summaryChanges.put(MirrorSummary.HISTORY_FROM, json(rangeLsns));
+            return commit(checkpoint);
+        }
+
         /**
          * Commits the batch as one more feed range of a backfill, whose snapshot was taken at {@code lsn}. The
          * range's rows are visible from now on; the change feed starts when the backfill finishes.
@@ -659,7 +700,8 @@ public final class ContainerTables implements MirrorTarget {
         private TableChanges open(String name, Schema schema, Map<String, String> properties) {
             TableIdentifier identifier = table(name);
             boolean exists = catalogBatch.exists(identifier);
-            boolean replaced = exists && rebuild() && !name.equals(MirrorTables.history(rootTable()));
+            // A rebuild replays the history, which it keeps; a backfill over a mirror replaces it too.
+            boolean replaced = exists && replacing() && !(rebuild() && name.equals(MirrorTables.history(rootTable())));
             Table base = exists && !replaced ? catalogBatch.table(identifier) : null;
             Transaction transaction;
             if (replaced) {
@@ -685,7 +727,7 @@ public final class ContainerTables implements MirrorTarget {
             requireNonNull(checkpoint, "checkpoint is null");
             try {
                 TableChanges root = flattenedTable(flattener.schema().root());
-                if (rebuild()) {
+                if (replacing()) {
                     replaceTheRest();
                 }
                 String conflicts = json(ConflictEntry.of(flattener.schema()));
@@ -729,7 +771,7 @@ public final class ContainerTables implements MirrorTarget {
                 carried.clear();
                 carried.putAll(after);
                 ContainerTables.this.checkpoint = checkpoint;
-                if (rebuild()) {
+                if (replacing()) {
                     vectors.keySet().retainAll(tables.keySet());
                     rebuilding = false;
                 }
@@ -745,13 +787,18 @@ public final class ContainerTables implements MirrorTarget {
         }
 
         /**
-         * In a rebuild, what the replayed changes did not reach: the dead letters are replaced (emptied, when no
-         * change went there), and a flattened table the new schema lacks is dropped.
+         * In a batch that replaces the tables, what its changes did not reach: the dead letters (and, but in a
+         * rebuild, the history) are replaced, emptied when no change went there, and a flattened table the new
+         * schema lacks is dropped.
          */
         private void replaceTheRest() {
             String deadLetters = MirrorTables.deadLetters(rootTable());
             if (!tables.containsKey(deadLetters) && catalogBatch.exists(table(deadLetters))) {
                 logTable(deadLetters, LogTables.DEAD_LETTERS, MirrorProperties.DEAD_LETTERS);
+            }
+            String history = MirrorTables.history(rootTable());
+            if (!rebuild() && !tables.containsKey(history) && catalogBatch.exists(table(history))) {
+                logTable(history, LogTables.HISTORY, MirrorProperties.HISTORY);
             }
             for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
                 String role = catalog.catalog().loadTable(identifier).properties()

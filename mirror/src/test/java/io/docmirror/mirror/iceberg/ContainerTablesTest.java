@@ -7,7 +7,6 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorFormat;
 import io.docmirror.mirror.Rebuild;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.ReaderLeases;
@@ -155,8 +154,7 @@ class ContainerTablesTest {
         sync();
 
         FlattenerConfig shallow = FlattenerConfig.fromProperties("orders", Map.of("flatten.max-depth", "1"));
-        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults().withFormat(MirrorFormat.ICEBERG),
-                clock).run("orders", shallow, changes -> { });
+        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults()).run("orders", shallow, changes -> { });
 
         assertThat(result.position()).isEqualTo("batch 3");
         assertThat(read("orders", "id", "a")).containsExactlyInAnyOrder(List.of("o1", "{\"b\":{\"c\":3}}"),
@@ -207,8 +205,8 @@ class ContainerTablesTest {
 
     @Test
     void compactionAndExpiryKeepEveryRowAndWhatReadersHold() throws Exception {
-        MirrorConfig compacting = MirrorConfig.fromProperties(Map.of("mirror.compaction.delta-files", "3",
-                "mirror.manifest.keep-ms", "0", "mirror.manifest.keep-versions", "2"));
+        MirrorConfig compacting = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "3",
+                "mirror.snapshots.keep-ms", "0", "mirror.snapshots.keep", "2"));
         for (int round = 0; round < 5; round++) {
             for (int order = 0; order < 4; order++) {
                 store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 2

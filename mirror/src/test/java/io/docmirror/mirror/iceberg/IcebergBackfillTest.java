@@ -4,7 +4,6 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorFormat;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
@@ -34,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergBackfillTest {
     private static final MirrorConfig ICEBERG = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "0", "mirror.backfill.readers", "2", "mirror.format", "iceberg"));
+            "mirror.compaction.files", "0", "mirror.backfill.readers", "2"));
 
     @TempDir
     Path work;
@@ -104,31 +103,27 @@ class IcebergBackfillTest {
     }
 
     @Test
-    void aContainerMirroredInTheManifestFormatMovesToIcebergThroughABackfill() throws Exception {
+    void aMirrorInTheEarlierManifestFormatIsRefusedWithTheWayToMirrorItAgain() throws Exception {
         writeOrders(20);
         Path mirror = work.resolve("mirror");
-        MirrorConfig manifest = ICEBERG.withFormat(MirrorFormat.MANIFEST);
-        try (FeedMirror feed = new FeedMirror(store, mirror, manifest, FlattenerConfig::defaults, clock)) {
-            feed.sync();
-        }
+        // What earlier docmirror versions left: a container directory with its committed manifest versions.
+        Path earlier = MirrorLayout.containerDirectory(mirror, "orders");
+        Files.createDirectories(earlier.resolve("_manifest"));
+        Files.writeString(earlier.resolve("_manifest").resolve("v000000000001.json"), "{\"version\":1}");
 
         assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Cannot mirror container orders as Iceberg tables: ")
-                .hasMessageContaining("holds its mirror in the manifest format (version 1), which is not converted. "
-                        + "To move it, stop the mirror, remove ")
-                .hasMessageContaining("and run `docmirror backfill --container orders` with mirror.format: iceberg");
+                .hasMessageContaining("Cannot mirror container orders: " + earlier + " holds its mirror in the "
+                        + "manifest format of earlier docmirror versions, which this version neither reads nor "
+                        + "converts. Stop the mirror, remove " + earlier + ", and run `docmirror backfill "
+                        + "--container orders` to mirror it again as Iceberg tables");
         assertThatThrownBy(() -> backfill(mirror, Backfill.Listener.NONE)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("holds its mirror in the manifest format");
+                .hasMessageContaining("holds its mirror in the manifest format of earlier docmirror versions");
 
-        deleteRecursively(MirrorLayout.containerDirectory(mirror, "orders"));
+        deleteRecursively(earlier);
         backfill(mirror, Backfill.Listener.NONE);
         writeOrders(5);
         sync(mirror);
-        assertExact(mirror, "after the move to Iceberg");
-        try (FeedMirror feed = new FeedMirror(store, mirror, manifest, FlattenerConfig::defaults, clock)) {
-            assertThatThrownBy(feed::sync).hasMessageContaining("Cannot mirror container orders in the manifest "
-                    + "format: the catalog of ").hasMessageContaining("holds its mirror as Iceberg tables");
-        }
+        assertExact(mirror, "after the container was mirrored again");
     }
 
     private static void deleteRecursively(Path directory) throws IOException {
@@ -160,7 +155,7 @@ class IcebergBackfillTest {
     }
 
     private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
-        return new Backfill(store, mirrorDirectory, ICEBERG, FlattenerConfig.defaults("orders"), clock)
+        return new Backfill(store, mirrorDirectory, ICEBERG, FlattenerConfig.defaults("orders"))
                 .run("orders", listener);
     }
 

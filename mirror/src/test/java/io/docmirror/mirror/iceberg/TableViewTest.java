@@ -94,9 +94,8 @@ class TableViewTest {
             store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 4
                     + "\",\"total\":" + order + ",\"items\":[{\"sku\":\"s" + order + "\"}]}");
         }
-        MirrorConfig iceberg = MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
-                "mirror.compaction.delta-files", "2"));
-        new Backfill(store, mirrorDirectory, iceberg, FlattenerConfig.defaults("orders"), clock)
+        MirrorConfig iceberg = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "2"));
+        new Backfill(store, mirrorDirectory, iceberg, FlattenerConfig.defaults("orders"))
                 .run("orders", Backfill.Listener.NONE);
         assertDuckDbReadsAsIcebergDoes("after a backfill");
 
@@ -114,7 +113,7 @@ class TableViewTest {
         }
         assertDuckDbReadsAsIcebergDoes("after a compaction");
 
-        new Rebuild(mirrorDirectory, iceberg, clock).run("orders", FlattenerConfig.defaults("orders"), changes -> { });
+        new Rebuild(mirrorDirectory, iceberg).run("orders", FlattenerConfig.defaults("orders"), changes -> { });
         assertDuckDbReadsAsIcebergDoes("after a rebuild");
     }
 

@@ -7,10 +7,7 @@ import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorFormat;
-import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.Rebuild;
-import io.docmirror.mirror.manifest.ManifestStore;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -23,7 +20,6 @@ import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
@@ -77,17 +73,13 @@ class DifferentialStreamTest {
     private static final List<String> DATASETS = List.of("mongo_restaurant", "mongo_books", "osv_vulns",
             "usgs_earthquakes", "nobel_laureates", "json_schema_test_suite", "world_countries_geojson", "vega_budget");
 
-    private MirrorFormat format;
-
-    static Stream<Arguments> datasetsInEachFormat() {
-        return Stream.of(MirrorFormat.values())
-                .flatMap(format -> DATASETS.stream().map(dataset -> Arguments.of(dataset, format)));
+    static List<String> datasets() {
+        return DATASETS;
     }
 
-    @ParameterizedTest(name = "{0} ({1})")
-    @MethodSource("datasetsInEachFormat")
-    void everyStepReconcilesExactly(String datasetName, MirrorFormat format) throws Exception {
-        this.format = format;
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("datasets")
+    void everyStepReconcilesExactly(String datasetName) throws Exception {
         long seed = SEED ^ datasetName.hashCode();
         random = new Random(seed);
         dataset = readDataset(datasetName);
@@ -111,7 +103,7 @@ class DifferentialStreamTest {
                     sync(store, mirrorDirectory, false);
                 } else if (step == rebuildAt) {
                     sync(store, mirrorDirectory, false);
-                    new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock).run(CONTAINER,
+                    new Rebuild(mirrorDirectory, MirrorConfig.defaults()).run(CONTAINER,
                             FlattenerConfig.defaults(CONTAINER), changes -> { });
                     action = "rebuild";
                 } else {
@@ -194,41 +186,36 @@ class DifferentialStreamTest {
     }
 
     private void sync(EmbeddedStore store, Path mirrorDirectory, boolean compact) {
-        MirrorConfig config = MirrorConfig.fromProperties(Map.of("mirror.compaction.delta-files",
-                compact ? "2" : "0")).withBatch(1 + random.nextInt(7), Duration.ofHours(1)).withFormat(format);
+        MirrorConfig config = MirrorConfig.fromProperties(Map.of("mirror.compaction.files",
+                compact ? "2" : "0")).withBatch(1 + random.nextInt(7), Duration.ofHours(1));
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config, FlattenerConfig::defaults, clock)) {
             mirror.sync();
         }
     }
 
     /**
-     * Starts the daemon in a process of its own, waits until it has committed a version (or has nothing to do),
+     * Starts the daemon in a process of its own, waits until it has committed a batch (or has nothing to do),
      * kills it with SIGKILL, and catches up in this process.
      */
     private String killDaemonMidway(Path storeDirectory, Path mirrorDirectory) throws Exception {
-        long before = latestVersion(mirrorDirectory);
+        long before = latestBatch(mirrorDirectory);
         Process daemon = ChildProcesses.startJava(DifferentialDaemon.class.getName(), "running",
-                storeDirectory.toString(), mirrorDirectory.toString(), format.name());
+                storeDirectory.toString(), mirrorDirectory.toString());
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (latestVersion(mirrorDirectory) == before && daemon.isAlive() && System.nanoTime() < deadline) {
+        while (latestBatch(mirrorDirectory) == before && daemon.isAlive() && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        long seen = latestVersion(mirrorDirectory);
+        long seen = latestBatch(mirrorDirectory);
         ChildProcesses.sigkill(daemon);
-        assertThat(seen).as("the daemon committed a version before it was killed (it was at %d)", before)
+        assertThat(seen).as("the daemon committed a batch before it was killed (it was at %d)", before)
                 .isGreaterThan(before);
-        return "kill at version " + seen;
+        return "kill at batch " + seen;
     }
 
-    /** The mirror's last commit: its newest manifest version, or its Iceberg batch number. */
-    private long latestVersion(Path mirrorDirectory) {
-        if (format == MirrorFormat.ICEBERG) {
-            return ContainerSnapshot.read(mirrorDirectory, CONTAINER).map(tables -> Long.parseLong(
-                    tables.rootSnapshot().summary().get(MirrorSummary.BATCH))).orElse(0L);
-        }
-        List<Long> versions = new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory, CONTAINER))
-                .versions();
-        return versions.isEmpty() ? 0 : versions.get(versions.size() - 1);
+    /** The mirror's last commit: its batch number (0: none yet). */
+    private long latestBatch(Path mirrorDirectory) {
+        return ContainerSnapshot.read(mirrorDirectory, CONTAINER).map(tables -> Long.parseLong(
+                tables.rootSnapshot().summary().get(MirrorSummary.BATCH))).orElse(0L);
     }
 
     private EmbeddedStore open(Path directory) {

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReconcileTest {
     private static final MirrorConfig COMPACTS = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "2"));
+            "mirror.compaction.files", "2"));
 
     @TempDir
     Path work;
