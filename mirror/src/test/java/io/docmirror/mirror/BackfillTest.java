@@ -1,8 +1,9 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.DataFile;
-import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.mirror.iceberg.BackfillState;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
@@ -21,13 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Backfill snapshots a container into base files and hands over to the change feed at each feed range's snapshot
- * LSN: a backfilled mirror that streams on must answer exactly as one built from the whole change feed, whatever was
- * written during the backfill, and a backfill stopped midway must go on where it stopped.
+ * Backfill snapshots a container into its tables, a commit per feed range, and hands over to the change feed at each
+ * feed range's snapshot LSN: a backfilled mirror that streams on must answer exactly as one built from the whole change
+ * feed, whatever was written during the backfill, and a backfill stopped midway must go on where it stopped.
  */
 class BackfillTest {
     private static final MirrorConfig CONFIG = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "0", "mirror.backfill.readers", "2"));
+            "mirror.compaction.files", "0", "mirror.backfill.readers", "2"));
     private static final List<String> QUERIES = List.of(
             "SELECT id, customerId, status, total FROM orders ORDER BY id",
             "SELECT _id, _idx, sku, qty FROM orders__items ORDER BY _id, _idx");
@@ -73,10 +74,14 @@ class BackfillTest {
             }
         });
         assertThat(round[0]).isGreaterThan(8);
-        Manifest manifest = MirrorFiles.latest(backfilled, "orders");
-        assertThat(manifest.backfill()).isNull();
-        assertThat(manifest.root().files()).extracting(DataFile::kind).containsOnly(DataFile.Kind.BASE);
+        ContainerSnapshot snapshot = MirrorFiles.latest(backfilled, "orders");
+        // Finished: no backfill state is left, and the snapshot wrote each document's current rows once, so no row
+        // of its files is deleted.
+        assertThat(snapshot.rootSnapshot().summary()).doesNotContainKey(BackfillState.SUMMARY_KEY);
+        assertThat(snapshot.root().view().deletedRows()).isZero();
         assertThat(result.rangeLsns()).containsOnlyKeys(0, 1, 2, 3);
+        // One commit per feed range, and one that hands over to the change feed.
+        assertThat(result.position()).isEqualTo("batch 5");
 
         orders.writeRound(round[0]);
         Path streamed = work.resolve("streamed");
@@ -102,7 +107,10 @@ class BackfillTest {
                 throw new IllegalStateException("stopped after feed range " + feedRange);
             }
         })).hasMessageContaining("stopped after feed range 0");
-        assertThat(MirrorFiles.latest(mirror, "orders").backfill().rangeLsns()).containsOnlyKeys(0);
+        try (ContainerTables tables = ContainerTables.open(mirror, "orders", FlattenerConfig.defaults("orders"),
+                CONFIG)) {
+            assertThat(tables.backfill().orElseThrow().rangeLsns()).containsOnlyKeys(0);
+        }
         // Until it is finished, neither the daemon nor sync may stream on from a half-done snapshot.
         assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 feed "
@@ -122,15 +130,19 @@ class BackfillTest {
     }
 
     @Test
-    void aBackfillOverAnExistingMirrorReplacesItsTablesWithoutChangingAnyAnswer() throws Exception {
+    void aBackfillOverAnExistingMirrorIsRefusedAndChangesNoAnswer() throws Exception {
         Path mirror = work.resolve("mirror");
         for (int round = 0; round < 3; round++) {
             orders.writeRound(round);
             sync(mirror);
         }
-        List<DataFile> before = MirrorFiles.latest(mirror, "orders").root().files();
+        long before = MirrorFiles.batch(mirror, "orders");
 
-        backfill(mirror, Backfill.Listener.NONE);
+        // An Iceberg mirror is started by a backfill, never replaced by one.
+        assertThatThrownBy(() -> backfill(mirror, Backfill.Listener.NONE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Cannot backfill container orders: its Iceberg tables hold a mirror already "
+                        + "(batch " + before + ")");
+        assertThat(MirrorFiles.batch(mirror, "orders")).isEqualTo(before);
         orders.writeRound(3);
         sync(mirror);
 
@@ -139,15 +151,14 @@ class BackfillTest {
         for (String query : QUERIES) {
             assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(streamed, "orders", query));
         }
-        assertThat(MirrorFiles.latest(mirror, "orders").root().files()).doesNotContainAnyElementsOf(before);
     }
 
     @Test
-    void aFeedPositionLostToRetentionStopsTheMirrorUntilABackfillMendsIt() throws Exception {
+    void aFeedPositionLostToRetentionStopsTheMirrorRatherThanSkipChanges() throws Exception {
         Path mirror = work.resolve("mirror");
         orders.writeRound(0);
         sync(mirror);
-        Manifest before = MirrorFiles.latest(mirror, "orders");
+        long before = MirrorFiles.batch(mirror, "orders");
         for (int round = 1; round < 4; round++) {
             orders.writeRound(round);
         }
@@ -161,33 +172,27 @@ class BackfillTest {
         assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Cannot mirror container orders any further: Cannot read feed range orders[")
                 .hasMessageContaining("retention has passed")
-                .hasMessageEndingWith("The mirror stops at version " + before.version() + " rather than skip those "
-                        + "changes: run `docmirror backfill --container orders` to snapshot the container again, and "
-                        + "the daemon streams on from the snapshot.");
-        assertThat(MirrorFiles.latest(mirror, "orders")).isEqualTo(before);
-
-        backfill(mirror, Backfill.Listener.NONE);
+                .hasMessageContaining("The mirror stops at batch " + before + " rather than skip those changes");
+        assertThat(MirrorFiles.batch(mirror, "orders")).isEqualTo(before);
+        // It stays stopped: a later sync does not skip the lost changes either.
         orders.writeRound(4);
-        sync(mirror);
-        Path snapshot = work.resolve("snapshot");
-        backfill(snapshot, Backfill.Listener.NONE);
-        for (String query : QUERIES) {
-            assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(snapshot, "orders", query)).isNotEmpty();
-        }
+        assertThatThrownBy(() -> sync(mirror)).hasMessageContaining("retention has passed");
+        assertThat(MirrorFiles.batch(mirror, "orders")).isEqualTo(before);
     }
 
     @Test
     void refusesAContainerThatIsNotMirrored() {
         store.createContainer(ContainerProperties.of("plain", "/pk"));
 
-        assertThatThrownBy(() -> new Backfill(store, work.resolve("mirror"), CONFIG, FlattenerConfig.defaults("plain"),
-                clock).run("plain", Backfill.Listener.NONE)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Backfill(store, work.resolve("mirror"), CONFIG, FlattenerConfig.defaults("plain"))
+                .run("plain", Backfill.Listener.NONE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Cannot backfill container plain: it is not mirrored (its analytical TTL is off); set "
                         + "its analytical TTL to -1 or a number of seconds first");
     }
 
     private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
-        return new Backfill(store, mirrorDirectory, CONFIG, FlattenerConfig.defaults("orders"), clock).run("orders", listener);
+        return new Backfill(store, mirrorDirectory, CONFIG, FlattenerConfig.defaults("orders")).run("orders",
+                listener);
     }
 
     private void sync(Path mirrorDirectory) {

@@ -1,11 +1,10 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.DataFile;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.ReaderLeases;
-import io.docmirror.mirror.manifest.TableEntry;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
@@ -17,25 +16,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.stream.Collectors;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Compaction folds a table's files into one base file of its current rows. It must change no query result, keep
- * newer deltas on top, drop rows past the analytical TTL from files, and delete the replaced files once no kept
- * manifest version lists them.
+ * Compaction rewrites a table's small files (and files with deleted rows) into one file of its current rows, between
+ * batches. It must change no query result, keep the batches committed after it on top, bound the number of files,
+ * and let snapshot expiry delete the replaced files once no kept snapshot and no reader's lease needs them.
  */
 class CompactionTest {
     private static final MirrorConfig NEVER_COMPACTS = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "0"));
-    /** Compacts at every third delta file, keeps one manifest version, so replaced files go at once. */
+            "mirror.compaction.files", "0"));
+    /** Compacts a table at its third small file, keeps one snapshot, so replaced files go at once. */
     private static final MirrorConfig COMPACTS = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "3", "mirror.manifest.keep-versions", "1",
-            "mirror.manifest.keep-ms", "0"));
+            "mirror.compaction.files", "3", "mirror.snapshots.keep", "1", "mirror.snapshots.keep-ms", "0"));
     private static final List<String> QUERIES = List.of(
             "SELECT id, customerId, status, total FROM orders ORDER BY id",
             "SELECT _id, _idx, sku, qty FROM orders__items ORDER BY _id, _idx",
@@ -72,69 +72,78 @@ class CompactionTest {
             }
         }
 
-        Manifest manifest = latest(compacted);
-        assertThat(manifest.root().files()).extracting(DataFile::kind).contains(DataFile.Kind.BASE)
-                .hasSizeLessThan(latest(plain).root().files().size());
-        // The history keeps every change in a few files instead of one per commit, so manifests stay small.
-        assertThat(latest(plain).history()).hasSizeGreaterThanOrEqualTo(8);
-        assertThat(manifest.history()).hasSizeLessThanOrEqualTo(3);
-        // The files that compactions replaced are gone from disk: what is there is what the manifest lists.
-        assertThat(MirrorFiles.parquetFiles(compacted.resolve("orders"))).isEqualTo(manifest.dataFiles().stream()
-                .map(DataFile::path).collect(Collectors.toSet()));
+        // Uncompacted, every batch adds a file to the root and the history; compacted, no table stays at three.
+        assertThat(MirrorFiles.dataFiles(plain, "orders", "orders")).hasSizeGreaterThanOrEqualTo(8);
+        assertThat(MirrorFiles.liveFiles(plain, "orders", "orders_history")).hasSizeGreaterThanOrEqualTo(8);
+        for (ContainerSnapshot.FlattenedTable table : MirrorFiles.latest(compacted, "orders").tables()) {
+            assertThat(table.view().dataFiles()).as(table.name()).hasSizeLessThan(3);
+        }
+        assertThat(MirrorFiles.liveFiles(compacted, "orders", "orders_history")).hasSizeLessThan(3);
+        // The files that compactions replaced are gone from disk: what is there is what the kept snapshots list, and
+        // what the newest snapshots replaced (Iceberg deletes those when their snapshot expires).
+        assertThat(MirrorFiles.parquetFiles(compacted, "orders")).isEqualTo(keptOnDisk(compacted));
     }
 
     @Test
-    void theFilesOfAVersionAReaderHoldsStayUntilItLetsGo() throws Exception {
+    void theFilesOfABatchAReaderHoldsStayUntilItLetsGo() throws Exception {
         Path mirror = work.resolve("mirror");
         RandomOrders orders = new RandomOrders(store, 5);
         orders.writeRound(0);
         sync(mirror, COMPACTS);
-        Manifest held = latest(mirror);
-        ReaderLeases.Lease lease = new ReaderLeases(mirror.resolve("orders")).take(held.version());
+        ContainerSnapshot held = MirrorFiles.latest(mirror, "orders");
+        List<List<Object>> heldAnswer = rows(mirror, QUERIES.get(0));
+        ReaderLeases.Lease lease = new ReaderLeases(MirrorLayout.containerDirectory(mirror, "orders"))
+                .take(MirrorFiles.batch(mirror, "orders"));
         for (int round = 1; round < 6; round++) {
             orders.writeRound(round);
             sync(mirror, COMPACTS);
         }
-        assertThat(latest(mirror).root().files()).doesNotContainAnyElementsOf(held.root().files());
-        // Compactions replaced every file the held version lists, and COMPACTS keeps no older version: the lease
-        // alone keeps them, and a reader of that version still gets its answers.
-        for (DataFile file : held.dataFiles()) {
-            assertThat(mirror.resolve("orders").resolve(file.path())).as("held file %s", file.path()).exists();
+        assertThat(MirrorFiles.dataFiles(mirror, "orders", "orders"))
+                .doesNotContainAnyElementsOf(held.root().view().dataFiles());
+        // Compactions replaced every file the held batch's snapshot lists, and COMPACTS keeps one snapshot: the lease
+        // alone keeps them, and a reader of that batch still gets its answers.
+        List<String> heldFiles = dataFiles(held);
+        for (String file : heldFiles) {
+            assertThat(LocalFileIO.pathOf(file)).as("held file %s", file).exists();
         }
-        try (MirrorSql sql = MirrorSql.open(mirror, "orders", held)) {
-            assertThat(sql.rows("SELECT count(*) FROM orders")).hasSize(1);
+        try (MirrorSql sql = MirrorSql.open(held, OptionalLong.empty())) {
+            assertThat(sql.rows(QUERIES.get(0))).isEqualTo(heldAnswer).isNotEmpty();
         }
 
         lease.close();
-        // The next commit removes the manifests the lease kept; files only they listed go at the next open.
+        // The next maintenance expires the snapshots the lease kept, and their files go with them.
         for (int round = 6; round < 8; round++) {
             orders.writeRound(round);
             sync(mirror, COMPACTS);
         }
-        assertThat(MirrorFiles.parquetFiles(mirror.resolve("orders"))).isEqualTo(latest(mirror).dataFiles().stream()
-                .map(DataFile::path).collect(Collectors.toSet()));
+        assertThat(MirrorFiles.parquetFiles(mirror, "orders")).isEqualTo(keptOnDisk(mirror));
+        assertThat(heldFiles).as("files only the released batch needed")
+                .noneMatch(file -> LocalFileIO.pathOf(file).toFile().exists());
     }
 
     @Test
-    void deltasCommittedAfterTheCompactedVersionStayOnTopOfItsBase() throws Exception {
+    void batchesCommittedAfterACompactionStayOnTopOfItsFile() throws Exception {
         Path mirror = work.resolve("mirror");
         for (int round = 0; round < 3; round++) {
             store.upsertItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":" + round + "}");
             sync(mirror, COMPACTS);
         }
-        assertThat(latest(mirror).root().files()).extracting(DataFile::kind).containsExactly(DataFile.Kind.BASE);
+        List<String> compacted = MirrorFiles.dataFiles(mirror, "orders", "orders");
+        assertThat(compacted).hasSize(1);
+        assertThat(MirrorFiles.latest(mirror, "orders").root().view().deletedRows()).isZero();
 
         store.deleteItem("orders", PartitionKey.of("c1"), "o1");
         store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c1\",\"total\":5}");
         sync(mirror, COMPACTS);
 
-        assertThat(latest(mirror).root().files()).extracting(DataFile::kind)
-                .containsExactly(DataFile.Kind.BASE, DataFile.Kind.DELTA);
+        // The compacted file stays, its one row deleted by a deletion vector; the new row is in a file of its own.
+        assertThat(MirrorFiles.dataFiles(mirror, "orders", "orders")).hasSize(2).containsAll(compacted);
+        assertThat(MirrorFiles.latest(mirror, "orders").root().view().deletedRows()).isEqualTo(1);
         assertThat(rows(mirror, "SELECT id, total FROM orders")).containsExactly(List.of("o2", 5L));
     }
 
     @Test
-    void rowsPastTheAnalyticalTtlLeaveTheFilesAtTheNextCompaction() throws Exception {
+    void rowsPastTheAnalyticalTtlStayOutOfQueriesAcrossACompaction() throws Exception {
         store.createContainer(ContainerProperties.of("metrics", "/host").withAnalyticalTtl(3600));
         Path mirror = work.resolve("mirror");
         store.createItem("metrics", "{\"id\":\"old\",\"host\":\"a\"}");
@@ -145,9 +154,7 @@ class CompactionTest {
         store.createItem("metrics", "{\"id\":\"newer\",\"host\":\"b\"}");
         sync(mirror, COMPACTS);
 
-        TableEntry root = new ManifestStore(mirror.resolve("metrics")).latest().orElseThrow().root();
-        assertThat(root.files()).extracting(DataFile::kind).containsExactly(DataFile.Kind.BASE);
-        assertThat(root.rows()).isEqualTo(2);
+        assertThat(MirrorFiles.dataFiles(mirror, "metrics", "metrics")).as("compacted").hasSize(1);
         try (MirrorSql sql = MirrorSql.open(mirror, "metrics", OptionalLong.of(clock.instant().getEpochSecond()))) {
             assertThat(sql.rows("SELECT id FROM metrics ORDER BY id")).containsExactly(List.of("new"),
                     List.of("newer"));
@@ -160,8 +167,18 @@ class CompactionTest {
         }
     }
 
-    private static Manifest latest(Path mirrorDirectory) {
-        return MirrorFiles.latest(mirrorDirectory, "orders");
+    /** The files a mirror of orders keeps: those its kept snapshots list, and those its newest snapshots removed. */
+    private static Set<String> keptOnDisk(Path mirrorDirectory) {
+        Set<String> kept = new HashSet<>(MirrorFiles.listed(mirrorDirectory, "orders"));
+        kept.addAll(MirrorFiles.removedByLatest(mirrorDirectory, "orders"));
+        return kept;
+    }
+
+    /** The data files of every flattened table of {@code snapshot}. */
+    private static List<String> dataFiles(ContainerSnapshot snapshot) {
+        List<String> files = new ArrayList<>();
+        snapshot.tables().forEach(table -> files.addAll(table.view().dataFiles()));
+        return files;
     }
 
     private static List<List<Object>> rows(Path mirrorDirectory, String query) throws Exception {

@@ -1,7 +1,8 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -66,8 +68,8 @@ class ContainerIsolationTest {
         store.createItem(LONGEST_NAME, "{\"id\":\"o2\",\"customerId\":\"c2\",\"items\":[{\"sku\":\"C\",\"qty\":3}]}");
         FeedMirror.SyncResult restarted = sync();
 
-        assertThat(restarted.events()).as("the restarted mirror goes on from its committed version").isEqualTo(1);
-        assertThat(manifests(LONGEST_NAME).latest().orElseThrow().version()).isEqualTo(2);
+        assertThat(restarted.events()).as("the restarted mirror goes on from its committed batch").isEqualTo(1);
+        assertThat(MirrorFiles.batch(mirrorDirectory, LONGEST_NAME)).isEqualTo(2);
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, LONGEST_NAME)) {
             assertThat(sql.rows("SELECT _id, sku, qty FROM \"" + LONGEST_NAME + "__items\" ORDER BY _id"))
                     .containsExactly(List.of("o1", "A", 2L), List.of("o2", "C", 3L));
@@ -88,13 +90,13 @@ class ContainerIsolationTest {
         store.createItem("blocked", "{\"id\":\"b1\",\"customerId\":\"c1\"}");
         store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
 
-        try (ContainerMirror holder = holdMirror("blocked")) {
+        try (ContainerTables holder = holdMirror("blocked")) {
             assertThatThrownBy(this::sync).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("blocked");
         }
 
         assertThat(MirrorSql.query(mirrorDirectory, "orders", "SELECT id FROM orders")).containsExactly(List.of("o1"));
-        assertThat(manifests("blocked").latest()).isEmpty();
+        assertThat(ContainerSnapshot.read(mirrorDirectory, "blocked")).isEmpty();
         assertThat(sync().events()).as("the blocked container, once free").isEqualTo(1);
     }
 
@@ -103,7 +105,7 @@ class ContainerIsolationTest {
         store.createContainer(ContainerProperties.of("blocked", "/customerId").withAnalyticalTtl(-1));
         store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
         store.createItem("blocked", "{\"id\":\"b1\",\"customerId\":\"c1\"}");
-        ContainerMirror holder = holdMirror("blocked");
+        ContainerTables holder = holdMirror("blocked");
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try (FeedMirror daemon = newMirror()) {
             Future<?> running = thread.submit(() -> {
@@ -144,18 +146,21 @@ class ContainerIsolationTest {
         }
     }
 
-    /** The container's mirror, opened and locked as another process would hold it. */
-    private ContainerMirror holdMirror(String container) {
-        return ContainerMirror.open(mirrorDirectory, container, -1, FlattenerConfig.defaults(container),
-                MirrorConfig.defaults(), Clock.systemUTC());
+    /** The container's tables, opened and locked as another process would hold them. */
+    private ContainerTables holdMirror(String container) {
+        return ContainerTables.open(mirrorDirectory, container, FlattenerConfig.defaults(container),
+                MirrorConfig.defaults());
     }
 
-    private ManifestStore manifests(String container) {
-        return new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory, container));
-    }
-
+    /** How many rows the container's root table has now; 0 before its first commit. */
     private long rootRows(String container) {
-        return manifests(container).latest().map(manifest -> manifest.root().rows()).orElse(0L);
+        return ContainerSnapshot.read(mirrorDirectory, container).map(snapshot -> {
+            try (MirrorSql sql = MirrorSql.open(snapshot, OptionalLong.empty())) {
+                return (Long) sql.value("SELECT count(*) FROM \"" + snapshot.root().name() + "\"");
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }).orElse(0L);
     }
 
     private static MirrorHealth health(FeedMirror daemon, String container) {

@@ -1,7 +1,7 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
@@ -119,7 +119,7 @@ class DeepDocumentOverHttpTest {
                 daemon.get();
                 throw new AssertionError("The daemon stopped before " + container + " held " + expected);
             }
-            if (new ManifestStore(MirrorLayout.containerDirectory(mirrorDirectory, container)).latest().isPresent()) {
+            if (ContainerSnapshot.read(mirrorDirectory, container).isPresent()) {
                 List<List<Object>> rows = MirrorSql.query(mirrorDirectory, container, query);
                 if (rows.equals(expected)) {
                     return;

@@ -1,12 +1,12 @@
 package io.docmirror.mirror;
 
 import io.docmirror.layout.DirectoryName;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.store.ContainerProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,18 +22,6 @@ class DirectoryNameTest {
 
         assertThat(MirrorLayout.containerDirectory(MIRROR, "orders")).isEqualTo(MIRROR.resolve("orders"));
         assertThat(MirrorLayout.containerDirectory(MIRROR, longest)).isEqualTo(MIRROR.resolve(longest));
-    }
-
-    @Test
-    void aNameTooLongForAFileNameKeepsAReadablePrefixAndAStableHash() {
-        String table = "c".repeat(255) + "__items";
-
-        String directory = MirrorLayout.tableDirectory(table);
-
-        assertThat(directory.getBytes(StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(DirectoryName.MAX_LENGTH);
-        assertThat(directory).startsWith("c".repeat(200)).matches(".*-[0-9a-f]{16}");
-        assertThat(MirrorLayout.tableDirectory(table)).isEqualTo(directory);
-        assertThat(MirrorLayout.tableDirectory("c".repeat(255) + "__lines")).isNotEqualTo(directory);
     }
 
     @ParameterizedTest

@@ -6,6 +6,7 @@ import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -45,6 +46,28 @@ final class MirrorFiles {
                 .findFirst().orElseThrow().view().dataFiles();
     }
 
+    /**
+     * The live data files of any of the container's tables, the history and the dead letters included, as its newest
+     * snapshot records them (location, size, row count, column bounds); empty when the table has no snapshot.
+     */
+    static List<DataFile> liveFiles(Path mirrorDirectory, String container, String table) {
+        Table found = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
+                new LocalFileIO()).get(table);
+        if (found == null) {
+            throw new IllegalStateException("The mirror of " + container + " has no table " + table);
+        }
+        List<DataFile> files = new ArrayList<>();
+        if (found.currentSnapshot() == null) {
+            return files;
+        }
+        try (CloseableIterable<FileScanTask> tasks = found.newScan().includeColumnStats().planFiles()) {
+            tasks.forEach(task -> files.add(task.file().copy()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+
     /** Every Parquet file under the container's folder of the warehouse, as a location. */
     static Set<String> parquetFiles(Path mirrorDirectory, String container) {
         Path folder = LocalFileIO.pathOf(MirrorTables.containerLocation(
@@ -58,6 +81,23 @@ final class MirrorFiles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The data files the newest snapshot of each of the container's tables removed (a compaction's rewrite, say), as
+     * locations: Iceberg deletes them when that snapshot expires, not before.
+     */
+    static Set<String> removedByLatest(Path mirrorDirectory, String container) {
+        Set<String> removed = new HashSet<>();
+        Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
+                new LocalFileIO());
+        for (Table table : tables.values()) {
+            if (table.currentSnapshot() != null) {
+                table.currentSnapshot().removedDataFiles(table.io()).forEach(file -> removed.add(
+                        LocalFileIO.pathOf(file.location()).toUri().toString()));
+            }
+        }
+        return removed;
     }
 
     /** Every data file some kept snapshot of one of the container's tables lists, as a location. */

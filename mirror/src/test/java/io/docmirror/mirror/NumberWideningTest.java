@@ -1,7 +1,6 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.DataFile;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreTesting;
@@ -21,17 +20,16 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A number column widens (BIGINT, DOUBLE, DECIMAL(38,s)) when a later commit brings a value its type cannot hold.
- * The files written before keep the narrower type; every value they hold must still come back exactly, in SQL and
- * after a compaction folds them into one file. Reading files of different types in one go used to bring them to
- * DOUBLE first and round: 0.1234567890123456789 came back as 0.1234567890123456768.
+ * A number column widens (BIGINT, DOUBLE, DECIMAL(38,s)) when a later batch brings a value its type cannot hold, and
+ * the rows written before are copied into the wider column. Every value must still come back exactly, in SQL and
+ * after a compaction folds the files into one: a value brought to DOUBLE on the way would round
+ * (0.1234567890123456789 as 0.1234567890123456768).
  */
 class NumberWideningTest {
     private static final MirrorConfig NEVER_COMPACTS = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "0"));
+            "mirror.compaction.files", "0"));
     private static final MirrorConfig COMPACTS = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "2", "mirror.manifest.keep-versions", "1",
-            "mirror.manifest.keep-ms", "0"));
+            "mirror.compaction.files", "2", "mirror.snapshots.keep", "1", "mirror.snapshots.keep-ms", "0"));
 
     @TempDir
     Path work;
@@ -87,12 +85,22 @@ class NumberWideningTest {
                     + "}");
             sync(NEVER_COMPACTS);
         }
-        assertThat(values(path)).as("before compaction").isEqualTo(expected(numbers));
+        assertThat(values(path)).as("before the next batch").isEqualTo(expected(numbers));
+        // A widening rewrites the column's rows into the new type; a later batch adds a file of its own beside them.
+        String[] all = Arrays.copyOf(numbers, numbers.length + 1);
+        all[numbers.length] = numbers[numbers.length - 1];
+        store.createItem("numbers", "{\"id\":\"u\",\"pk\":\"p\",\"" + path + "\":" + all[numbers.length] + "}");
+        sync(NEVER_COMPACTS);
+        assertThat(values(path)).as("before compaction").isEqualTo(expected(all));
+        assertThat(rootFiles()).as("files before compaction").hasSizeGreaterThanOrEqualTo(2);
 
         sync(COMPACTS);
-        assertThat(MirrorFiles.latest(work.resolve("mirror"), "numbers").root().files())
-                .extracting(DataFile::kind).containsExactly(DataFile.Kind.BASE);
-        assertThat(values(path)).as("after compaction").isEqualTo(expected(numbers));
+        assertThat(rootFiles()).as("files after compaction").hasSize(1);
+        assertThat(values(path)).as("after compaction").isEqualTo(expected(all));
+    }
+
+    private List<String> rootFiles() {
+        return MirrorFiles.dataFiles(work.resolve("mirror"), "numbers", "numbers");
     }
 
     private List<BigDecimal> values(String path) throws Exception {

@@ -2,9 +2,13 @@ package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.TypePolicy;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.MirrorProperties;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.iceberg.ConflictEntry;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
@@ -60,24 +64,28 @@ class RebuildTest {
                 {"id":"o3","customerId":"c1","code":"x","items":[]}""");
         store.deleteItem("orders", PartitionKey.of("c2"), "o2");
         sync(FlattenerConfig::defaults);
-        Manifest before = latest();
+        ContainerSnapshot before = latest();
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
             // Lossless: the text codes have a variant column of their own.
             assertThat(sql.rows("SELECT id, code, code__varchar FROM orders ORDER BY id")).containsExactly(
                     Arrays.asList("o1", 125L, null), Arrays.asList("o3", null, "x"));
         }
+        List<String> historyBefore = historyFiles();
         store.close();
 
-        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock)
+        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults())
                 .run("orders", WELL_DEFINED.apply("orders"), changes -> { });
 
         assertThat(result.changes()).isEqualTo(5);
-        Manifest after = latest();
-        assertThat(after.version()).isEqualTo(before.version() + 1);
-        assertThat(after.checkpoint()).isEqualTo(before.checkpoint());
-        assertThat(after.history()).isEqualTo(before.history());
+        ContainerSnapshot after = latest();
+        // One commit replaced the tables: the next batch, at the same checkpoint, over the same history files.
+        assertThat(batch(after)).isEqualTo(batch(before) + 1);
+        assertThat(result.position()).isEqualTo("batch " + batch(after));
+        assertThat(after.rootSnapshot().summary().get(MirrorSummary.CHECKPOINT))
+                .isEqualTo(before.rootSnapshot().summary().get(MirrorSummary.CHECKPOINT));
+        assertThat(historyFiles()).isEqualTo(historyBefore);
         // Well-defined (Cosmos DB's analytical store): the first type wins, other values become NULL and are counted.
-        assertThat(after.conflicts()).extracting(ConflictEntry::jsonPath, ConflictEntry::keptType, ConflictEntry::seenType,
+        assertThat(conflicts(after)).extracting(ConflictEntry::jsonPath, ConflictEntry::keptType, ConflictEntry::seenType,
                 ConflictEntry::count).containsExactly(org.assertj.core.groups.Tuple.tuple("$.code", "BIGINT",
                 "VARCHAR", 2L));
         try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
@@ -104,7 +112,7 @@ class RebuildTest {
                     Arrays.asList("o1", 125L), Arrays.asList("o3", null), Arrays.asList("o4", null),
                     Arrays.asList("o5", 127L));
         }
-        assertThat(new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow().conflicts())
+        assertThat(conflicts(latest()))
                 .extracting(ConflictEntry::count).containsExactly(3L);
     }
 
@@ -124,7 +132,7 @@ class RebuildTest {
         List<List<List<Object>>> before = answers(queries);
         store.close();
 
-        new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock)
+        new Rebuild(mirrorDirectory, MirrorConfig.defaults())
                 .run("orders", FlattenerConfig.defaults("orders"), changes -> { });
 
         assertThat(answers(queries)).isEqualTo(before);
@@ -137,7 +145,7 @@ class RebuildTest {
         store.createItem("orders", """
                 {"id":"o1","customerId":"c1","items":[{"sku":"A"}]}""");
         sync(FlattenerConfig::defaults);
-        Rebuild rebuild = new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock);
+        Rebuild rebuild = new Rebuild(mirrorDirectory, MirrorConfig.defaults());
 
         assertThat(rebuild.containerOf("orders")).isEqualTo("orders");
         assertThat(rebuild.containerOf("orders__items")).isEqualTo("orders");
@@ -151,14 +159,14 @@ class RebuildTest {
         store.createItem("orders", """
                 {"id":"o1","customerId":"c1","code":1}""");
         sync(FlattenerConfig::defaults);
-        long version = latest().version();
-        try (ContainerMirror daemon = ContainerMirror.open(mirrorDirectory, "orders", -1,
-                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), clock)) {
-            assertThatThrownBy(() -> new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock)
+        long batch = batch(latest());
+        try (ContainerTables daemon = ContainerTables.open(mirrorDirectory, "orders",
+                FlattenerConfig.defaults("orders"), MirrorConfig.defaults())) {
+            assertThatThrownBy(() -> new Rebuild(mirrorDirectory, MirrorConfig.defaults())
                     .run("orders", WELL_DEFINED.apply("orders"), changes -> { }))
                     .hasMessageContaining("orders");
         }
-        assertThat(latest().version()).isEqualTo(version);
+        assertThat(batch(latest())).isEqualTo(batch);
     }
 
     private List<List<List<Object>>> answers(List<String> queries) throws Exception {
@@ -171,8 +179,24 @@ class RebuildTest {
         }
     }
 
-    private Manifest latest() {
-        return new ManifestStore(mirrorDirectory.resolve("orders")).latest().orElseThrow();
+    private ContainerSnapshot latest() {
+        return MirrorFiles.latest(mirrorDirectory, "orders");
+    }
+
+    private static long batch(ContainerSnapshot snapshot) {
+        return Long.parseLong(snapshot.rootSnapshot().summary().get(MirrorSummary.BATCH));
+    }
+
+    /** The history's data files: a rebuild replays the history, and keeps it as it is. */
+    private List<String> historyFiles() {
+        return MirrorFiles.liveFiles(mirrorDirectory, "orders", "orders_history").stream()
+                .map(org.apache.iceberg.DataFile::location).sorted().toList();
+    }
+
+    /** The conflicts recorded on the root table, as the SQL endpoint's {@code docmirror_conflicts} shows them. */
+    private static List<ConflictEntry> conflicts(ContainerSnapshot snapshot) throws Exception {
+        return new ObjectMapper().readValue(snapshot.rootProperty(MirrorProperties.CONFLICTS).orElse("[]"),
+                new TypeReference<List<ConflictEntry>>() { });
     }
 
     private void reopenStore() {

@@ -1,8 +1,9 @@
 package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.manifest.DataFile;
-import io.docmirror.mirror.manifest.Manifest;
+import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.store.ContainerProperties;
@@ -11,6 +12,7 @@ import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
+import org.apache.iceberg.DataFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -31,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class RepairTest {
     private static final MirrorConfig NEVER_COMPACTS = MirrorConfig.fromProperties(Map.of(
-            "mirror.compaction.delta-files", "0"));
+            "mirror.compaction.files", "0"));
 
     @TempDir
     Path work;
@@ -60,83 +63,95 @@ class RepairTest {
 
     @Test
     void aTruncatedTableFileIsFoundAndRebuiltFromTheHistory() throws Exception {
-        DataFile damaged = latest().root().files().get(1);
+        String damaged = MirrorFiles.dataFiles(mirror(), "orders", "orders").get(1);
         truncate(damaged);
 
-        assertThat(DamagedFiles.bySize(directory(), latest())).extracting(DamagedFiles.Damage::file)
-                .containsExactly(damaged);
+        assertThat(MirrorFiles.latest(mirror(), "orders").damagedFiles()).singleElement().asString()
+                .contains(damaged);
         Repair.Result result = repair();
 
         assertThat(result.damages()).hasSize(1);
         assertThat(result.rebuiltChanges()).isEqualTo(9);
-        assertThat(DamagedFiles.inDepth(directory(), latest())).isEmpty();
+        assertThat(MirrorFiles.latest(mirror(), "orders").damagedFiles()).isEmpty();
         assertExact();
     }
 
     @Test
     void aMissingHistoryFileIsTakenAgainFromTheChangeLog() throws Exception {
-        List<DataFile> history = latest().history();
-        Files.delete(directory().resolve(history.get(1).path()));
-        truncate(history.get(2));
+        List<DataFile> history = historyFiles();
+        Files.delete(LocalFileIO.pathOf(history.get(1).location()));
+        truncate(history.get(2).location());
 
         Repair.Result result = repair();
 
         assertThat(result.damages()).hasSize(2);
-        assertThat(result.recoveredChanges()).isEqualTo(history.get(1).rows() + history.get(2).rows());
-        assertThat(DamagedFiles.inDepth(directory(), latest())).isEmpty();
+        assertThat(result.recoveredChanges()).isEqualTo(history.get(1).recordCount() + history.get(2).recordCount());
+        assertThat(MirrorFiles.latest(mirror(), "orders").damagedFiles()).isEmpty();
         assertExact();
     }
 
     @Test
     void aHistoryTheChangeLogNoLongerHoldsIsLeftAsItWasWithTheWayOut() throws Exception {
-        DataFile first = latest().history().get(0);
-        truncate(first);
+        DataFile first = historyFiles().get(0);
+        truncate(first.location());
         // The store forgets the first changes, as its change log's retention would.
         store.close();
         store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false)
                 .withChangeLogRetention(-1, 1), clock, false);
         assertThat(store.trimChangeLog(1000)).isPositive();
-        Manifest before = latest();
+        long before = rootSnapshotId();
 
-        assertThatThrownBy(this::repair).hasMessageContaining(first.path()).hasMessageContaining("docmirror backfill");
-        assertThat(latest()).isEqualTo(before);
+        assertThatThrownBy(this::repair).hasMessageContaining(first.location())
+                .hasMessageContaining("docmirror backfill");
+        assertThat(rootSnapshotId()).isEqualTo(before);
     }
 
     @Test
     void anIntactMirrorIsLeftAlone() {
-        Manifest before = latest();
+        long before = rootSnapshotId();
         assertThat(repair().damages()).isEmpty();
-        assertThat(latest()).isEqualTo(before);
+        assertThat(rootSnapshotId()).isEqualTo(before);
+        assertThat(MirrorFiles.batch(mirror(), "orders")).isEqualTo(5);
     }
 
     private Repair.Result repair() {
-        return new Repair(store, work.resolve("mirror"), MirrorConfig.defaults(), clock).run("orders");
+        return new Repair(store, mirror(), MirrorConfig.defaults()).run("orders");
     }
 
     private void assertExact() {
-        ReconcileReport report = new Reconciler(store, work.resolve("mirror"), clock, 5).reconcile("orders");
+        ReconcileReport report = new Reconciler(store, mirror(), clock, 5).reconcile("orders");
         assertThat(report.differences()).as("%s", report).isEmpty();
         assertThat(report.exact()).isTrue();
     }
 
-    private void truncate(DataFile file) throws Exception {
-        Path path = directory().resolve(file.path());
+    private static void truncate(String location) throws Exception {
+        Path path = LocalFileIO.pathOf(location);
         byte[] bytes = Files.readAllBytes(path);
         Files.write(path, Arrays.copyOf(bytes, bytes.length / 2));
     }
 
     private void sync() {
-        try (FeedMirror mirror = new FeedMirror(store, work.resolve("mirror"), NEVER_COMPACTS,
-                FlattenerConfig::defaults, clock)) {
+        try (FeedMirror mirror = new FeedMirror(store, mirror(), NEVER_COMPACTS, FlattenerConfig::defaults, clock)) {
             mirror.sync();
         }
     }
 
-    private Path directory() {
-        return MirrorLayout.containerDirectory(work.resolve("mirror"), "orders");
+    /** The history's data files, oldest changes first (one file per batch, as nothing compacts). */
+    private List<DataFile> historyFiles() {
+        List<DataFile> files = MirrorFiles.liveFiles(mirror(), "orders", "orders_history").stream()
+                .sorted(Comparator.comparingLong(ContainerTables::lowestLsn)).toList();
+        assertThat(files).hasSize(5);
+        return files;
     }
 
-    private Manifest latest() {
-        return MirrorFiles.latest(work.resolve("mirror"), "orders");
+    /** The mirror's newest commit: a repair that changes nothing commits nothing. */
+    private long rootSnapshotId() {
+        var snapshot = MirrorFiles.latest(mirror(), "orders").rootSnapshot();
+        assertThat(snapshot.summary()).containsKey(MirrorSummary.BATCH);
+        return snapshot.snapshotId();
+    }
+
+    private Path mirror() {
+        return work.resolve("mirror");
     }
 }
