@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.iceberg.BackfillState;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.ContainerProperties;
@@ -130,31 +131,39 @@ class BackfillTest {
     }
 
     @Test
-    void aBackfillOverAnExistingMirrorIsRefusedAndChangesNoAnswer() throws Exception {
+    void aBackfillOverAnExistingMirrorReplacesItsTablesInOneCommitWithoutChangingAnyAnswer() throws Exception {
         Path mirror = work.resolve("mirror");
         for (int round = 0; round < 3; round++) {
             orders.writeRound(round);
             sync(mirror);
         }
         long before = MirrorFiles.batch(mirror, "orders");
+        List<String> filesBefore = MirrorFiles.dataFiles(mirror, "orders", "orders");
 
-        // An Iceberg mirror is started by a backfill, never replaced by one.
-        assertThatThrownBy(() -> backfill(mirror, Backfill.Listener.NONE)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Cannot backfill container orders: its Iceberg tables hold a mirror already "
-                        + "(batch " + before + ")");
-        assertThat(MirrorFiles.batch(mirror, "orders")).isEqualTo(before);
+        Backfill.Result result = backfill(mirror, Backfill.Listener.NONE);
+
+        assertThat(result.position()).isEqualTo("batch " + (before + 1));
+        assertThat(MirrorFiles.latest(mirror, "orders").rootSnapshot().summary())
+                .containsEntry(MirrorSummary.COMMIT_KIND, "backfill").containsKey(MirrorSummary.HISTORY_FROM);
+        assertThat(MirrorFiles.dataFiles(mirror, "orders", "orders")).doesNotContainAnyElementsOf(filesBefore);
+        // The history holds each document once, as of the snapshot: what a first backfill gives.
+        Path snapshot = work.resolve("snapshot");
+        backfill(snapshot, Backfill.Listener.NONE);
+        assertThat(MirrorSql.query(mirror, "orders", "SELECT count(*) FROM orders_history"))
+                .isEqualTo(MirrorSql.query(snapshot, "orders", "SELECT count(*) FROM orders_history"));
         orders.writeRound(3);
         sync(mirror);
 
         Path streamed = work.resolve("streamed");
         sync(streamed);
         for (String query : QUERIES) {
-            assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(streamed, "orders", query));
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query)
+                    .isEqualTo(MirrorSql.query(streamed, "orders", query));
         }
     }
 
     @Test
-    void aFeedPositionLostToRetentionStopsTheMirrorRatherThanSkipChanges() throws Exception {
+    void aFeedPositionLostToRetentionStopsTheMirrorUntilABackfillMendsIt() throws Exception {
         Path mirror = work.resolve("mirror");
         orders.writeRound(0);
         sync(mirror);
@@ -172,12 +181,22 @@ class BackfillTest {
         assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Cannot mirror container orders any further: Cannot read feed range orders[")
                 .hasMessageContaining("retention has passed")
-                .hasMessageContaining("The mirror stops at batch " + before + " rather than skip those changes");
+                .hasMessageEndingWith("The mirror stops at batch " + before + " rather than skip those "
+                        + "changes: run `docmirror backfill --container orders` to snapshot the container again, and "
+                        + "the daemon streams on from the snapshot.");
         assertThat(MirrorFiles.batch(mirror, "orders")).isEqualTo(before);
         // It stays stopped: a later sync does not skip the lost changes either.
-        orders.writeRound(4);
         assertThatThrownBy(() -> sync(mirror)).hasMessageContaining("retention has passed");
-        assertThat(MirrorFiles.batch(mirror, "orders")).isEqualTo(before);
+
+        backfill(mirror, Backfill.Listener.NONE);
+        orders.writeRound(4);
+        sync(mirror);
+        Path snapshot = work.resolve("snapshot");
+        backfill(snapshot, Backfill.Listener.NONE);
+        for (String query : QUERIES) {
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query)
+                    .isEqualTo(MirrorSql.query(snapshot, "orders", query)).isNotEmpty();
+        }
     }
 
     @Test
