@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * One container's Iceberg tables at the snapshots one read of the catalog's pointers found
  * ({@link CatalogPointers}), and how DuckDB reads them: each table's data files by field id, without the rows its
  * deletion vectors delete ({@link TableView}), which {@link #loadDeletedRows} puts into {@value #DELETED_ROWS} first.
- * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too.
+ * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too: the mirror deletes them
+ * from the tables only at its next {@code ttl} commit, and until then the views leave them out themselves.
  */
 public final class ContainerSnapshot {
     /** The positions the deletion vectors delete, of every container loaded into one DuckDB database. */

@@ -149,7 +149,8 @@ public final class Backfill {
      */
     private Result runIntoIceberg(ContainerProperties properties, Listener listener) throws InterruptedException {
         String container = properties.id();
-        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config)) {
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config,
+                clock)) {
             if (tables.backfill().isEmpty() && tables.batches() > 0) {
                 throw new IllegalStateException("Cannot backfill container " + container + ": its Iceberg tables "
                         + "hold a mirror already (" + tables.position() + "); in the Iceberg format a backfill "

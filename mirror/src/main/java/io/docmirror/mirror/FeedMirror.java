@@ -449,7 +449,7 @@ public final class FeedMirror implements AutoCloseable {
     }
 
     private MirrorTarget openTables(ContainerProperties container, FlattenerConfig flattenerConfig) {
-        ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config);
+        ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config, clock);
         tables.backfill().ifPresent(backfill -> {
             IllegalStateException unfinished = new IllegalStateException("Cannot mirror container " + container.id()
                     + ": its backfill has not finished (" + backfill.rangeLsns().size() + " of "

@@ -24,6 +24,8 @@ import static java.util.Objects.requireNonNull;
  * @param keepManifestsFor {@code mirror.manifest.keep-ms}: ... once they are also this old
  * @param compactionDeltaFiles {@code mirror.compaction.delta-files}: a table with this many delta files is compacted
  *     (0: never)
+ * @param analyticalTtlInterval {@code mirror.analytical-ttl.interval-ms}: how often the Iceberg format deletes the rows
+ *     of documents past their container's analytical TTL, in a commit of its own
  * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
  *     thread, while one thread flattens and writes
  * @param format {@code mirror.format}: the tables' format
@@ -31,7 +33,7 @@ import static java.util.Objects.requireNonNull;
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepManifestVersions, Duration keepManifestsFor, int compactionDeltaFiles,
-        int backfillReaders, MirrorFormat format, CatalogOptions catalog) {
+        Duration analyticalTtlInterval, int backfillReaders, MirrorFormat format, CatalogOptions catalog) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a manifest version) closes when it holds this many "
@@ -61,6 +63,12 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                             + "folded into one base file of its current rows (without rows past the analytical "
                             + "TTL), committed as a new version that changes no query result. 0 turns compaction "
                             + "off."),
+            new ConfigOption("mirror.analytical-ttl.interval-ms", "60000",
+                    "How often the Iceberg format applies each container's analytical TTL to its tables: a commit "
+                            + "of its own deletes the rows of the documents whose `_ts` is past the TTL, their "
+                            + "child rows and their history entries, so that every engine reading the tables leaves "
+                            + "them out, not only the SQL endpoint (whose views leave them out as soon as they "
+                            + "expire). A check that finds nothing due reads no data file."),
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
                             + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
@@ -111,6 +119,11 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             throw ConfigSection.invalid("mirror.compaction.delta-files", compactionDeltaFiles,
                     "must be 0 (off) or at least 2");
         }
+        requireNonNull(analyticalTtlInterval, "analyticalTtlInterval is null");
+        if (analyticalTtlInterval.isNegative() || analyticalTtlInterval.isZero()) {
+            throw ConfigSection.invalid("mirror.analytical-ttl.interval-ms", analyticalTtlInterval.toMillis(),
+                    "must be positive");
+        }
         if (backfillReaders < 1) {
             throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
         }
@@ -139,6 +152,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 section.intValue("mirror.manifest.keep-versions"),
                 Duration.ofMillis(section.longValue("mirror.manifest.keep-ms")),
                 section.intValue("mirror.compaction.delta-files"),
+                Duration.ofMillis(section.longValue("mirror.analytical-ttl.interval-ms")),
                 section.intValue("mirror.backfill.readers"),
                 MirrorFormat.parse(section.text("mirror.format").trim()),
                 new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
@@ -148,24 +162,25 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
         return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepManifestVersions, keepManifestsFor,
-                compactionDeltaFiles, backfillReaders, format, catalog);
+                compactionDeltaFiles, analyticalTtlInterval, backfillReaders, format, catalog);
     }
 
     /** Compaction of tables with {@code deltaFiles} delta files (0: off), manifests kept for {@code keepFor}. */
     public MirrorConfig withCompaction(int deltaFiles, Duration keepFor) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions, keepFor,
-                deltaFiles, backfillReaders, format, catalog);
+                deltaFiles, analyticalTtlInterval, backfillReaders, format, catalog);
     }
 
     public MirrorConfig withFormat(MirrorFormat format) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
-                keepManifestsFor, compactionDeltaFiles, backfillReaders, format, catalog);
+                keepManifestsFor, compactionDeltaFiles, analyticalTtlInterval, backfillReaders, format, catalog);
     }
 
     /** This configuration in the Iceberg format, its tables in {@code catalog}. */
     public MirrorConfig withCatalog(CatalogOptions catalog) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepManifestVersions,
-                keepManifestsFor, compactionDeltaFiles, backfillReaders, MirrorFormat.ICEBERG, catalog);
+                keepManifestsFor, compactionDeltaFiles, analyticalTtlInterval, backfillReaders, MirrorFormat.ICEBERG,
+                catalog);
     }
 
     private static CompressionCodecName compression(String text) {
