@@ -111,7 +111,7 @@ public final class Rebuild {
             String history = new ViewDefinitions(before, mirror.directory(), OptionalLong.empty()).history();
             long changes;
             try {
-                changes = replay(container, history, batch::add, progress);
+                changes = replay(container, connection -> { }, history, batch::add, progress);
             } catch (RuntimeException e) {
                 batch.abort();
                 throw e;
@@ -126,11 +126,13 @@ public final class Rebuild {
     private Result runOnTables(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
         try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
                 config)) {
-            String history = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow().history();
+            ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow();
+            // As of the mirror's clock, which its analytical TTL commits count back from too.
+            String history = snapshot.history(OptionalLong.of(clock.instant().getEpochSecond()));
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;
             try {
-                changes = replay(container, history, batch::add, progress);
+                changes = replay(container, snapshot::loadDeletedRows, history, batch::add, progress);
             } catch (RuntimeException e) {
                 batch.abort();
                 throw e;
@@ -142,18 +144,29 @@ public final class Rebuild {
         }
     }
 
-    /** Hands every change of {@code history} (a query of the history) to {@code batch}, in commit order. */
-    private static long replay(String container, String history, Consumer<ChangeEvent> batch,
+    /** Makes ready a DuckDB connection for a query of the history (the rows deletion vectors delete). */
+    @FunctionalInterface
+    private interface HistorySetup {
+        void prepare(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Hands every change of {@code history} (a query of the history, run on a connection {@code setup} made ready)
+     * to {@code batch}, in commit order.
+     */
+    private static long replay(String container, HistorySetup setup, String history, Consumer<ChangeEvent> batch,
             LongConsumer progress) {
         long changes = 0;
-        try (Connection connection = BackgroundDuckDb.connect();
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
-                     + "ttl_expired, document FROM (" + history + ") ORDER BY _commit_time, _lsn")) {
-            while (rows.next()) {
-                batch.accept(change(container, rows));
-                if (++changes % PROGRESS_STEP == 0) {
-                    progress.accept(changes);
+        try (Connection connection = BackgroundDuckDb.connect()) {
+            setup.prepare(connection);
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
+                         + "ttl_expired, document FROM (" + history + ") ORDER BY _commit_time, _lsn")) {
+                while (rows.next()) {
+                    batch.accept(change(container, rows));
+                    if (++changes % PROGRESS_STEP == 0) {
+                        progress.accept(changes);
+                    }
                 }
             }
         } catch (SQLException e) {

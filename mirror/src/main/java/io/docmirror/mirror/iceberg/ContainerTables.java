@@ -67,6 +67,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
@@ -101,8 +102,11 @@ public final class ContainerTables implements MirrorTarget {
     private final FlattenerConfig flattenerConfig;
     private final MirrorConfig config;
     private final WriterLock lock;
-    /** The container's analytical TTL in seconds (-1: forever), recorded on the root table for readers. */
-    private final long analyticalTtl;
+    /**
+     * The container's analytical TTL in seconds (-1: forever), recorded on the root table for readers; empty for
+     * tables opened by name (a rebuild, a repair), which leave the recorded one as it is and apply none.
+     */
+    private final OptionalLong analyticalTtl;
     /** The mirror's clock: what the analytical TTL counts back from, and when it is applied next. */
     private final Clock clock;
     /** When the analytical TTL was last applied; null: not since the tables were opened. */
@@ -129,7 +133,7 @@ public final class ContainerTables implements MirrorTarget {
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
-            long analyticalTtl, Clock clock, Path directory, boolean rebuilding) {
+            OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -165,7 +169,8 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config) {
-        return open(mirrorDirectory, container, null, -1, NO_TTL_CLOCK, flattenerConfig, config, false);
+        return open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK, flattenerConfig, config,
+                false);
     }
 
     /**
@@ -174,8 +179,8 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
             FlattenerConfig flattenerConfig, MirrorConfig config) {
-        ContainerTables tables = open(mirrorDirectory, container, null, -1, NO_TTL_CLOCK, flattenerConfig, config,
-                true);
+        ContainerTables tables = open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK,
+                flattenerConfig, config, true);
         if (tables.batches == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
@@ -192,18 +197,18 @@ public final class ContainerTables implements MirrorTarget {
     public static ContainerTables open(Path mirrorDirectory, ContainerProperties container,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         requireNonNull(clock, "clock is null");
-        return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(), clock,
-                flattenerConfig, config, false);
+        return open(mirrorDirectory, container.id(), container.resourceId(),
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, false);
     }
 
     /**
-     * @param analyticalTtl the container's analytical TTL in seconds (-1: forever)
+     * @param analyticalTtl the container's analytical TTL in seconds (-1: forever); empty: the recorded one stays
      * @param clock what the analytical TTL counts back from
      * @param rebuilding true to rebuild the tables under {@code flattenerConfig}: the committed schema, made under
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
-            long analyticalTtl, Clock clock, FlattenerConfig flattenerConfig, MirrorConfig config,
+            OptionalLong analyticalTtl, Clock clock, FlattenerConfig flattenerConfig, MirrorConfig config,
             boolean rebuilding) {
         FormatGuard.check(mirrorDirectory, container, MirrorFormat.ICEBERG);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
@@ -438,7 +443,7 @@ public final class ContainerTables implements MirrorTarget {
 
     /** Due at the first upkeep after the tables open, then every {@code mirror.analytical-ttl.interval-ms}. */
     private boolean isAnalyticalTtlDue() {
-        return analyticalTtl >= 0 && batches > 0 && (ttlAppliedAt == null
+        return analyticalTtl.orElse(-1) >= 0 && batches > 0 && (ttlAppliedAt == null
                 || !clock.instant().isBefore(ttlAppliedAt.plus(config.analyticalTtlInterval())));
     }
 
@@ -449,20 +454,21 @@ public final class ContainerTables implements MirrorTarget {
      * history entry as old (the history's view leaves those out too). After the commit, Iceberg's own reader returns
      * what the SQL endpoint's views return as of that second.
      *
-     * @throws IllegalStateException when the container has no analytical TTL (-1), a batch is open, or the tables
-     *     were opened for a rebuild
+     * @throws IllegalStateException when the container has no analytical TTL (-1), the tables were opened by name
+     *     (without the container's properties), a batch is open, or the tables were opened for a rebuild
      */
     public TtlExpiry applyAnalyticalTtl() {
-        if (analyticalTtl < 0) {
-            throw new IllegalStateException("Cannot apply the analytical TTL of " + container + ": it has none (-1), "
-                    + "its documents are kept forever");
+        if (analyticalTtl.orElse(-1) < 0) {
+            throw new IllegalStateException("Cannot apply the analytical TTL of " + container + ": "
+                    + (analyticalTtl.isPresent() ? "it has none (-1), its documents are kept forever"
+                            : "the tables were opened without the container's properties"));
         }
         if (openBatch != null || rebuilding) {
             throw new IllegalStateException("Cannot apply the analytical TTL of " + container + " while a "
                     + (rebuilding ? "rebuild" : "batch") + " is open");
         }
         ttlAppliedAt = clock.instant();
-        long cutoffTs = Math.subtractExact(ttlAppliedAt.getEpochSecond(), analyticalTtl);
+        long cutoffTs = Math.subtractExact(ttlAppliedAt.getEpochSecond(), analyticalTtl.getAsLong());
         Batch batch = new Batch(batches + 1, "ttl");
         openBatch = batch;
         TtlExpiry expiry;
@@ -484,8 +490,8 @@ public final class ContainerTables implements MirrorTarget {
             throw e;
         }
         log.info("Applied the analytical TTL of {} ({} s): {} documents and {} history entries up to _ts {} "
-                + "deleted in batch {}", container, analyticalTtl, expiry.documents(), expiry.historyEntries(),
-                cutoffTs, batches);
+                + "deleted in batch {}", container, analyticalTtl.getAsLong(), expiry.documents(),
+                expiry.historyEntries(), cutoffTs, batches);
         return expiry;
     }
 
@@ -800,8 +806,10 @@ public final class ContainerTables implements MirrorTarget {
                     replaceTheRest();
                 }
                 String conflicts = json(ConflictEntry.of(flattener.schema()));
-                String ttl = Long.toString(analyticalTtl);
                 Map<String, String> recorded = root.table().properties();
+                // Tables opened by name do not know the container's TTL: the recorded one stays.
+                String ttl = analyticalTtl.isPresent() ? Long.toString(analyticalTtl.getAsLong())
+                        : recorded.getOrDefault(MirrorProperties.ANALYTICAL_TTL, "-1");
                 if (!conflicts.equals(recorded.get(MirrorProperties.CONFLICTS))
                         || !ttl.equals(recorded.get(MirrorProperties.ANALYTICAL_TTL))) {
                     root.transaction().updateProperties().set(MirrorProperties.CONFLICTS, conflicts)

@@ -126,8 +126,7 @@ class TableViewTest {
 
     @Test
     void aTtlCommitLeavesIcebergsReaderWithWhatTheViewsShowAsOfIt() throws SQLException {
-        long start = clock.instant().getEpochSecond();
-        writeOrdersOfThreeAges();
+        long start = writeOrdersOfThreeAges();
         Checkpoint streamed;
         try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
             streamed = tables.checkpoint();
@@ -153,9 +152,7 @@ class TableViewTest {
     @Test
     void anExpiredDocumentWrittenAgainComesBackWithOnlyItsNewRows() throws SQLException {
         writeOrdersOfThreeAges();
-        try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
-            tables.applyAnalyticalTtl();
-        }
+        applyTheTtl();
         store.upsertItem("orders", """
                 {"id":"o1","customerId":"c1","total":11,"items":[{"sku":"Z","qty":9}]}""");
         syncForAnHour();
@@ -171,11 +168,8 @@ class TableViewTest {
 
     @Test
     void reopenedTablesKnowOnlyTheRowsATtlCommitLeft() throws SQLException {
-        long start = clock.instant().getEpochSecond();
-        writeOrdersOfThreeAges();
-        try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
-            tables.applyAnalyticalTtl();
-        }
+        long start = writeOrdersOfThreeAges();
+        applyTheTtl();
 
         clock.advanceSeconds(700);
         try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
@@ -196,6 +190,20 @@ class TableViewTest {
                 OptionalLong.of(start + 4700));
         assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o3", "o6");
         assertThat(icebergIds("orders__items", "_id")).containsExactlyInAnyOrder("o3", "o6");
+    }
+
+    @Test
+    void aRebuildAfterATtlCommitKeepsTheTtlAndAgreesWithTheViews() throws SQLException {
+        long start = writeOrdersOfThreeAges();
+        applyTheTtl();
+
+        new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock).run("orders", FlattenerConfig.defaults("orders"),
+                changes -> { });
+
+        assertThat(ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow().analyticalTtl())
+                .as("the TTL recorded on the rebuilt root table").isEqualTo(3600);
+        assertDuckDbReadsAsIcebergDoes("after a rebuild", OptionalLong.of(start + 4000));
+        assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o3", "o4", "o5");
     }
 
     @Test
@@ -223,8 +231,11 @@ class TableViewTest {
      * Orders of three ages as of the clock's second {@code start + 4000}, under a TTL of an hour: o1 and o2, and the
      * first version of o3, were written at {@code start} and are past it; o5, written at {@code start + 1000}, will be
      * at {@code start + 4600}; o3's second version and o4 are from {@code start + 2000}. Two streamed batches.
+     *
+     * @return {@code start}, the clock's second when it was called
      */
-    private void writeOrdersOfThreeAges() {
+    private long writeOrdersOfThreeAges() {
+        long start = clock.instant().getEpochSecond();
         store.createItem("orders", """
                 {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A","qty":1},{"sku":"B","qty":2}]}""");
         store.createItem("orders", """
@@ -242,6 +253,14 @@ class TableViewTest {
                 {"id":"o4","customerId":"c4","total":4,"items":[{"sku":"G","qty":1},{"sku":"H","qty":2}]}""");
         syncForAnHour();
         clock.advanceSeconds(2000);
+        return start;
+    }
+
+    /** One TTL commit, by tables opened for it. */
+    private void applyTheTtl() {
+        try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
+            tables.applyAnalyticalTtl();
+        }
     }
 
     private ContainerTables openForAnHour(MirrorConfig config) {
