@@ -20,8 +20,8 @@ public interface MirrorTarget extends AutoCloseable {
     Batch begin();
 
     /**
-     * Upkeep between batches (compaction, expiry of old snapshots), when due; the caller has no batch open. The
-     * manifest format compacts in the background instead ({@link BackgroundCompactions}).
+     * Upkeep between batches (the analytical TTL, compaction, expiry of old snapshots), when due; the caller has no
+     * batch open. The manifest format compacts in the background instead ({@link BackgroundCompactions}).
      */
     default void maintain() {
     }

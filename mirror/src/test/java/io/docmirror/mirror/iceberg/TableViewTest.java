@@ -190,6 +190,14 @@ class TableViewTest {
                 OptionalLong.of(start + 4700));
         assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o3", "o6");
         assertThat(icebergIds("orders__items", "_id")).containsExactlyInAnyOrder("o3", "o6");
+
+        // A compaction copies live rows only: the history's entries the TTL deleted stay deleted.
+        try (ContainerTables tables = openForAnHour(MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
+                "mirror.compaction.delta-files", "2")))) {
+            assertThat(tables.compact()).as("compaction due").isTrue();
+        }
+        assertDuckDbReadsAsIcebergDoes("after a compaction", OptionalLong.of(start + 4700));
+        assertThat(icebergIds("orders_history", "id")).containsExactlyInAnyOrder("o3", "o4", "o4", "o3", "o6");
     }
 
     @Test
