@@ -22,6 +22,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,7 +74,7 @@ public final class BackfillBenchmark {
             HeapSampler heap = HeapSampler.start();
             long startedAt = System.nanoTime();
             Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), MirrorConfig.defaults(),
-                    FlattenerConfig.defaults(DemoDataset.CONTAINER))
+                    FlattenerConfig.defaults(DemoDataset.CONTAINER), Clock.systemUTC())
                     .run(DemoDataset.CONTAINER, Backfill.Listener.NONE);
             double backfillSeconds = (System.nanoTime() - startedAt) / 1e9;
             long peakHeap = heap.stop();

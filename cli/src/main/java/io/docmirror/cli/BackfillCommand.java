@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -35,7 +36,7 @@ final class BackfillCommand implements Callable<Integer> {
                 ProgressBar bar = ConsoleProgress.bar("Backfilling " + container, -1)
                         .setUnit(" docs", 1)
                         .build()) {
-            result = new Backfill(store, dataDir.mirrorDirectory(), config, flattenerConfig)
+            result = new Backfill(store, dataDir.mirrorDirectory(), config, flattenerConfig, Clock.systemUTC())
                     .run(container, new Backfill.Listener() {
                         private int feedRanges;
                         private int rangesDone;

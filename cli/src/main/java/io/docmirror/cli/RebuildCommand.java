@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -28,7 +29,7 @@ final class RebuildCommand implements Callable<Integer> {
     public Integer call() {
         MirrorConfig config = dataDir.mirrorConfig();
         var flattenerConfigs = dataDir.flattenerConfigs();
-        Rebuild rebuild = new Rebuild(dataDir.mirrorDirectory(), config);
+        Rebuild rebuild = new Rebuild(dataDir.mirrorDirectory(), config, Clock.systemUTC());
         String container = rebuild.containerOf(table);
         long started = System.nanoTime();
         Rebuild.Result result;

@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Clock;
 import java.util.concurrent.Callable;
 
 @Command(name = "repair", mixinStandardHelpOptions = true,
@@ -29,7 +30,7 @@ final class RepairCommand implements Callable<Integer> {
     public Integer call() {
         Repair.Result result;
         try (StoreClient client = store.open(dataDir)) {
-            result = new Repair(client, dataDir.mirrorDirectory(), dataDir.mirrorConfig())
+            result = new Repair(client, dataDir.mirrorDirectory(), dataDir.mirrorConfig(), Clock.systemUTC())
                     .run(container);
         }
         if (result.damages().isEmpty()) {

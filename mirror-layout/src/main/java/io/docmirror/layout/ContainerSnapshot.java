@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * One container's Iceberg tables at the snapshots one read of the catalog's pointers found
  * ({@link CatalogPointers}), and how DuckDB reads them: each table's data files by field id, without the rows its
  * deletion vectors delete ({@link TableView}), which {@link #loadDeletedRows} puts into {@value #DELETED_ROWS} first.
- * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too.
+ * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too: the mirror deletes them
+ * from the tables only at its next {@code ttl} commit, and until then the views leave them out themselves.
  */
 public final class ContainerSnapshot {
     /** The positions the deletion vectors delete, of every container loaded into one DuckDB database. */
@@ -135,23 +136,30 @@ public final class ContainerSnapshot {
         return Long.parseLong(root.properties().getOrDefault(MirrorProperties.ANALYTICAL_TTL, "-1"));
     }
 
-    /** Puts the rows the deletion vectors delete into {@value #DELETED_ROWS} of a DuckDB database. */
+    /**
+     * Puts the rows the deletion vectors delete into {@value #DELETED_ROWS} of a DuckDB database: those of the
+     * flattened tables and of the history (the analytical TTL deletes history entries).
+     */
     public void loadDeletedRows(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA IF NOT EXISTS docmirror_internal");
             statement.execute("CREATE TABLE IF NOT EXISTS " + DELETED_ROWS + " (file VARCHAR, pos BIGINT)");
         }
+        List<TableView> views = new ArrayList<>();
+        flattened.forEach(table -> views.add(table.view()));
+        history.ifPresent(views::add);
+        deadLetters.ifPresent(views::add);
         DuckDBConnection duckDb = connection.unwrap(DuckDBConnection.class);
         try (DuckDBAppender appender = duckDb.createAppender("docmirror_internal", "deleted_rows")) {
-            for (FlattenedTable table : flattened) {
-                table.view().forEachDeleted((file, position) -> {
+            for (TableView view : views) {
+                view.forEachDeleted((file, position) -> {
                     try {
                         appender.beginRow();
                         appender.append(file);
                         appender.append(position);
                         appender.endRow();
                     } catch (SQLException e) {
-                        throw new IllegalStateException("Cannot load the deleted rows of " + table.name(), e);
+                        throw new IllegalStateException("Cannot load the deleted rows of " + view.table(), e);
                     }
                 });
             }

@@ -24,7 +24,10 @@ public final class MirrorSummary {
     public static final String FLATTENER_SCHEMA = "docmirror.flattener-schema";
     /** The newest change's commit time in the store, milliseconds since the epoch: how fresh the mirror is. */
     public static final String LAST_EVENT_TS = "docmirror.last-event-ts";
-    /** The kind of commit: {@code stream}, {@code backfill}, {@code compaction}, {@code rebuild}, {@code repair}. */
+    /**
+     * The kind of commit: {@code stream}, {@code backfill}, {@code compaction}, {@code rebuild}, {@code repair}, or
+     * {@code ttl} (rows past the container's analytical TTL deleted; the checkpoint is the previous commit's).
+     */
     public static final String COMMIT_KIND = "docmirror.commit-kind";
 
     /**

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -52,6 +53,8 @@ public final class Backfill {
     private final Path mirrorDirectory;
     private final MirrorConfig config;
     private final FlattenerConfig flattenerConfig;
+    /** What the container's analytical TTL counts back from. */
+    private final Clock clock;
 
     /** Told how the backfill goes, from the thread that runs it. */
     public interface Listener {
@@ -84,11 +87,13 @@ public final class Backfill {
         }
     }
 
-    public Backfill(SnapshotSource store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig) {
+    public Backfill(SnapshotSource store, Path mirrorDirectory, MirrorConfig config, FlattenerConfig flattenerConfig,
+            Clock clock) {
         this.store = requireNonNull(store, "store is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
         this.flattenerConfig = requireNonNull(flattenerConfig, "flattenerConfig is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
@@ -115,7 +120,8 @@ public final class Backfill {
      */
     private Result startMirror(ContainerProperties properties, Listener listener) throws InterruptedException {
         String container = properties.id();
-        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config)) {
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config,
+                clock)) {
             int feedRanges = properties.logPartitions();
             BackfillState progress = tables.backfill().orElse(BackfillState.start(feedRanges));
             List<Integer> pending = new ArrayList<>();
@@ -148,7 +154,7 @@ public final class Backfill {
     private Result replaceMirror(ContainerProperties properties, Listener listener) throws InterruptedException {
         String container = properties.id();
         try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirrorDirectory, properties,
-                flattenerConfig, config)) {
+                flattenerConfig, config, clock)) {
             log.info("Backfilling {} over its mirror at {}: the snapshot replaces its tables when done", container,
                     tables.position());
             int feedRanges = properties.logPartitions();

@@ -422,7 +422,7 @@ public final class FeedMirror implements AutoCloseable {
 
     private MirrorTarget openMirror(ContainerProperties container) {
         ContainerTables tables = ContainerTables.open(mirrorDirectory, container,
-                flattenerConfigs.apply(container.id()), config);
+                flattenerConfigs.apply(container.id()), config, clock);
         tables.backfill().ifPresent(backfill -> {
             // Closed, the tables are free for the backfill to finish while the other containers go on.
             IllegalStateException unfinished = new IllegalStateException("Cannot mirror container " + container.id()

@@ -24,17 +24,19 @@ import static java.util.Objects.requireNonNull;
  * @param keepSnapshotsFor {@code mirror.snapshots.keep-ms}: ... and every snapshot younger than this
  * @param compactionFiles {@code mirror.compaction.files}: a table with this many small files or files with deleted
  *     rows is compacted (0: never)
+ * @param analyticalTtlInterval {@code mirror.analytical-ttl.interval-ms}: how often the rows of documents past their
+ *     container's analytical TTL are deleted from the tables, in a commit of its own
  * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
  *     thread, while one thread flattens and writes
  * @param catalog {@code mirror.catalog.*}: the Iceberg catalog
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepSnapshots, Duration keepSnapshotsFor, int compactionFiles,
-        int backfillReaders, CatalogOptions catalog) {
+        Duration analyticalTtlInterval, int backfillReaders, CatalogOptions catalog) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("mirror.batch.max-events", "50000",
-                    "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it holds this many "
-                            + "changes."),
+                    "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it "
+                            + "holds this many changes."),
             new ConfigOption("mirror.batch.max-interval-ms", "500",
                     "... or when its first change is this many milliseconds old: counted from the change's commit "
                             + "in the store once the mirror has caught up, from its read while it works through a "
@@ -59,6 +61,12 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     "A table is compacted between batches when it has this many small files (under 128 MiB) or "
                             + "files with deleted rows: they are rewritten into one file of their live rows, an "
                             + "Iceberg rewrite that changes no query result. 0 turns compaction off."),
+            new ConfigOption("mirror.analytical-ttl.interval-ms", "60000",
+                    "How often each container's analytical TTL is applied to its tables: a commit of its own "
+                            + "deletes the rows of the documents whose `_ts` is past the TTL, their child rows and "
+                            + "their history entries, so that every engine reading the tables leaves them out, not "
+                            + "only the SQL endpoint (whose views leave them out as soon as they expire). A check "
+                            + "that finds nothing due reads no data file."),
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
                             + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
@@ -104,6 +112,11 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         if (compactionFiles < 0 || compactionFiles == 1) {
             throw ConfigSection.invalid("mirror.compaction.files", compactionFiles, "must be 0 (off) or at least 2");
         }
+        requireNonNull(analyticalTtlInterval, "analyticalTtlInterval is null");
+        if (analyticalTtlInterval.isNegative() || analyticalTtlInterval.isZero()) {
+            throw ConfigSection.invalid("mirror.analytical-ttl.interval-ms", analyticalTtlInterval.toMillis(),
+                    "must be positive");
+        }
         if (backfillReaders < 1) {
             throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
         }
@@ -131,6 +144,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 section.intValue("mirror.snapshots.keep"),
                 Duration.ofMillis(section.longValue("mirror.snapshots.keep-ms")),
                 section.intValue("mirror.compaction.files"),
+                Duration.ofMillis(section.longValue("mirror.analytical-ttl.interval-ms")),
                 section.intValue("mirror.backfill.readers"),
                 new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
                         section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
@@ -139,19 +153,19 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
         return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepSnapshots, keepSnapshotsFor,
-                compactionFiles, backfillReaders, catalog);
+                compactionFiles, analyticalTtlInterval, backfillReaders, catalog);
     }
 
     /** Compaction at {@code files} small files (0: off), snapshots kept for {@code keepFor}. */
     public MirrorConfig withCompaction(int files, Duration keepFor) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots, keepFor, files,
-                backfillReaders, catalog);
+                analyticalTtlInterval, backfillReaders, catalog);
     }
 
     /** This configuration with its tables in {@code catalog}. */
     public MirrorConfig withCatalog(CatalogOptions catalog) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots,
-                keepSnapshotsFor, compactionFiles, backfillReaders, catalog);
+                keepSnapshotsFor, compactionFiles, analyticalTtlInterval, backfillReaders, catalog);
     }
 
     private static CompressionCodecName compression(String text) {

@@ -19,7 +19,10 @@ public interface MirrorTarget extends AutoCloseable {
     /** Starts the next batch; one at a time. */
     Batch begin();
 
-    /** Upkeep between batches (compaction, expiry of old snapshots), when due; the caller has no batch open. */
+    /**
+     * Upkeep between batches (the analytical TTL, compaction, expiry of old snapshots), when due; the caller has no
+     * batch open.
+     */
     void maintain();
 
     @Override

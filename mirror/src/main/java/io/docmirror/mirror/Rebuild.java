@@ -11,15 +11,16 @@ import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -41,6 +42,8 @@ public final class Rebuild {
 
     private final Path mirrorDirectory;
     private final MirrorConfig config;
+    /** What the analytical TTL counts back from, as the mirror's own TTL commits do. */
+    private final Clock clock;
 
     /**
      * @param tables the container's tables after the rebuild
@@ -52,9 +55,10 @@ public final class Rebuild {
         }
     }
 
-    public Rebuild(Path mirrorDirectory, MirrorConfig config) {
+    public Rebuild(Path mirrorDirectory, MirrorConfig config, Clock clock) {
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
@@ -78,15 +82,13 @@ public final class Rebuild {
      * @param progress told how many changes have been replayed so far
      */
     public Result run(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
-        String history = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow(
-                () -> new IllegalArgumentException("Cannot rebuild container " + container + ": " + mirrorDirectory
-                        + " holds no mirror of it")).history();
         try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
                 config)) {
+            ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow();
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;
             try {
-                changes = replay(container, history, batch::add, progress);
+                changes = replay(snapshot, batch::add, progress);
             } catch (RuntimeException e) {
                 batch.abort();
                 throw e;
@@ -98,18 +100,24 @@ public final class Rebuild {
         }
     }
 
-    /** Hands every change of {@code history} (a query of the history) to {@code batch}, in commit order. */
-    private static long replay(String container, String history, Consumer<ChangeEvent> batch,
-            LongConsumer progress) {
+    /**
+     * Hands every change of the history of {@code snapshot} to {@code batch}, in commit order; under an analytical
+     * TTL, as of the mirror's clock, which its TTL commits count back from too.
+     */
+    private long replay(ContainerSnapshot snapshot, Consumer<ChangeEvent> batch, LongConsumer progress) {
+        String container = snapshot.container();
+        String history = snapshot.history(OptionalLong.of(clock.instant().getEpochSecond()));
         long changes = 0;
-        try (Connection connection = BackgroundDuckDb.connect();
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
-                     + "ttl_expired, document FROM (" + history + ") ORDER BY _commit_time, _lsn")) {
-            while (rows.next()) {
-                batch.accept(change(container, rows));
-                if (++changes % PROGRESS_STEP == 0) {
-                    progress.accept(changes);
+        try (Connection connection = BackgroundDuckDb.connect()) {
+            snapshot.loadDeletedRows(connection);
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
+                         + "ttl_expired, document FROM (" + history + ") ORDER BY _commit_time, _lsn")) {
+                while (rows.next()) {
+                    batch.accept(change(container, rows));
+                    if (++changes % PROGRESS_STEP == 0) {
+                        progress.accept(changes);
+                    }
                 }
             }
         } catch (SQLException e) {

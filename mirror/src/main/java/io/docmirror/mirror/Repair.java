@@ -11,6 +11,7 @@ import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.iceberg.DataFile;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class Repair {
     private final StoreClient store;
     private final Path mirrorDirectory;
     private final MirrorConfig config;
+    private final Clock clock;
 
     /**
      * @param recoveredChanges how many changes the mended history got back from the change log
@@ -49,10 +51,11 @@ public final class Repair {
         }
     }
 
-    public Repair(StoreClient store, Path mirrorDirectory, MirrorConfig config) {
+    public Repair(StoreClient store, Path mirrorDirectory, MirrorConfig config, Clock clock) {
         this.store = requireNonNull(store, "store is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     public Result run(String container) {
@@ -92,7 +95,7 @@ public final class Repair {
                 recovered = changes.size();
             }
         }
-        Rebuild.Result rebuilt = new Rebuild(mirrorDirectory, config)
+        Rebuild.Result rebuilt = new Rebuild(mirrorDirectory, config, clock)
                 .run(container, flattenerConfig, changes -> { });
         return new Result(container, damages, recovered, rebuilt.changes());
     }

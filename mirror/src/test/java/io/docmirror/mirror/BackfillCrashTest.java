@@ -74,7 +74,7 @@ class BackfillCrashTest {
             // one removes at once what the killed runs left.
             Backfill.Result result = new Backfill(store, MirrorLayout.mirrorDirectory(data),
                     MirrorConfig.fromProperties(Map.of("mirror.snapshots.keep-ms", "0")),
-                    FlattenerConfig.defaults("orders")).run("orders", Backfill.Listener.NONE);
+                    FlattenerConfig.defaults("orders"), Clock.systemUTC()).run("orders", Backfill.Listener.NONE);
             assertThat(result.rangesResumed()).isGreaterThanOrEqualTo(committedBeforeKills).isLessThan(8);
             assertThat(result.items()).isEqualTo(ORDERS);
             try (FeedMirror mirror = new FeedMirror(store, streamed, MirrorConfig.defaults(),

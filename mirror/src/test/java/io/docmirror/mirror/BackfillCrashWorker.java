@@ -6,6 +6,7 @@ import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 
 import java.nio.file.Path;
+import java.time.Clock;
 
 /**
  * The child process of {@link BackfillCrashTest}: backfills container {@code orders}, printing a line as each feed
@@ -18,7 +19,7 @@ public final class BackfillCrashWorker {
             System.out.println("running");
             System.out.flush();
             new Backfill(store, MirrorLayout.mirrorDirectory(data), MirrorConfig.defaults(),
-                    FlattenerConfig.defaults("orders")).run("orders", new Backfill.Listener() {
+                    FlattenerConfig.defaults("orders"), Clock.systemUTC()).run("orders", new Backfill.Listener() {
                         @Override
                         public void rangeCommitted(int feedRange, long lsn) {
                             System.out.println("committed " + feedRange);

@@ -203,14 +203,14 @@ class BackfillTest {
     void refusesAContainerThatIsNotMirrored() {
         store.createContainer(ContainerProperties.of("plain", "/pk"));
 
-        assertThatThrownBy(() -> new Backfill(store, work.resolve("mirror"), CONFIG, FlattenerConfig.defaults("plain"))
+        assertThatThrownBy(() -> new Backfill(store, work.resolve("mirror"), CONFIG, FlattenerConfig.defaults("plain"), clock)
                 .run("plain", Backfill.Listener.NONE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Cannot backfill container plain: it is not mirrored (its analytical TTL is off); set "
                         + "its analytical TTL to -1 or a number of seconds first");
     }
 
     private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
-        return new Backfill(store, mirrorDirectory, CONFIG, FlattenerConfig.defaults("orders")).run("orders",
+        return new Backfill(store, mirrorDirectory, CONFIG, FlattenerConfig.defaults("orders"), clock).run("orders",
                 listener);
     }
 

@@ -130,7 +130,7 @@ class KafkaMirrorCrashTest {
                 MirrorCrashWorker.writeOne(store, writes);
             }
             Backfill.Result backfill = new Backfill(store, mirrorDirectory, MirrorConfig.defaults(),
-                    FlattenerConfig.defaults("orders")).run("orders", Backfill.Listener.NONE);
+                    FlattenerConfig.defaults("orders"), Clock.systemUTC()).run("orders", Backfill.Listener.NONE);
             for (int count = 0; count < 2000; count++) {
                 MirrorCrashWorker.writeOne(store, writes);
             }

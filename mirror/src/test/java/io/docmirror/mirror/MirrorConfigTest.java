@@ -18,14 +18,17 @@ class MirrorConfigTest {
         assertThat(config.batchMaxEvents()).isEqualTo(50_000);
         assertThat(config.batchMaxInterval()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.parquet().compression()).isEqualTo(CompressionCodecName.ZSTD);
+        assertThat(config.analyticalTtlInterval()).isEqualTo(Duration.ofMinutes(1));
     }
 
     @Test
     void readsTheConfigFileEntries() {
         MirrorConfig config = MirrorConfig.fromProperties(Map.of("mirror.batch.max-events", "10",
-                "mirror.parquet.compression", "gzip", "store.sync-writes", "false"));
+                "mirror.parquet.compression", "gzip", "mirror.analytical-ttl.interval-ms", "5000",
+                "store.sync-writes", "false"));
 
         assertThat(config.batchMaxEvents()).isEqualTo(10);
+        assertThat(config.analyticalTtlInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.parquet().compression()).isEqualTo(CompressionCodecName.GZIP);
     }
 
@@ -38,6 +41,8 @@ class MirrorConfigTest {
                 .hasMessage("Invalid value 0 for configuration mirror.batch.max-events: must be at least 1");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.parquet.compression", "brotli")))
                 .hasMessageContaining("Invalid value brotli for configuration mirror.parquet.compression");
+        assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.analytical-ttl.interval-ms", "0")))
+                .hasMessage("Invalid value 0 for configuration mirror.analytical-ttl.interval-ms: must be positive");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.poll-interval-ms", "soon")))
                 .hasMessage("Invalid value soon for configuration mirror.poll-interval-ms: must be an integer");
     }

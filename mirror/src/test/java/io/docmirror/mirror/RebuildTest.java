@@ -1,9 +1,9 @@
 package io.docmirror.mirror;
 
-import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.flatten.TypePolicy;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.TypePolicy;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
@@ -73,7 +73,7 @@ class RebuildTest {
         List<String> historyBefore = historyFiles();
         store.close();
 
-        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults())
+        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock)
                 .run("orders", WELL_DEFINED.apply("orders"), changes -> { });
 
         assertThat(result.changes()).isEqualTo(5);
@@ -132,7 +132,7 @@ class RebuildTest {
         List<List<List<Object>>> before = answers(queries);
         store.close();
 
-        new Rebuild(mirrorDirectory, MirrorConfig.defaults())
+        new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock)
                 .run("orders", FlattenerConfig.defaults("orders"), changes -> { });
 
         assertThat(answers(queries)).isEqualTo(before);
@@ -145,7 +145,7 @@ class RebuildTest {
         store.createItem("orders", """
                 {"id":"o1","customerId":"c1","items":[{"sku":"A"}]}""");
         sync(FlattenerConfig::defaults);
-        Rebuild rebuild = new Rebuild(mirrorDirectory, MirrorConfig.defaults());
+        Rebuild rebuild = new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock);
 
         assertThat(rebuild.containerOf("orders")).isEqualTo("orders");
         assertThat(rebuild.containerOf("orders__items")).isEqualTo("orders");
@@ -162,7 +162,7 @@ class RebuildTest {
         long batch = batch(latest());
         try (ContainerTables daemon = ContainerTables.open(mirrorDirectory, "orders",
                 FlattenerConfig.defaults("orders"), MirrorConfig.defaults())) {
-            assertThatThrownBy(() -> new Rebuild(mirrorDirectory, MirrorConfig.defaults())
+            assertThatThrownBy(() -> new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock)
                     .run("orders", WELL_DEFINED.apply("orders"), changes -> { }))
                     .hasMessageContaining("orders");
         }

@@ -115,7 +115,7 @@ class RepairTest {
     }
 
     private Repair.Result repair() {
-        return new Repair(store, mirror(), MirrorConfig.defaults()).run("orders");
+        return new Repair(store, mirror(), MirrorConfig.defaults(), clock).run("orders");
     }
 
     private void assertExact() {

@@ -17,18 +17,18 @@ import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
-import io.docmirror.mirror.EarlierLayout;
-import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.layout.MirrorLayout;
-import io.docmirror.mirror.MirrorTarget;
-import io.docmirror.mirror.WriterLock;
-import io.docmirror.mirror.source.Checkpoint;
-import io.docmirror.mirror.iceberg.ConflictEntry;
 import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.DocumentTimestamp;
+import io.docmirror.mirror.EarlierLayout;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorTarget;
+import io.docmirror.mirror.WriterLock;
+import io.docmirror.mirror.iceberg.ConflictEntry;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -57,12 +57,17 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 
 import static java.util.Objects.requireNonNull;
@@ -77,12 +82,17 @@ import static java.util.Objects.requireNonNull;
  * the feed checkpoint the batch ends at and the flattener's schema ({@link MirrorSummary}), so a restart resumes
  * exactly where the last commit ended, with the same flattening decisions. Only one process writes a container's
  * tables at a time ({@link WriterLock}).
+ *
+ * <p>Between batches ({@link #maintain}) the container's analytical TTL is applied as a commit of its own, so that
+ * every engine reading the tables leaves out expired documents, not only the SQL endpoint's views.
  */
 public final class ContainerTables implements MirrorTarget {
     private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A data file at least this large, without deleted rows, is left alone by compaction. */
     private static final long COMPACTED_FILE_BYTES = 128L << 20;
+    /** The clock of tables opened without an analytical TTL (-1), which never read it. */
+    private static final Clock NO_TTL_CLOCK = Clock.systemUTC();
 
     private final String container;
     private final CatalogSettings settings;
@@ -91,8 +101,17 @@ public final class ContainerTables implements MirrorTarget {
     private final FlattenerConfig flattenerConfig;
     private final MirrorConfig config;
     private final WriterLock lock;
-    /** The container's analytical TTL in seconds (-1: forever), recorded on the root table for readers. */
-    private final long analyticalTtl;
+    /**
+     * The container's analytical TTL in seconds (-1: forever), recorded on the root table for readers; empty for
+     * tables opened by name (a rebuild, a repair), which leave the recorded one as it is and apply none.
+     */
+    private final OptionalLong analyticalTtl;
+    /** The mirror's clock: what the analytical TTL counts back from, and when it is applied next. */
+    private final Clock clock;
+    /** When the analytical TTL was last applied; null: not since the tables were opened. */
+    private Instant ttlAppliedAt;
+    /** By table (the root, the history): which of its data files can hold rows past the analytical TTL. */
+    private final Map<String, ExpiredRows> expiredRows = new HashMap<>();
     private final DocumentRows rows;
     private final Map<String, Map<String, DeleteFile>> vectors;
     private Flattener flattener;
@@ -113,7 +132,7 @@ public final class ContainerTables implements MirrorTarget {
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
-            long analyticalTtl, Path directory, boolean rebuilding) {
+            OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -123,6 +142,7 @@ public final class ContainerTables implements MirrorTarget {
         this.lock = lock;
         this.readers = new ReaderLeases(directory);
         this.analyticalTtl = analyticalTtl;
+        this.clock = clock;
         this.rows = state.rows();
         this.vectors = new HashMap<>(state.vectors());
         this.committedSchema = state.flattenerSchema();
@@ -148,7 +168,8 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config) {
-        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, false);
+        return open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK, flattenerConfig, config,
+                false);
     }
 
     /**
@@ -157,7 +178,8 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
             FlattenerConfig flattenerConfig, MirrorConfig config) {
-        ContainerTables tables = open(mirrorDirectory, container, null, -1, flattenerConfig, config, true);
+        ContainerTables tables = open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK,
+                flattenerConfig, config, true);
         if (tables.batches == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
@@ -171,29 +193,33 @@ public final class ContainerTables implements MirrorTarget {
      * ({@link #beginReplacingBackfill}), under {@code flattenerConfig} whatever the tables were made with.
      */
     public static ContainerTables openForReplacingBackfill(Path mirrorDirectory, ContainerProperties container,
-            FlattenerConfig flattenerConfig, MirrorConfig config) {
-        return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
-                flattenerConfig, config, true);
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        requireNonNull(clock, "clock is null");
+        return open(mirrorDirectory, container.id(), container.resourceId(),
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, true);
     }
 
     /**
      * Opens (or starts) the tables of {@code container} as the store has it now: when they mirror an earlier container
      * of the same name (deleted and created again, so with another {@code _rid}), they are dropped, and this one is
-     * mirrored from its first change.
+     * mirrored from its first change. Its analytical TTL is applied by {@code clock}.
      */
     public static ContainerTables open(Path mirrorDirectory, ContainerProperties container,
-            FlattenerConfig flattenerConfig, MirrorConfig config) {
-        return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
-                flattenerConfig, config, false);
+            FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
+        requireNonNull(clock, "clock is null");
+        return open(mirrorDirectory, container.id(), container.resourceId(),
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, false);
     }
 
     /**
-     * @param analyticalTtl the container's analytical TTL in seconds (-1: forever)
+     * @param analyticalTtl the container's analytical TTL in seconds (-1: forever); empty: the recorded one stays
+     * @param clock what the analytical TTL counts back from
      * @param rebuilding true to rebuild the tables under {@code flattenerConfig}: the committed schema, made under
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
-            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, boolean rebuilding) {
+            OptionalLong analyticalTtl, Clock clock, FlattenerConfig flattenerConfig, MirrorConfig config,
+            boolean rebuilding) {
         EarlierLayout.refuse(mirrorDirectory, container);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
@@ -205,7 +231,7 @@ public final class ContainerTables implements MirrorTarget {
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, lock, state,
-                    analyticalTtl, directory, rebuilding);
+                    analyticalTtl, clock, directory, rebuilding);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
@@ -371,10 +397,12 @@ public final class ContainerTables implements MirrorTarget {
         Batch batch = new Batch(batches + 1, "repair");
         openBatch = batch;
         try {
-            TableChanges history = batch.logTable(MirrorTables.history(rootTable()), LogTables.HISTORY,
-                    MirrorProperties.HISTORY);
+            String historyName = MirrorTables.history(rootTable());
+            TableChanges history = batch.logTable(historyName, LogTables.HISTORY, MirrorProperties.HISTORY);
+            Map<String, DeleteFile> historyVectors = vectors.getOrDefault(historyName, Map.of());
             for (DataFile file : damaged) {
-                history.removeFile(file, null);
+                // Its deletion vector (the analytical TTL's) goes with it.
+                history.removeFile(file, historyVectors.get(file.location()));
             }
             for (ChangeEvent event : recovered) {
                 String document = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8))
@@ -421,9 +449,15 @@ public final class ContainerTables implements MirrorTarget {
         return openBatch;
     }
 
-    /** Compacts the tables that are due, then expires old snapshots; only after new commits. */
+    /**
+     * Applies the analytical TTL when it is due ({@code mirror.analytical-ttl.interval-ms}); then, after new commits
+     * only, compacts the tables that are due and expires old snapshots.
+     */
     @Override
     public void maintain() {
+        if (isAnalyticalTtlDue()) {
+            applyAnalyticalTtl();
+        }
         if (batches == maintainedAt) {
             return;
         }
@@ -431,6 +465,60 @@ public final class ContainerTables implements MirrorTarget {
         SnapshotExpiry.expire(CatalogBatch.of(settings, catalog, io), catalog.catalog().listTables(
                 MirrorTables.namespace(container)), readers.oldestHeld(), config);
         maintainedAt = batches;
+    }
+
+    /** Due at the first upkeep after the tables open, then every {@code mirror.analytical-ttl.interval-ms}. */
+    private boolean isAnalyticalTtlDue() {
+        return analyticalTtl.orElse(-1) >= 0 && batches > 0 && (ttlAppliedAt == null
+                || !clock.instant().isBefore(ttlAppliedAt.plus(config.analyticalTtlInterval())));
+    }
+
+    /**
+     * Applies the container's analytical TTL as of the clock's second now, as a commit of its own ({@code ttl}) when
+     * anything is past it; the checkpoint stays. Every document whose root row's {@code _ts} is at or before that
+     * second minus the TTL loses its rows, root and child, as a streamed delete would remove them, and so does each
+     * history entry as old (the history's view leaves those out too). After the commit, Iceberg's own reader returns
+     * what the SQL endpoint's views return as of that second.
+     *
+     * @throws IllegalStateException when the container has no analytical TTL (-1), the tables were opened by name
+     *     (without the container's properties), a batch is open, or the tables were opened for a rebuild
+     */
+    public TtlExpiry applyAnalyticalTtl() {
+        if (analyticalTtl.orElse(-1) < 0) {
+            throw new IllegalStateException("Cannot apply the analytical TTL of " + container + ": "
+                    + (analyticalTtl.isPresent() ? "it has none (-1), its documents are kept forever"
+                            : "the tables were opened without the container's properties"));
+        }
+        if (openBatch != null || rebuilding) {
+            throw new IllegalStateException("Cannot apply the analytical TTL of " + container + " while a "
+                    + (rebuilding ? "rebuild" : "batch") + " is open");
+        }
+        ttlAppliedAt = clock.instant();
+        long cutoffTs = Math.subtractExact(ttlAppliedAt.getEpochSecond(), analyticalTtl.getAsLong());
+        Batch batch = new Batch(batches + 1, "ttl");
+        openBatch = batch;
+        TtlExpiry expiry;
+        try {
+            expiry = batch.expireUpTo(cutoffTs);
+        } catch (RuntimeException e) {
+            expiredRows.values().forEach(ExpiredRows::forgetAll);
+            throw batch.abort(e);
+        }
+        if (!expiry.committed()) {
+            batch.abort();
+            return expiry;
+        }
+        try {
+            batch.commit(checkpoint);
+        } catch (RuntimeException e) {
+            // The commit abandoned the batch, so the rows found are still there: every file is read again next time.
+            expiredRows.values().forEach(ExpiredRows::forgetAll);
+            throw e;
+        }
+        log.info("Applied the analytical TTL of {} ({} s): {} documents and {} history entries up to _ts {} "
+                + "deleted in batch {}", container, analyticalTtl.getAsLong(), expiry.documents(),
+                expiry.historyEntries(), cutoffTs, batches);
+        return expiry;
     }
 
     /**
@@ -526,6 +614,35 @@ public final class ContainerTables implements MirrorTarget {
                     .withRange(feedRange, lsn, events);
             summaryChanges.put(BackfillState.SUMMARY_KEY, json(state));
             return commit(checkpoint);
+        }
+
+        /**
+         * Deletes in the batch the rows the analytical TTL expires: those of each document whose root row's
+         * {@code _ts} is at or before {@code cutoffTs}, and the history entries as old.
+         */
+        private TtlExpiry expireUpTo(long cutoffTs) {
+            Set<String> documents = new LinkedHashSet<>();
+            int filesRead = 0;
+            TableIdentifier root = table(rootTable());
+            if (catalogBatch.exists(root)) {
+                filesRead += expiredRows.computeIfAbsent(rootTable(), name -> new ExpiredRows()).find(
+                        catalogBatch.table(root), cutoffTs, List.of("id", "_pk"), (file, position, row) ->
+                                documents.add(DocumentRows.key((String) row.getField("id"),
+                                        (String) row.getField("_pk"))));
+            }
+            // The same path as a streamed delete: the root row and every child row the document has go.
+            documents.forEach(key -> replaceRows(key, new long[0]));
+            String historyName = MirrorTables.history(rootTable());
+            TableIdentifier history = table(historyName);
+            int[] historyEntries = {0};
+            if (catalogBatch.exists(history)) {
+                filesRead += expiredRows.computeIfAbsent(historyName, name -> new ExpiredRows()).find(
+                        catalogBatch.table(history), cutoffTs, List.of(), (file, position, row) -> {
+                            logTable(historyName, LogTables.HISTORY, MirrorProperties.HISTORY).delete(file, position);
+                            historyEntries[0]++;
+                        });
+            }
+            return new TtlExpiry(cutoffTs, documents.size(), historyEntries[0], filesRead);
         }
 
         /**
@@ -731,8 +848,10 @@ public final class ContainerTables implements MirrorTarget {
                     replaceTheRest();
                 }
                 String conflicts = json(ConflictEntry.of(flattener.schema()));
-                String ttl = Long.toString(analyticalTtl);
                 Map<String, String> recorded = root.table().properties();
+                // Tables opened by name do not know the container's TTL: the recorded one stays.
+                String ttl = analyticalTtl.isPresent() ? Long.toString(analyticalTtl.getAsLong())
+                        : recorded.getOrDefault(MirrorProperties.ANALYTICAL_TTL, "-1");
                 if (!conflicts.equals(recorded.get(MirrorProperties.CONFLICTS))
                         || !ttl.equals(recorded.get(MirrorProperties.ANALYTICAL_TTL))) {
                     root.transaction().updateProperties().set(MirrorProperties.CONFLICTS, conflicts)

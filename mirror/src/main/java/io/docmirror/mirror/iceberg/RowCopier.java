@@ -1,20 +1,13 @@
 package io.docmirror.mirror.iceberg;
 
-import io.docmirror.layout.DeletionVectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -90,37 +83,24 @@ final class RowCopier {
             Map<String, DeleteFile> committedVectors) {
         for (DataFile file : files) {
             DeleteFile vector = committedVectors.get(file.location());
-            PositionDeleteIndex deleted = vector == null
-                    ? PositionDeleteIndex.empty()
-                    : DeletionVectors.read(table.table().io(), vector);
-            copyLiveRows(file, deleted, before, after, widened);
+            copyLiveRows(file.location(), vector, before, after, widened);
             table.removeFile(file, vector);
         }
     }
 
-    private void copyLiveRows(DataFile file, PositionDeleteIndex deleted, Schema before, Schema after,
+    private void copyLiveRows(String location, DeleteFile vector, Schema before, Schema after,
             Set<String> widened) {
-        String location = file.location();
-        try (CloseableIterable<Record> records = Parquet.read(table.table().io().newInputFile(location))
-                .project(before)
-                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(before, fileSchema))
-                .build()) {
-            long position = 0;
-            for (Record record : records) {
-                if (!deleted.isDeleted(position) && !table.isDeleted(location, position)) {
-                    long to = table.write(widened.isEmpty() ? record : converted(record, before, after, widened));
-                    if (keyColumn != null) {
-                        String key = DocumentRows.key((String) record.getField(keyColumn),
-                                (String) record.getField("_pk"));
-                        moves.moved(key, rows.place(table.name(), location, position),
-                                rows.place(table.name(), table.currentFile(), to));
-                    }
-                }
-                position++;
+        LiveRows.read(table.table().io(), location, vector, before, (position, record) -> {
+            if (table.isDeleted(location, position)) {
+                return;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + location + " of " + table.name(), e);
-        }
+            long to = table.write(widened.isEmpty() ? record : converted(record, before, after, widened));
+            if (keyColumn != null) {
+                String key = DocumentRows.key((String) record.getField(keyColumn), (String) record.getField("_pk"));
+                moves.moved(key, rows.place(table.name(), location, position),
+                        rows.place(table.name(), table.currentFile(), to));
+            }
+        });
     }
 
     private static Record converted(Record record, Schema before, Schema after, Set<String> widened) {

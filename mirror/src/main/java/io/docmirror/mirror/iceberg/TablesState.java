@@ -4,7 +4,6 @@ import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
-import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
@@ -16,12 +15,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.SeekableInputStream;
-import org.apache.iceberg.parquet.Parquet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +38,6 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs,
         Map<String, String> summary) {
     private static final Logger log = LoggerFactory.getLogger(TablesState.class);
-
 
     static TablesState empty() {
         return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of());
@@ -73,6 +67,12 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
             }
         }
         places.forEach((key, list) -> rows.replace(key, list.stream().mapToLong(Long::longValue).toArray()));
+        TableIdentifier history = MirrorTables.table(container, MirrorTables.history(config.rootTable()));
+        if (catalog.tableExists(history)) {
+            // The history's vectors too: a later deletion in a file that has one must merge with it, and a
+            // compaction must leave out the rows it deletes.
+            vectors.put(history.name(), readVectors(catalog.loadTable(history)));
+        }
         return new TablesState(rows, vectors, schemaJson, schemaLocation,
                 ContainerTables.checkpointOf(snapshot), Long.parseLong(summary.get(MirrorSummary.BATCH)),
                 Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")), summary);
@@ -89,10 +89,9 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         Schema keys = table.schema().select(idColumn, "_pk");
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
             for (FileScanTask task : tasks) {
-                PositionDeleteIndex deleted = PositionDeleteIndex.empty();
-                for (DeleteFile vector : task.deletes()) {
+                DeleteFile vector = LiveRows.vectorOf(task);
+                if (vector != null) {
                     vectors.put(vector.referencedDataFile(), vector);
-                    deleted = DeletionVectors.read(table.io(), vector);
                 }
                 String location = task.file().location();
                 Optional<String> damage = FileDamage.of(location, task.file().fileSizeInBytes());
@@ -103,23 +102,33 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
                             table.name(), damage.get());
                     continue;
                 }
-                try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(location))
-                        .project(keys)
-                        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(keys, fileSchema))
-                        .build()) {
-                    long position = 0;
-                    for (Record record : records) {
-                        if (!deleted.isDeleted(position)) {
-                            String key = DocumentRows.key((String) record.get(0), (String) record.get(1));
-                            places.computeIfAbsent(key, k -> new ArrayList<>())
-                                    .add(rows.place(schema.name(), location, position));
-                        }
-                        position++;
-                    }
-                }
+                LiveRows.read(table.io(), location, vector, keys, (position, record) -> {
+                    String key = DocumentRows.key((String) record.get(0), (String) record.get(1));
+                    places.computeIfAbsent(key, k -> new ArrayList<>()).add(rows.place(schema.name(), location,
+                            position));
+                });
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the rows of " + table.name(), e);
+        }
+        return vectors;
+    }
+
+    /**
+     * The deletion vectors of a table whose rows no document index tracks (the history, which the analytical TTL
+     * deletes rows of), by data file: from its manifests, without reading a data file.
+     */
+    private static Map<String, DeleteFile> readVectors(Table table) {
+        Map<String, DeleteFile> vectors = new HashMap<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                DeleteFile vector = LiveRows.vectorOf(task);
+                if (vector != null) {
+                    vectors.put(vector.referencedDataFile(), vector);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list the deletion vectors of " + table.name(), e);
         }
         return vectors;
     }

@@ -3,13 +3,13 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
-import io.docmirror.layout.MirrorCatalog;
-import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.LocalFileIO;
+import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorLayout;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.Rebuild;
-import io.docmirror.layout.MirrorLayout;
-import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
@@ -21,8 +21,8 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.types.Types;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -154,7 +154,7 @@ class ContainerTablesTest {
         sync();
 
         FlattenerConfig shallow = FlattenerConfig.fromProperties("orders", Map.of("flatten.max-depth", "1"));
-        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults()).run("orders", shallow, changes -> { });
+        Rebuild.Result result = new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock).run("orders", shallow, changes -> { });
 
         assertThat(result.position()).isEqualTo("batch 3");
         assertThat(read("orders", "id", "a")).containsExactlyInAnyOrder(List.of("o1", "{\"b\":{\"c\":3}}"),

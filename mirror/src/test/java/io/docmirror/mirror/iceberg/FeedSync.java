@@ -17,7 +17,8 @@ final class FeedSync {
 
     static void sync(StoreClient store, ContainerProperties container, Path mirrorDirectory,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
-        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config);
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config,
+                clock);
                 ChangeSource source = EmbeddedFeedSource.open(store, container, tables.checkpoint())) {
             ContainerTables.Batch batch = tables.begin();
             ChangeSource.Changes changes;

@@ -1,10 +1,10 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.store.ContainerProperties;
@@ -155,7 +155,7 @@ class IcebergBackfillTest {
     }
 
     private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
-        return new Backfill(store, mirrorDirectory, ICEBERG, FlattenerConfig.defaults("orders"))
+        return new Backfill(store, mirrorDirectory, ICEBERG, FlattenerConfig.defaults("orders"), clock)
                 .run("orders", listener);
     }
 

@@ -5,15 +5,18 @@ import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.TableView;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.Rebuild;
+import io.docmirror.mirror.manifest.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
@@ -35,6 +38,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,6 +50,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TableViewTest {
     private static final ContainerProperties ORDERS = ContainerProperties.of("orders", "/customerId")
             .withAnalyticalTtl(-1);
+    /** The same container as the mirror learns it under an analytical TTL of an hour. */
+    private static final ContainerProperties ORDERS_FOR_AN_HOUR = ORDERS.withAnalyticalTtl(3600);
 
     @TempDir
     Path work;
@@ -95,7 +101,7 @@ class TableViewTest {
                     + "\",\"total\":" + order + ",\"items\":[{\"sku\":\"s" + order + "\"}]}");
         }
         MirrorConfig iceberg = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "2"));
-        new Backfill(store, mirrorDirectory, iceberg, FlattenerConfig.defaults("orders"))
+        new Backfill(store, mirrorDirectory, iceberg, FlattenerConfig.defaults("orders"), clock)
                 .run("orders", Backfill.Listener.NONE);
         assertDuckDbReadsAsIcebergDoes("after a backfill");
 
@@ -108,34 +114,206 @@ class TableViewTest {
         assertDuckDbReadsAsIcebergDoes("after streamed batches with a widening");
 
         try (ContainerTables tables = ContainerTables.open(mirrorDirectory, ORDERS, FlattenerConfig.defaults("orders"),
-                iceberg)) {
+                iceberg, clock)) {
             assertThat(tables.compact()).as("compaction due").isTrue();
         }
         assertDuckDbReadsAsIcebergDoes("after a compaction");
 
-        new Rebuild(mirrorDirectory, iceberg).run("orders", FlattenerConfig.defaults("orders"), changes -> { });
+        new Rebuild(mirrorDirectory, iceberg, clock).run("orders", FlattenerConfig.defaults("orders"), changes -> { });
         assertDuckDbReadsAsIcebergDoes("after a rebuild");
+    }
+
+    @Test
+    void aTtlCommitLeavesIcebergsReaderWithWhatTheViewsShowAsOfIt() throws SQLException {
+        long start = writeOrdersOfThreeAges();
+        Checkpoint streamed;
+        try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
+            streamed = tables.checkpoint();
+            // The first batch's root and history file are read; the second batch's statistics rule out its files.
+            assertThat(tables.applyAnalyticalTtl()).isEqualTo(new TtlExpiry(start + 4000 - 3600, 2, 3, 2));
+            assertThat(tables.applyAnalyticalTtl()).as("nothing more due: no data file read, no commit")
+                    .isEqualTo(new TtlExpiry(start + 4000 - 3600, 0, 0, 0));
+            assertThat(tables.batches()).isEqualTo(3);
+        }
+
+        assertDuckDbReadsAsIcebergDoes("after a TTL commit", OptionalLong.of(start + 4000));
+        assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o3", "o4", "o5");
+        assertThat(icebergIds("orders__items", "_id")).containsExactlyInAnyOrder("o3", "o4", "o4", "o5");
+        assertThat(icebergIds("orders_history", "id")).containsExactlyInAnyOrder("o5", "o3", "o4");
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            Snapshot ttlCommit = catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")).currentSnapshot();
+            assertThat(ttlCommit.summary()).containsEntry(MirrorSummary.COMMIT_KIND, "ttl")
+                    .containsEntry(MirrorSummary.BATCH, "3");
+            assertThat(ContainerTables.checkpointOf(ttlCommit)).as("checkpoint carried forward").isEqualTo(streamed);
+        }
+    }
+
+    @Test
+    void anExpiredDocumentWrittenAgainComesBackWithOnlyItsNewRows() throws SQLException {
+        writeOrdersOfThreeAges();
+        applyTheTtl();
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","total":11,"items":[{"sku":"Z","qty":9}]}""");
+        syncForAnHour();
+
+        assertDuckDbReadsAsIcebergDoes("after an expired document came back",
+                OptionalLong.of(clock.instant().getEpochSecond()));
+        assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o1", "o3", "o4", "o5");
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            assertThat(IcebergRows.read(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders__items")),
+                    "_id", "sku")).filteredOn(row -> row.get(0).equals("o1")).containsExactly(List.of("o1", "Z"));
+        }
+    }
+
+    @Test
+    void reopenedTablesKnowOnlyTheRowsATtlCommitLeft() throws SQLException {
+        long start = writeOrdersOfThreeAges();
+        applyTheTtl();
+
+        clock.advanceSeconds(700);
+        try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
+            assertThat(tables.documents()).as("documents with rows after a restart").isEqualTo(3);
+            // o5 expires now: its root row and history entry are in files that have a deletion vector already,
+            // which the new deletions must be merged with, the history's too.
+            assertThat(tables.applyAnalyticalTtl()).isEqualTo(new TtlExpiry(start + 4700 - 3600, 1, 1, 2));
+            assertThat(tables.documents()).isEqualTo(2);
+        }
+        store.deleteItem("orders", PartitionKey.of("c4"), "o4");
+        store.upsertItem("orders", """
+                {"id":"o3","customerId":"c3","total":3,"items":[{"sku":"Y","qty":1}]}""");
+        store.createItem("orders", """
+                {"id":"o6","customerId":"c6","items":[{"sku":"X","qty":1}]}""");
+        syncForAnHour();
+
+        assertDuckDbReadsAsIcebergDoes("after a restart, a second TTL commit and streamed changes",
+                OptionalLong.of(start + 4700));
+        assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o3", "o6");
+        assertThat(icebergIds("orders__items", "_id")).containsExactlyInAnyOrder("o3", "o6");
+
+        // A compaction copies live rows only: the history's entries the TTL deleted stay deleted.
+        try (ContainerTables tables = openForAnHour(MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
+                "mirror.compaction.delta-files", "2")))) {
+            assertThat(tables.compact()).as("compaction due").isTrue();
+        }
+        assertDuckDbReadsAsIcebergDoes("after a compaction", OptionalLong.of(start + 4700));
+        assertThat(icebergIds("orders_history", "id")).containsExactlyInAnyOrder("o3", "o4", "o4", "o3", "o6");
+    }
+
+    @Test
+    void aRebuildAfterATtlCommitKeepsTheTtlAndAgreesWithTheViews() throws SQLException {
+        long start = writeOrdersOfThreeAges();
+        applyTheTtl();
+
+        new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock).run("orders", FlattenerConfig.defaults("orders"),
+                changes -> { });
+
+        assertThat(ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow().analyticalTtl())
+                .as("the TTL recorded on the rebuilt root table").isEqualTo(3600);
+        assertDuckDbReadsAsIcebergDoes("after a rebuild", OptionalLong.of(start + 4000));
+        assertThat(icebergIds("orders", "id")).containsExactlyInAnyOrder("o3", "o4", "o5");
+    }
+
+    @Test
+    void upkeepAppliesTheTtlOnceAnInterval() {
+        writeOrdersOfThreeAges();
+        MirrorConfig everyFifteenMinutes = MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
+                "mirror.analytical-ttl.interval-ms", "900000"));
+        try (ContainerTables tables = openForAnHour(everyFifteenMinutes)) {
+            tables.maintain();
+            assertThat(tables.batches()).as("the first upkeep applies the TTL").isEqualTo(3);
+            assertThat(tables.documents()).isEqualTo(3);
+
+            clock.advanceSeconds(700);
+            tables.maintain();
+            assertThat(tables.documents()).as("o5 has expired, but the interval has not passed").isEqualTo(3);
+
+            clock.advanceSeconds(200);
+            tables.maintain();
+            assertThat(tables.batches()).isEqualTo(4);
+            assertThat(tables.documents()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * Orders of three ages as of the clock's second {@code start + 4000}, under a TTL of an hour: o1 and o2, and the
+     * first version of o3, were written at {@code start} and are past it; o5, written at {@code start + 1000}, will be
+     * at {@code start + 4600}; o3's second version and o4 are from {@code start + 2000}. Two streamed batches.
+     *
+     * @return {@code start}, the clock's second when it was called
+     */
+    private long writeOrdersOfThreeAges() {
+        long start = clock.instant().getEpochSecond();
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A","qty":1},{"sku":"B","qty":2}]}""");
+        store.createItem("orders", """
+                {"id":"o2","customerId":"c2","total":5,"items":[{"sku":"C","qty":1}]}""");
+        store.createItem("orders", """
+                {"id":"o3","customerId":"c3","total":7,"items":[{"sku":"D","qty":1}]}""");
+        clock.advanceSeconds(1000);
+        store.createItem("orders", """
+                {"id":"o5","customerId":"c5","total":1,"items":[{"sku":"E","qty":1}]}""");
+        syncForAnHour();
+        clock.advanceSeconds(1000);
+        store.upsertItem("orders", """
+                {"id":"o3","customerId":"c3","total":8,"items":[{"sku":"F","qty":3}]}""");
+        store.createItem("orders", """
+                {"id":"o4","customerId":"c4","total":4,"items":[{"sku":"G","qty":1},{"sku":"H","qty":2}]}""");
+        syncForAnHour();
+        clock.advanceSeconds(2000);
+        return start;
+    }
+
+    /** One TTL commit, by tables opened for it. */
+    private void applyTheTtl() {
+        try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
+            tables.applyAnalyticalTtl();
+        }
+    }
+
+    private ContainerTables openForAnHour(MirrorConfig config) {
+        return ContainerTables.open(mirrorDirectory, ORDERS_FOR_AN_HOUR, FlattenerConfig.defaults("orders"), config,
+                clock);
+    }
+
+    private void syncForAnHour() {
+        FeedSync.sync(store, ORDERS_FOR_AN_HOUR, mirrorDirectory, FlattenerConfig.defaults("orders"),
+                MirrorConfig.defaults(), clock);
+    }
+
+    /** The values of {@code column} in a table, as Iceberg's own reader returns them. */
+    private List<Object> icebergIds(String table, String column) {
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
+            return IcebergRows.read(catalog.catalog().loadTable(TableIdentifier.of("orders", table)), column).stream()
+                    .map(row -> row.get(0)).toList();
+        }
+    }
+
+    private void assertDuckDbReadsAsIcebergDoes(String when) throws SQLException {
+        assertDuckDbReadsAsIcebergDoes(when, OptionalLong.empty());
     }
 
     /**
      * Every table of the container, read through the views the SQL endpoint makes ({@link ContainerSnapshot}), holds
      * exactly the rows Iceberg's own reader returns, every column.
+     *
+     * @param asOfEpochSeconds the second the views count the analytical TTL back from (empty: now)
      */
-    private void assertDuckDbReadsAsIcebergDoes(String when) throws SQLException {
+    private void assertDuckDbReadsAsIcebergDoes(String when, OptionalLong asOfEpochSeconds) throws SQLException {
         ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow();
         try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory));
                 DuckDBConnection duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
             snapshot.loadDeletedRows(duckDb);
             String root = "\"" + snapshot.root().name() + "\"";
             try (Statement statement = duckDb.createStatement()) {
-                statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), root));
+                statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), root,
+                        asOfEpochSeconds));
             }
             Map<String, String> views = new LinkedHashMap<>();
             for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
                 views.put(table.name(), table.isRoot() ? "SELECT * FROM " + root
-                        : snapshot.currentState(table.name(), root));
+                        : snapshot.currentState(table.name(), root, asOfEpochSeconds));
             }
-            views.put("orders_history", snapshot.history());
+            views.put("orders_history", snapshot.history(asOfEpochSeconds));
             for (Map.Entry<String, String> view : views.entrySet()) {
                 Table table = catalog.catalog().loadTable(TableIdentifier.of("orders", view.getKey()));
                 String[] columns = table.schema().columns().stream().map(Types.NestedField::name)

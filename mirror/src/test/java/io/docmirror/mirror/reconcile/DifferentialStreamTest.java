@@ -103,7 +103,7 @@ class DifferentialStreamTest {
                     sync(store, mirrorDirectory, false);
                 } else if (step == rebuildAt) {
                     sync(store, mirrorDirectory, false);
-                    new Rebuild(mirrorDirectory, MirrorConfig.defaults()).run(CONTAINER,
+                    new Rebuild(mirrorDirectory, MirrorConfig.defaults(), clock).run(CONTAINER,
                             FlattenerConfig.defaults(CONTAINER), changes -> { });
                     action = "rebuild";
                 } else {

@@ -1,0 +1,96 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.layout.FileDamage;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds the rows an analytical TTL expires in one table with a {@code _ts} column (the root table, the history): the
+ * live rows whose {@code _ts} is at or before a cutoff, or null, since the views' {@code _ts > now - ttl} keeps
+ * neither.
+ *
+ * <p>It reads only data files that may hold one. Iceberg's planning leaves out each file whose {@code _ts} lower
+ * bound (column statistics in the manifests) is past the cutoff, and a file read once is remembered with the lowest
+ * {@code _ts} among the rows the expiry leaves it, so it is read again only when the cutoff reaches that. The
+ * remembered values hold because a data file's rows are only ever deleted, never added.
+ */
+final class ExpiredRows {
+    /** Receives one expired row: its data file, its position there and the columns asked for. */
+    @FunctionalInterface
+    interface Sink {
+        void accept(String dataFile, long position, Record row);
+    }
+
+    /** By data file: the lowest {@code _ts} of the rows it keeps once the expiry that read it is committed. */
+    private final Map<String, Long> lowestKept = new HashMap<>();
+
+    /**
+     * Hands each live row of {@code table} whose {@code _ts} is at or before {@code cutoff} to {@code sink}, read
+     * with {@code columns}; files that cannot be read as recorded are left to {@code docmirror repair}. What is
+     * remembered counts on these rows being deleted: when their commit fails, {@link #forgetAll} must follow.
+     *
+     * @return how many data files it read
+     */
+    int find(Table table, long cutoff, List<String> columns, Sink sink) {
+        if (table.currentSnapshot() == null) {
+            return 0;
+        }
+        Schema projection = table.schema().select(columnsWithTs(columns));
+        int read = 0;
+        Set<String> planned = new HashSet<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                .filter(Expressions.or(Expressions.isNull("_ts"), Expressions.lessThanOrEqual("_ts", cutoff)))
+                .planFiles()) {
+            for (FileScanTask task : tasks) {
+                String location = task.file().location();
+                planned.add(location);
+                if (lowestKept.getOrDefault(location, Long.MIN_VALUE) > cutoff
+                        || FileDamage.of(location, task.file().fileSizeInBytes()).isPresent()) {
+                    continue;
+                }
+                long[] lowest = {Long.MAX_VALUE};
+                LiveRows.read(table.io(), location, LiveRows.vectorOf(task), projection, (position, row) -> {
+                    Long ts = (Long) row.getField("_ts");
+                    if (ts == null || ts <= cutoff) {
+                        sink.accept(location, position, row);
+                    } else {
+                        lowest[0] = Math.min(lowest[0], ts);
+                    }
+                });
+                lowestKept.put(location, lowest[0]);
+                read++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot plan the files of " + table.name(), e);
+        }
+        // A remembered file that was not planned has left the table (a compaction, a widening): forget it.
+        lowestKept.keySet().retainAll(planned);
+        return read;
+    }
+
+    /** Forgets every file read: after a failed commit, their expired rows are still there. */
+    void forgetAll() {
+        lowestKept.clear();
+    }
+
+    private static List<String> columnsWithTs(List<String> columns) {
+        List<String> withTs = new ArrayList<>(columns);
+        if (!withTs.contains("_ts")) {
+            withTs.add("_ts");
+        }
+        return withTs;
+    }
+}
