@@ -5,6 +5,7 @@ import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.StartFrom;
+import io.docmirror.feed.kafka.ChangeEnvelope;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaChangePublisher;
 import io.docmirror.store.BulkOptions;
@@ -12,7 +13,6 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.changelog.ChangeEventJson;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -65,6 +65,9 @@ public final class KafkaPublishBenchmark {
                 }
                 store.bulkWrite(container, batch, BulkOptions.CREATE);
             }
+            // The broker creates no topic on first use: make the reference's topic like the publisher's.
+            KafkaBridgeConfig config = KafkaBridgeConfig.defaults(bootstrap);
+            ChangeEnvelope envelope = new ChangeEnvelope(config, store.readContainer(container));
             List<byte[]> keys = new ArrayList<>();
             List<byte[]> values = new ArrayList<>();
             ChangeFeedReader reader = ChangeFeedReader.open(store, container, ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
@@ -73,14 +76,12 @@ public final class KafkaPublishBenchmark {
             do {
                 page = reader.readNext(1000);
                 for (ChangeEvent event : page.events()) {
-                    keys.add(KafkaChangePublisher.recordKey(event));
-                    values.add(ChangeEventJson.toJson(event));
+                    keys.add(envelope.key(event));
+                    values.add(envelope.value(event, System.currentTimeMillis()));
                 }
             } while (!page.caughtUp());
             long bytes = values.stream().mapToLong(value -> value.length).sum();
 
-            // The broker creates no topic on first use: make the reference's topic like the publisher's.
-            KafkaBridgeConfig config = KafkaBridgeConfig.defaults(bootstrap);
             String plainTopic = "plain." + container;
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 admin.createTopics(List.of(new NewTopic(plainTopic, config.topicPartitions(), (short) -1))).all().get();

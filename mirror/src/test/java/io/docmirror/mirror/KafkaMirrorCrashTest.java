@@ -120,7 +120,7 @@ class KafkaMirrorCrashTest {
         // Its own topics: the whole history of the container, published from the beginning of its change feed.
         String prefix = "switched.";
         KafkaBridgeConfig kafka = new KafkaBridgeConfig(broker.bootstrapServers(), prefix, 3, prefix + "offsets",
-                100, Duration.ofMillis(50));
+                100, Duration.ofMillis(50), false);
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"),
                 StoreConfig.defaults().withSyncWrites(false))) {
             ContainerProperties orders = store.createContainer(

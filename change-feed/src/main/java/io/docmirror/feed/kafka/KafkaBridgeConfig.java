@@ -2,6 +2,7 @@ package io.docmirror.feed.kafka;
 
 import io.docmirror.config.ConfigOption;
 import io.docmirror.config.ConfigSection;
+import io.docmirror.config.ConfigType;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,9 +20,11 @@ import static java.util.Objects.requireNonNull;
  *     written in the same transaction as the changes it covers
  * @param maxEventsPerTransaction {@code kafka.max-events-per-transaction}
  * @param pollInterval {@code kafka.poll-interval-ms}: how long a caught-up publisher waits before reading the feed
+ * @param connectSchemas {@code kafka.connect-schemas}: each event carries its Kafka Connect schema
+ *     ({@code {"schema":…,"payload":…}}), as Connect's JsonConverter expects with {@code schemas.enable=true}
  */
 public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int topicPartitions, String offsetsTopic,
-        int maxEventsPerTransaction, Duration pollInterval) {
+        int maxEventsPerTransaction, Duration pollInterval, boolean connectSchemas) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("kafka.bootstrap-servers", "127.0.0.1:9092", "The brokers to connect to."),
             new ConfigOption("kafka.topic-prefix", "docmirror.",
@@ -33,7 +36,13 @@ public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int
                             + "changes it covers."),
             new ConfigOption("kafka.max-events-per-transaction", "1000", "The most changes one transaction carries."),
             new ConfigOption("kafka.poll-interval-ms", "200",
-                    "How long a caught-up publisher waits before reading the feed again."));
+                    "How long a caught-up publisher waits before reading the feed again."),
+            new ConfigOption("kafka.connect-schemas", ConfigType.BOOLEAN, "false",
+                    "Each event carries its Kafka Connect schema, `{\"schema\":…,\"payload\":…}`, as Connect's "
+                            + "`JsonConverter` expects with `schemas.enable=true` (its default) and Debezium's "
+                            + "`ExtractNewRecordState` needs; `false`: the payload alone, for `schemas.enable=false` "
+                            + "and plain consumers. The payload is the same either way; changing it keeps an item's "
+                            + "changes in one partition."));
 
     public KafkaBridgeConfig {
         requireNonNull(bootstrapServers, "bootstrapServers is null");
@@ -67,10 +76,17 @@ public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int
         return new KafkaBridgeConfig(section.text("kafka.bootstrap-servers").trim(),
                 section.text("kafka.topic-prefix").trim(), section.intValue("kafka.topic-partitions"),
                 section.text("kafka.offsets-topic").trim(), section.intValue("kafka.max-events-per-transaction"),
-                Duration.ofMillis(section.longValue("kafka.poll-interval-ms")));
+                Duration.ofMillis(section.longValue("kafka.poll-interval-ms")),
+                section.booleanValue("kafka.connect-schemas"));
     }
 
     public String topic(String container) {
         return topicPrefix + container;
+    }
+
+    /** The same settings, with or without Kafka Connect schemas in the events. */
+    public KafkaBridgeConfig withConnectSchemas(boolean connectSchemas) {
+        return new KafkaBridgeConfig(bootstrapServers, topicPrefix, topicPartitions, offsetsTopic,
+                maxEventsPerTransaction, pollInterval, connectSchemas);
     }
 }

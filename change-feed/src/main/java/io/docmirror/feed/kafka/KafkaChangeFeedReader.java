@@ -3,7 +3,6 @@ package io.docmirror.feed.kafka;
 import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.changelog.ChangeEventJson;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,6 +26,10 @@ import static java.util.Objects.requireNonNull;
  * <p>It takes all of the topic's partitions itself instead of joining a consumer group: a container's mirror has one
  * writer (its manifest), so sharing partitions would gain nothing, and a reader restarted after a crash need not wait
  * for the group to notice the dead one. Not thread-safe.
+ *
+ * <p>Tombstones (the publisher writes one after each delete, for compaction) are skipped: the delete itself is the
+ * record before. A caller that stores the offset after the last change it applied may therefore read a tombstone
+ * again after a restart, and skips it again; no change is read twice.
  */
 public final class KafkaChangeFeedReader implements AutoCloseable {
     /** A change and where it sits in the topic: the caller resumes at {@code offset + 1} once it is applied. */
@@ -65,7 +68,7 @@ public final class KafkaChangeFeedReader implements AutoCloseable {
      *
      * @throws ChangeFeedException with {@link StoreErrorCode#GONE} when a partition's start offset, or for a
      *     partition without one its first record, is no longer in the topic (retention removed it): reading on would
-     *     skip changes
+     *     skip changes; with {@link StoreErrorCode#BAD_REQUEST} for a record that is not a change envelope
      */
     public List<Record> poll(Duration timeout) {
         if (consumer.assignment().isEmpty() && !assignTopic()) {
@@ -74,8 +77,10 @@ public final class KafkaChangeFeedReader implements AutoCloseable {
         List<Record> records = new ArrayList<>();
         try {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
-                records.add(new Record(ChangeEventJson.fromJson(record.value()),
-                        new TopicPartition(record.topic(), record.partition()), record.offset()));
+                if (record.value() != null) {
+                    records.add(new Record(decode(record), new TopicPartition(record.topic(), record.partition()),
+                            record.offset()));
+                }
             }
         } catch (OffsetOutOfRangeException e) {
             throw new ChangeFeedException(StoreErrorCode.GONE, "Cannot read Kafka topic " + topic + " from offsets "
@@ -83,6 +88,20 @@ public final class KafkaChangeFeedReader implements AutoCloseable {
                     + "reading on would skip changes.", e);
         }
         return records;
+    }
+
+    /**
+     * @throws ChangeFeedException with {@link StoreErrorCode#BAD_REQUEST} when the record is not a change envelope
+     */
+    private ChangeEvent decode(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            return ChangeEnvelope.fromValue(record.value());
+        } catch (IllegalArgumentException e) {
+            throw new ChangeFeedException(StoreErrorCode.BAD_REQUEST, "Cannot read record " + record.offset()
+                    + " of Kafka topic " + topic + ", partition " + record.partition() + ": " + e.getMessage()
+                    + ". A topic written in docmirror's earlier event format, before the Debezium envelope, cannot "
+                    + "be read: publish the container again to a new topic (kafka.topic-prefix).", e);
+        }
     }
 
     /**

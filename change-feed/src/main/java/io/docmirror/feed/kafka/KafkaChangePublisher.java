@@ -6,7 +6,7 @@ import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.StartFrom;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.changelog.ChangeEventJson;
+import io.docmirror.store.changelog.Operation;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -23,10 +23,12 @@ import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +37,10 @@ import java.util.concurrent.ExecutionException;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Tails a container's change feed (all versions and deletes) and writes each change as JSON to the container's
- * Kafka topic, keyed {@code container/partitionKey/id} so that an item's changes stay in one partition, in order.
+ * Tails a container's change feed (all versions and deletes) and writes each change to the container's Kafka topic
+ * in Debezium's change-event envelope ({@link ChangeEnvelope}), keyed by the item's id and partition key so that an
+ * item's changes stay in one partition, in order. Each delete is followed by a tombstone, so that a compacted topic
+ * forgets the item.
  *
  * <p>Exactly once, in the manner of Kafka Connect's exactly-once source tasks: a transactional producer writes a
  * batch of changes and the feed checkpoint that covers them (to the compacted offsets topic) in one transaction.
@@ -54,12 +58,19 @@ public final class KafkaChangePublisher implements AutoCloseable {
     private final KafkaBridgeConfig config;
     private final String topic;
     private final byte[] checkpointKey;
+    private final Clock clock;
     private volatile boolean running = true;
 
     public KafkaChangePublisher(StoreClient store, String container, KafkaBridgeConfig config) {
+        this(store, container, config, Clock.systemUTC());
+    }
+
+    /** @param clock stamps each event with when it was published (the envelope's {@code ts_ms}) */
+    public KafkaChangePublisher(StoreClient store, String container, KafkaBridgeConfig config, Clock clock) {
         this.store = requireNonNull(store, "store is null");
         this.container = requireNonNull(container, "container is null");
         this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
         this.topic = config.topic(container);
         this.checkpointKey = ("publisher/" + container).getBytes(StandardCharsets.UTF_8);
     }
@@ -89,6 +100,8 @@ public final class KafkaChangePublisher implements AutoCloseable {
             try (KafkaProducer<byte[], byte[]> producer = newProducer()) {
                 ensureTopics();
                 producer.initTransactions();
+                ChangeEnvelope envelope = new ChangeEnvelope(config, store.readContainer(container));
+                int partitions = producer.partitionsFor(topic).size();
                 String checkpoint = readCheckpoint();
                 ChangeFeedReader reader = ChangeFeedReader.open(store, container,
                         ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
@@ -99,8 +112,9 @@ public final class KafkaChangePublisher implements AutoCloseable {
                     ChangeFeedPage page = reader.readNext(config.maxEventsPerTransaction());
                     if (!page.events().isEmpty()) {
                         producer.beginTransaction();
+                        long now = clock.millis();
                         for (ChangeEvent event : page.events()) {
-                            producer.send(new ProducerRecord<>(topic, recordKey(event), ChangeEventJson.toJson(event)));
+                            send(producer, envelope, partitions, event, now);
                         }
                         producer.send(new ProducerRecord<>(config.offsetsTopic(), checkpointKey,
                                 page.continuation().getBytes(StandardCharsets.UTF_8)));
@@ -127,9 +141,23 @@ public final class KafkaChangePublisher implements AutoCloseable {
         return published;
     }
 
-    /** A change's Kafka record key, {@code container/partitionKey/id}: an item's changes share a partition. */
-    public static byte[] recordKey(ChangeEvent event) {
-        return (event.container() + "/" + event.partitionKey() + "/" + event.id()).getBytes(StandardCharsets.UTF_8);
+    /** Sends a change, and after a delete its tombstone, to the item's partition. */
+    private void send(KafkaProducer<byte[], byte[]> producer, ChangeEnvelope envelope, int partitions,
+            ChangeEvent event, long now) {
+        int partition = partitionOf(event, partitions);
+        byte[] key = envelope.key(event);
+        producer.send(new ProducerRecord<>(topic, partition, key, envelope.value(event, now)));
+        if (event.operation() == Operation.DELETE) {
+            producer.send(new ProducerRecord<>(topic, partition, key, null));
+        }
+    }
+
+    /**
+     * The partition of an item's changes: where Kafka's default partitioner puts the key without schema (murmur2 of
+     * its bytes), so the same with and without {@code kafka.connect-schemas}.
+     */
+    static int partitionOf(ChangeEvent event, int partitions) {
+        return Utils.toPositive(Utils.murmur2(ChangeEnvelope.keyPayload(event))) % partitions;
     }
 
     private KafkaProducer<byte[], byte[]> newProducer() {

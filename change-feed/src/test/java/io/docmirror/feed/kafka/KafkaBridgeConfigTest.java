@@ -14,7 +14,7 @@ class KafkaBridgeConfigTest {
     void defaultsAreTheDocumentedOnes() {
         KafkaBridgeConfig defaults = KafkaBridgeConfig.defaults();
         assertThat(defaults).isEqualTo(new KafkaBridgeConfig("127.0.0.1:9092", "docmirror.", 4,
-                "docmirror.feed-offsets", 1000, Duration.ofMillis(200)));
+                "docmirror.feed-offsets", 1000, Duration.ofMillis(200), false));
         assertThat(defaults.topic("orders")).isEqualTo("docmirror.orders");
 
         ConfigDocumentation.assertDocumented(KafkaBridgeConfig.OPTIONS);
@@ -23,16 +23,20 @@ class KafkaBridgeConfigTest {
     @Test
     void aConfigFileSetsEachOption() {
         assertThat(KafkaBridgeConfig.fromProperties(Map.of("kafka.bootstrap-servers", "k1:9092,k2:9092",
-                "kafka.topic-prefix", "prod.", "kafka.topic-partitions", "12", "kafka.poll-interval-ms", "50")))
+                "kafka.topic-prefix", "prod.", "kafka.topic-partitions", "12", "kafka.poll-interval-ms", "50",
+                "kafka.connect-schemas", "true")))
                 .isEqualTo(new KafkaBridgeConfig("k1:9092,k2:9092", "prod.", 12, "docmirror.feed-offsets", 1000,
-                        Duration.ofMillis(50)));
+                        Duration.ofMillis(50), true));
         assertThatThrownBy(() -> KafkaBridgeConfig.fromProperties(Map.of("kafka.topic-partitions", "many")))
                 .hasMessageStartingWith("Invalid value many for configuration kafka.topic-partitions");
+        assertThatThrownBy(() -> KafkaBridgeConfig.fromProperties(Map.of("kafka.connect-schemas", "yes")))
+                .hasMessage("Invalid value yes for configuration kafka.connect-schemas: must be true or false");
     }
 
     @Test
     void invalidValuesNameTheKey() {
-        assertThatThrownBy(() -> new KafkaBridgeConfig("b:9092", "p.", 0, "o", 10, Duration.ofMillis(1)))
+        assertThatThrownBy(() -> new KafkaBridgeConfig("b:9092", "p.", 0, "o", 10, Duration.ofMillis(1),
+                false))
                 .hasMessage("Invalid value 0 for configuration kafka.topic-partitions: must be at least 1");
     }
 }

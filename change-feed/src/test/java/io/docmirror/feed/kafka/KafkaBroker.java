@@ -138,7 +138,7 @@ public final class KafkaBroker implements AutoCloseable {
                 .start();
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -1,13 +1,11 @@
 package io.docmirror.feed.kafka;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
-import io.docmirror.store.StoreJson;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.http.StoreHttpServer;
@@ -252,13 +250,12 @@ class KafkaExactlyOnceTest {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    JsonNode event = StoreJson.mapper().readTree(record.value());
-                    records.add(event.get("partitionKey") + "/" + event.get("id").textValue() + "/"
-                            + event.get("lsn").longValue());
+                    if (record.value() != null) {
+                        ChangeEvent event = ChangeEnvelope.fromValue(record.value());
+                        records.add(event.partitionKey() + "/" + event.id() + "/" + event.lsn());
+                    }
                 }
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
         return records;
     }

@@ -54,6 +54,20 @@ public final class ChangeEvent {
                 false, DocumentImage.ofJson(json), null);
     }
 
+    /**
+     * An event whose documents arrive as JSON bytes (from another encoding of the event, such as the Kafka
+     * envelope): they are kept as given, so numbers keep their exact text, and parsed only when asked for.
+     *
+     * @param document the item's JSON after the change, or null; the event keeps the array
+     * @param previous the item's JSON before the change, or null; the event keeps the array
+     */
+    public static ChangeEvent ofJson(String container, JsonNode partitionKey, String id, Operation operation, long lsn,
+            long ts, boolean ttlExpired, byte[] document, byte[] previous) {
+        return new ChangeEvent(container, partitionKey, id, operation, lsn, ts, ttlExpired,
+                document == null ? null : DocumentImage.ofJson(document),
+                previous == null ? null : DocumentImage.ofJson(previous));
+    }
+
     ChangeEvent(String container, JsonNode partitionKey, String id, Operation operation, long lsn, long ts,
             boolean ttlExpired, DocumentImage document, DocumentImage previous) {
         this.container = requireNonNull(container, "container is null");
