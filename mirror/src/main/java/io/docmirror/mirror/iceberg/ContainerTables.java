@@ -111,11 +111,13 @@ public final class ContainerTables implements MirrorTarget {
     private long maintainedAt;
     /** The leases readers (the SQL endpoint) hold on batches they read: their snapshots must not expire. */
     private final ReaderLeases readers;
+    private final CommitObserver observer;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
-            long analyticalTtl, Path directory, boolean rebuilding) {
+            long analyticalTtl, Path directory, boolean rebuilding, CommitObserver observer) {
         this.container = container;
+        this.observer = observer;
         this.settings = settings;
         this.catalog = catalog;
         this.io = new LocalFileIO();
@@ -149,7 +151,16 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config) {
-        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, false);
+        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, false, CommitObserver.NONE);
+    }
+
+    /**
+     * Opens the tables as {@link #open(Path, String, FlattenerConfig, MirrorConfig)} does, telling {@code observer}
+     * each step of every commit (a crash test's kill points).
+     */
+    static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
+            MirrorConfig config, CommitObserver observer) {
+        return open(mirrorDirectory, container, null, -1, flattenerConfig, config, false, observer);
     }
 
     /**
@@ -158,7 +169,8 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
             FlattenerConfig flattenerConfig, MirrorConfig config) {
-        ContainerTables tables = open(mirrorDirectory, container, null, -1, flattenerConfig, config, true);
+        ContainerTables tables = open(mirrorDirectory, container, null, -1, flattenerConfig, config, true,
+                CommitObserver.NONE);
         if (tables.batches == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
@@ -175,7 +187,7 @@ public final class ContainerTables implements MirrorTarget {
     public static ContainerTables open(Path mirrorDirectory, ContainerProperties container,
             FlattenerConfig flattenerConfig, MirrorConfig config) {
         return open(mirrorDirectory, container.id(), container.resourceId(), container.analyticalTtl(),
-                flattenerConfig, config, false);
+                flattenerConfig, config, false, CommitObserver.NONE);
     }
 
     /**
@@ -184,7 +196,8 @@ public final class ContainerTables implements MirrorTarget {
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
-            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, boolean rebuilding) {
+            long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, boolean rebuilding,
+            CommitObserver observer) {
         FormatGuard.check(mirrorDirectory, container, MirrorFormat.ICEBERG);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
@@ -196,7 +209,7 @@ public final class ContainerTables implements MirrorTarget {
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, lock, state,
-                    analyticalTtl, directory, rebuilding);
+                    analyticalTtl, directory, rebuilding, observer);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
@@ -460,7 +473,7 @@ public final class ContainerTables implements MirrorTarget {
         private final String kind;
         /** Root summary entries the batch sets (null: removes) among those that carry on. */
         private final Map<String, String> summaryChanges = new HashMap<>();
-        private final CatalogBatch catalogBatch = CatalogBatch.of(settings, catalog, io);
+        private final CatalogBatch catalogBatch = CatalogBatch.of(settings, catalog, io, observer);
         private final Map<String, TableChanges> tables = new LinkedHashMap<>();
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
@@ -671,7 +684,7 @@ public final class ContainerTables implements MirrorTarget {
                 transaction = catalogBatch.create(identifier, schema,
                         MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties(properties));
             }
-            TableChanges table = new TableChanges(name, transaction, base,
+            TableChanges table = new TableChanges(identifier, transaction, base,
                     replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number);
             tables.put(name, table);
             return table;
@@ -711,7 +724,7 @@ public final class ContainerTables implements MirrorTarget {
                         summary.put(MirrorSummary.LAST_EVENT_TS, Long.toString(eventTs));
                         carriedAfter().forEach(summary::put);
                     }
-                    table.stage(summary);
+                    table.stage(summary, observer);
                 }
                 catalogBatch.commit();
                 int files = 0;
@@ -736,6 +749,7 @@ public final class ContainerTables implements MirrorTarget {
                 lastEventTs = eventTs;
                 batches = number;
                 openBatch = null;
+                observer.reached(CommitStep.BATCH_COMMITTED, null);
                 return new Committed(position(), files, bytes);
             } catch (JsonProcessingException e) {
                 throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
@@ -810,6 +824,7 @@ public final class ContainerTables implements MirrorTarget {
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot write the flattener schema " + location, e);
             }
+            observer.reached(CommitStep.FLATTENER_SCHEMA_WRITTEN, null);
             return location;
         }
     }
