@@ -4,8 +4,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * Told of each {@link CommitStep} as a batch's commit reaches it. The mirror runs with {@link #NONE}; a crash test
- * passes its own (through {@link ContainerTables}' and the catalog batches' package-private constructors) to stop the
- * writer at a chosen step and kill it there.
+ * passes its own (only through package-private factories and constructors: {@link ContainerTables}' and the
+ * catalog batches') to stop the writer at a chosen step and kill it there.
  */
 @FunctionalInterface
 interface CommitObserver {

@@ -194,6 +194,7 @@ public final class ContainerTables implements MirrorTarget {
      * @param analyticalTtl the container's analytical TTL in seconds (-1: forever)
      * @param rebuilding true to rebuild the tables under {@code flattenerConfig}: the committed schema, made under
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
+     * @param observer told of each step of every commit ({@link CommitObserver#NONE} but in a crash test)
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
             long analyticalTtl, FlattenerConfig flattenerConfig, MirrorConfig config, boolean rebuilding,

@@ -3,6 +3,7 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -57,7 +59,9 @@ class CommitStepCrashTest {
     @TempDir
     Path work;
     private Path mirrorDirectory;
-    private List<String> catalogArguments;
+    private String catalog;
+    /** {@link CommitStepWriter}'s arguments. */
+    private List<String> writerArguments;
     private MirrorConfig config;
 
     @Test
@@ -80,17 +84,17 @@ class CommitStepCrashTest {
         }
     }
 
-    private void useCatalog(String... arguments) {
+    private void useCatalog(String... catalogArguments) {
         mirrorDirectory = work.resolve("mirror");
-        catalogArguments = List.of(arguments);
-        List<String> all = new ArrayList<>(List.of(mirrorDirectory.toString()));
-        all.addAll(catalogArguments);
-        config = CommitStepWriter.config(all.toArray(String[]::new));
+        catalog = catalogArguments[0];
+        writerArguments = new ArrayList<>(List.of(mirrorDirectory.toString()));
+        writerArguments.addAll(List.of(catalogArguments));
+        config = CommitStepWriter.config(writerArguments.toArray(String[]::new));
     }
 
     private void killAtEveryStep(Set<CommitStep> stepsOfTheCatalog) throws Exception {
         List<String> points;
-        try (SteppedWriter writer = SteppedWriter.start(this)) {
+        try (SteppedWriter writer = SteppedWriter.start(writerArguments)) {
             for (long batch = 1; batch < FIRST_OF_EVERY_SHAPE; batch++) {
                 writer.commitBatch();
             }
@@ -110,7 +114,7 @@ class CommitStepCrashTest {
             boolean afterCatalogCommit = stepOf(killedAt).compareTo(CommitStep.CATALOG_COMMITTED) >= 0;
             long expected = afterCatalogCommit ? acknowledged + 1 : acknowledged;
             Set<Path> before = files();
-            try (SteppedWriter writer = SteppedWriter.start(this)) {
+            try (SteppedWriter writer = SteppedWriter.start(writerArguments)) {
                 writer.killAt(points, point);
             }
             String when = "after a kill " + killedAt;
@@ -122,7 +126,7 @@ class CommitStepCrashTest {
                     killedAt, expected, orphans, (System.nanoTime() - started) / 1_000_000);
         }
 
-        try (SteppedWriter writer = SteppedWriter.start(this)) {
+        try (SteppedWriter writer = SteppedWriter.start(writerArguments)) {
             writer.commitBatch();
         }
         assertTablesAt(acknowledged + 1, "after a restart that follows the last kill");
@@ -133,7 +137,7 @@ class CommitStepCrashTest {
      * read of every pointer, the way a reader meets a crashed writer's catalog), then through Iceberg's reader.
      */
     private void assertTablesAt(long batch, String when) throws SQLException {
-        if (catalogArguments.get(0).equals("embedded")) {
+        if (catalog.equals("embedded")) {
             assertViewsAt(batch, when);
         }
         try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirrorDirectory))) {
@@ -207,8 +211,8 @@ class CommitStepCrashTest {
 
     /** Every file under the container's warehouse folder. */
     private Set<Path> files() throws IOException {
-        Path folder = Path.of(java.net.URI.create(MirrorTables.containerLocation(config.catalog()
-                .settings(mirrorDirectory).warehouse(), OrderBatches.CONTAINER)));
+        Path folder = LocalFileIO.pathOf(MirrorTables.containerLocation(config.catalog().settings(mirrorDirectory)
+                .warehouse(), OrderBatches.CONTAINER));
         try (Stream<Path> walk = Files.walk(folder)) {
             return walk.filter(Files::isRegularFile).collect(Collectors.toCollection(TreeSet::new));
         }
@@ -232,9 +236,7 @@ class CommitStepCrashTest {
         }
 
         /** Starts the writer (a restart of the mirror), which waits once it has opened the tables. */
-        static SteppedWriter start(CommitStepCrashTest test) throws IOException {
-            List<String> arguments = new ArrayList<>(List.of(test.mirrorDirectory.toString()));
-            arguments.addAll(test.catalogArguments);
+        static SteppedWriter start(List<String> arguments) throws IOException {
             return new SteppedWriter(ChildProcesses.startJava(CommitStepWriter.class.getName(), "ready",
                     arguments.toArray(String[]::new)));
         }
@@ -280,7 +282,7 @@ class CommitStepCrashTest {
         public void close() throws InterruptedException {
             in.close();
             if (process.isAlive()) {
-                assertThat(process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the writer ended").isTrue();
+                assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the writer ended").isTrue();
             }
         }
     }
