@@ -10,7 +10,7 @@ enum CommitStep {
     FLATTENER_SCHEMA_WRITTEN,
     /** A table's data files are complete. */
     DATA_FILES_WRITTEN,
-    /** A table's deletion vectors are written (none when the batch deletes no row of it). */
+    /** A table's deletion vectors are written (none when the batch deletes no row of it; a compaction has none). */
     DELETION_VECTORS_WRITTEN,
     /** A table's manifests and manifest list are written. */
     MANIFESTS_WRITTEN,

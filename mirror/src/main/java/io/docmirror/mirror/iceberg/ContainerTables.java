@@ -117,7 +117,6 @@ public final class ContainerTables implements MirrorTarget {
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
             long analyticalTtl, Path directory, boolean rebuilding, CommitObserver observer) {
         this.container = container;
-        this.observer = observer;
         this.settings = settings;
         this.catalog = catalog;
         this.io = new LocalFileIO();
@@ -139,6 +138,7 @@ public final class ContainerTables implements MirrorTarget {
             }
         }
         this.rebuilding = rebuilding;
+        this.observer = observer;
         this.flattener = committedSchema == null || rebuilding
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
