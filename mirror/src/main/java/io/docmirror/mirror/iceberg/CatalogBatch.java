@@ -20,9 +20,15 @@ import java.util.Map;
 public interface CatalogBatch {
     /** The batch of the catalog {@code connection} opened with {@code settings}. */
     static CatalogBatch of(CatalogSettings settings, CatalogConnection connection, FileIO io) {
+        return of(settings, connection, io, CommitObserver.NONE);
+    }
+
+    /** The batch of the catalog {@code connection} opened with {@code settings}, telling {@code observer} its steps. */
+    static CatalogBatch of(CatalogSettings settings, CatalogConnection connection, FileIO io,
+            CommitObserver observer) {
         return switch (settings.kind()) {
-            case SQLITE -> new SqliteCatalogBatch(settings, io);
-            case REST -> new RestCatalogBatch((RESTCatalog) connection.catalog(), io);
+            case SQLITE -> new SqliteCatalogBatch(settings, io, observer);
+            case REST -> new RestCatalogBatch((RESTCatalog) connection.catalog(), io, observer);
         };
     }
 

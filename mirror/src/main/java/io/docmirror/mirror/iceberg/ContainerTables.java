@@ -129,10 +129,11 @@ public final class ContainerTables implements MirrorTarget {
     private long maintainedAt;
     /** The leases readers (the SQL endpoint) hold on batches they read: their snapshots must not expire. */
     private final ReaderLeases readers;
+    private final CommitObserver observer;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
-            OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding) {
+            OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding, CommitObserver observer) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -156,6 +157,7 @@ public final class ContainerTables implements MirrorTarget {
             }
         }
         this.rebuilding = rebuilding;
+        this.observer = observer;
         this.flattener = committedSchema == null || rebuilding
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
@@ -168,8 +170,17 @@ public final class ContainerTables implements MirrorTarget {
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config) {
+        return open(mirrorDirectory, container, flattenerConfig, config, CommitObserver.NONE);
+    }
+
+    /**
+     * Opens the tables as {@link #open(Path, String, FlattenerConfig, MirrorConfig)} does, telling {@code observer}
+     * each step of every commit (a crash test's kill points).
+     */
+    static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
+            MirrorConfig config, CommitObserver observer) {
         return open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK, flattenerConfig, config,
-                false);
+                false, observer);
     }
 
     /**
@@ -179,7 +190,7 @@ public final class ContainerTables implements MirrorTarget {
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
             FlattenerConfig flattenerConfig, MirrorConfig config) {
         ContainerTables tables = open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK,
-                flattenerConfig, config, true);
+                flattenerConfig, config, true, CommitObserver.NONE);
         if (tables.batches == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
@@ -196,7 +207,8 @@ public final class ContainerTables implements MirrorTarget {
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         requireNonNull(clock, "clock is null");
         return open(mirrorDirectory, container.id(), container.resourceId(),
-                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, true);
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, true,
+                CommitObserver.NONE);
     }
 
     /**
@@ -208,7 +220,8 @@ public final class ContainerTables implements MirrorTarget {
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         requireNonNull(clock, "clock is null");
         return open(mirrorDirectory, container.id(), container.resourceId(),
-                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, false);
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, false,
+                CommitObserver.NONE);
     }
 
     /**
@@ -216,10 +229,11 @@ public final class ContainerTables implements MirrorTarget {
      * @param clock what the analytical TTL counts back from
      * @param rebuilding true to rebuild the tables under {@code flattenerConfig}: the committed schema, made under
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
+     * @param observer told of each step of every commit ({@link CommitObserver#NONE} but in a crash test)
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
             OptionalLong analyticalTtl, Clock clock, FlattenerConfig flattenerConfig, MirrorConfig config,
-            boolean rebuilding) {
+            boolean rebuilding, CommitObserver observer) {
         EarlierLayout.refuse(mirrorDirectory, container);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
@@ -231,7 +245,7 @@ public final class ContainerTables implements MirrorTarget {
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, flattenerConfig, config, lock, state,
-                    analyticalTtl, clock, directory, rebuilding);
+                    analyticalTtl, clock, directory, rebuilding, observer);
         } catch (RuntimeException e) {
             closeAfterFailure(e, catalog, lock);
             throw e;
@@ -573,7 +587,7 @@ public final class ContainerTables implements MirrorTarget {
         private final String kind;
         /** Root summary entries the batch sets (null: removes) among those that carry on. */
         private final Map<String, String> summaryChanges = new HashMap<>();
-        private final CatalogBatch catalogBatch = CatalogBatch.of(settings, catalog, io);
+        private final CatalogBatch catalogBatch = CatalogBatch.of(settings, catalog, io, observer);
         private final Map<String, TableChanges> tables = new LinkedHashMap<>();
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
@@ -829,7 +843,7 @@ public final class ContainerTables implements MirrorTarget {
                 transaction = catalogBatch.create(identifier, schema,
                         MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties(properties));
             }
-            TableChanges table = new TableChanges(name, transaction, base,
+            TableChanges table = new TableChanges(identifier, transaction, base,
                     replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number);
             tables.put(name, table);
             return table;
@@ -872,7 +886,7 @@ public final class ContainerTables implements MirrorTarget {
                         summary.put(MirrorSummary.LAST_EVENT_TS, Long.toString(eventTs));
                         carriedAfter().forEach(summary::put);
                     }
-                    table.stage(summary);
+                    table.stage(summary, observer);
                 }
                 catalogBatch.commit();
                 int files = 0;
@@ -897,6 +911,7 @@ public final class ContainerTables implements MirrorTarget {
                 lastEventTs = eventTs;
                 batches = number;
                 openBatch = null;
+                observer.reached(CommitStep.BATCH_COMMITTED, null);
                 return new Committed(position(), files, bytes);
             } catch (JsonProcessingException e) {
                 throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
@@ -976,6 +991,7 @@ public final class ContainerTables implements MirrorTarget {
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot write the flattener schema " + location, e);
             }
+            observer.reached(CommitStep.FLATTENER_SCHEMA_WRITTEN, null);
             return location;
         }
     }

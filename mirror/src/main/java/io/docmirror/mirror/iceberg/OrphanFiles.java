@@ -80,7 +80,7 @@ final class OrphanFiles {
         List<Path> orphans = new ArrayList<>();
         try (Stream<Path> files = Files.walk(containerFolder)) {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                if (!reachable.contains(file.toAbsolutePath().normalize())
+                if (!reachable.contains(checkedFile(file.toAbsolutePath().normalize()))
                         && Files.getLastModifiedTime(file).toMillis() < olderThanMillis) {
                     orphans.add(file);
                 }
@@ -100,6 +100,18 @@ final class OrphanFiles {
                     orphans.size(), containerFolder);
         }
         return orphans.size();
+    }
+
+    /**
+     * The file a Hadoop checksum file ({@code .<name>.crc}) checks, or the file itself. Hadoop's local file system
+     * writes one beside every file, so a REST catalog server on it leaves one beside each metadata file it writes:
+     * it is reachable when the file it checks is.
+     */
+    private static Path checkedFile(Path file) {
+        String name = file.getFileName().toString();
+        return name.startsWith(".") && name.endsWith(".crc")
+                ? file.resolveSibling(name.substring(1, name.length() - ".crc".length()))
+                : file;
     }
 
     private static Set<String> reachable(Table table) {

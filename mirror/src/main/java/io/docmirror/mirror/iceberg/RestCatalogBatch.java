@@ -32,10 +32,13 @@ final class RestCatalogBatch implements CatalogBatch {
     private final FileIO io;
     private final StagedTables tables;
     private final List<TableIdentifier> dropped = new ArrayList<>();
+    private final CommitObserver observer;
 
-    RestCatalogBatch(RESTCatalog catalog, FileIO io) {
+    /** @param observer told of each step of the commit (a crash test's kill points) */
+    RestCatalogBatch(RESTCatalog catalog, FileIO io, CommitObserver observer) {
         this.catalog = catalog;
         this.io = io;
+        this.observer = observer;
         this.tables = new StagedTables(catalog.name());
     }
 
@@ -85,7 +88,9 @@ final class RestCatalogBatch implements CatalogBatch {
             }
         }
         if (!commits.isEmpty()) {
+            observer.reached(CommitStep.CATALOG_COMMITTING, null);
             catalog.commitTransaction(commits);
+            observer.reached(CommitStep.CATALOG_COMMITTED, null);
         }
         dropped.forEach(identifier -> catalog.dropTable(identifier, false));
         return committed;

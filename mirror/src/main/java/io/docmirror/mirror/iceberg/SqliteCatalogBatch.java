@@ -52,6 +52,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
     private final CatalogSettings settings;
     private final FileIO io;
     private final StagedTables tables;
+    private final CommitObserver observer;
     /** The pointers the batch read, by table: a batch asks whether a table exists, then loads it. */
     private final Map<TableIdentifier, Optional<String>> pointers = new HashMap<>();
     /** Tables the batch drops, with the metadata the catalog pointed at when it was asked to. */
@@ -59,6 +60,11 @@ public final class SqliteCatalogBatch implements CatalogBatch {
 
     /** @param io the catalog's file access: where staged metadata files are written */
     public SqliteCatalogBatch(CatalogSettings settings, FileIO io) {
+        this(settings, io, CommitObserver.NONE);
+    }
+
+    /** @param observer told of each step of the commit (a crash test's kill points) */
+    SqliteCatalogBatch(CatalogSettings settings, FileIO io, CommitObserver observer) {
         if (settings.kind() != CatalogSettings.Kind.SQLITE) {
             throw new IllegalArgumentException("A catalog batch commits through the embedded SQLite catalog, not "
                     + settings.kind());
@@ -66,6 +72,7 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         this.settings = settings;
         this.io = requireNonNull(io, "io is null");
         this.tables = new StagedTables(settings.name());
+        this.observer = requireNonNull(observer, "observer is null");
     }
 
     /** Whether the catalog has the table now (a table this batch creates does not count until it commits). */
@@ -134,18 +141,23 @@ public final class SqliteCatalogBatch implements CatalogBatch {
         Map<TableIdentifier, TableMetadata> committed = new LinkedHashMap<>();
         try (Connection sqlite = DriverManager.getConnection(settings.uri())) {
             sqlite.setAutoCommit(false);
+            observer.reached(CommitStep.CATALOG_TRANSACTION_BEGUN, null);
             try {
                 for (StagedTableOperations table : tables.all()) {
                     if (table.stagedLocation() == null) {
                         continue;
                     }
                     movePointer(sqlite, table);
+                    observer.reached(CommitStep.POINTER_MOVED, table.identifier());
                     committed.put(table.identifier(), table.current());
                 }
                 for (Map.Entry<TableIdentifier, String> table : dropped.entrySet()) {
                     dropPointer(sqlite, table.getKey(), table.getValue());
+                    observer.reached(CommitStep.POINTER_MOVED, table.getKey());
                 }
+                observer.reached(CommitStep.CATALOG_COMMITTING, null);
                 sqlite.commit();
+                observer.reached(CommitStep.CATALOG_COMMITTED, null);
             } catch (SQLException | RuntimeException e) {
                 sqlite.rollback();
                 throw e;

@@ -8,6 +8,7 @@ import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -25,7 +26,7 @@ import java.util.UUID;
  * the table's schema changes, so each file has one schema) and the rows it deletes.
  */
 final class TableChanges {
-    private final String name;
+    private final TableIdentifier identifier;
     private final Transaction transaction;
     /** The table as committed before the batch, for scans (a transaction cannot scan); null for a new table. */
     private final Table base;
@@ -47,9 +48,9 @@ final class TableChanges {
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
      */
-    TableChanges(String name, Transaction transaction, Table base, Map<String, DeleteFile> committedVectors,
-            long batch) {
-        this.name = name;
+    TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
+            Map<String, DeleteFile> committedVectors, long batch) {
+        this.identifier = identifier;
         this.transaction = transaction;
         this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
@@ -59,7 +60,7 @@ final class TableChanges {
     }
 
     String name() {
-        return name;
+        return identifier.name();
     }
 
     Transaction transaction() {
@@ -95,7 +96,7 @@ final class TableChanges {
 
     void delete(String dataFile, long position) {
         if (rewriteOnly) {
-            throw new IllegalStateException("A compaction of " + name + " deletes no rows");
+            throw new IllegalStateException("A compaction of " + identifier + " deletes no rows");
         }
         deletions.delete(dataFile, position);
     }
@@ -155,10 +156,11 @@ final class TableChanges {
 
     /**
      * Stages the batch's rows: its data files and deletion vectors, with the summary entries, as one row delta of the
-     * table's transaction, which it then commits into the catalog batch.
+     * table's transaction, which it then commits into the catalog batch; {@code observer} is told each step.
      */
-    void stage(Map<String, String> summary) {
+    void stage(Map<String, String> summary, CommitObserver observer) {
         roll();
+        observer.reached(CommitStep.DATA_FILES_WRITTEN, identifier);
         if (rewriteOnly) {
             RewriteFiles rewrite = transaction.newRewrite().rewriteFiles(new HashSet<>(removed),
                     new HashSet<>(removedVectors), new HashSet<>(added), Set.of());
@@ -167,7 +169,9 @@ final class TableChanges {
             }
             summary.forEach(rewrite::set);
             rewrite.commit();
+            observer.reached(CommitStep.MANIFESTS_WRITTEN, identifier);
             transaction.commitTransaction();
+            observer.reached(CommitStep.METADATA_STAGED, identifier);
             return;
         }
         RowDelta delta = transaction.newRowDelta();
@@ -179,9 +183,14 @@ final class TableChanges {
             delta.validateFromSnapshot(baseSnapshot);
         }
         deletions.writeInto(table(), delta);
+        observer.reached(CommitStep.DELETION_VECTORS_WRITTEN, identifier);
         summary.forEach(delta::set);
+        // Inside the transaction, the commit of a row delta writes its manifests and manifest list; the table's
+        // next metadata is staged (its file written) when the transaction commits into the catalog batch.
         delta.commit();
+        observer.reached(CommitStep.MANIFESTS_WRITTEN, identifier);
         transaction.commitTransaction();
+        observer.reached(CommitStep.METADATA_STAGED, identifier);
     }
 
     /** The table's deletion vectors once the batch is committed. */

@@ -266,6 +266,9 @@ class ContainerTablesTest {
         Path droppedTable = write(warehouse.resolve("orders__gone/data/0000000001-x-0.parquet"), true);
         Path recent = write(warehouse.resolve("orders/data/0000000003-writing-0.parquet"), false);
         List<String> live = dataFiles("orders");
+        // Hadoop's local file system writes one beside each file (a REST catalog server does, for metadata files).
+        Path liveChecksum = write(checksumOf(LocalFileIO.pathOf(live.get(0))), true);
+        Path leftoverChecksum = write(checksumOf(leftoverData), true);
 
         try (ReaderLeases.Lease lease = new ReaderLeases(MirrorLayout.containerDirectory(mirrorDirectory, "orders"))
                 .take(1); ContainerTables tables = open()) {
@@ -276,6 +279,8 @@ class ContainerTablesTest {
             assertThat(leftoverMetadata).doesNotExist();
             assertThat(droppedTable).doesNotExist();
             assertThat(recent).as("younger than keep-ms").exists();
+            assertThat(liveChecksum).as("the checksum of a live file").exists();
+            assertThat(leftoverChecksum).as("the checksum of a file a crash left").doesNotExist();
         }
         assertThat(live).allMatch(file -> Files.exists(LocalFileIO.pathOf(file)));
         assertThat(read("orders__items", "_id", "sku")).containsExactly(List.of("o1", "A"));
@@ -288,6 +293,10 @@ class ContainerTablesTest {
             Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
         }
         return file;
+    }
+
+    private static Path checksumOf(Path file) {
+        return file.resolveSibling("." + file.getFileName() + ".crc");
     }
 
     private List<String> dataFiles(String table) {
