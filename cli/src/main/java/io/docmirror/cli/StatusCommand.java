@@ -9,12 +9,14 @@ import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.feed.derive.DerivationStatus;
 import io.docmirror.feed.processor.ChangeFeedEstimator;
+import io.docmirror.layout.EarlierLayout;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.store.StoreClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +51,7 @@ final class StatusCommand implements Callable<Integer> {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ObjectNode output = mapper.createObjectNode();
             ArrayNode containers = output.putArray("containers");
-            statuses.forEach(status -> containers.add(toJson(status)));
+            statuses.forEach(status -> containers.add(toJson(status, dataDir.mirrorDirectory())));
             ArrayNode derived = output.putArray("derivations");
             derivationStatuses.forEach(status -> derived.add(toJson(status)));
             System.out.println(mapper.writeValueAsString(output));
@@ -65,6 +67,8 @@ final class StatusCommand implements Callable<Integer> {
                     lagKnown ? String.format("%.1f", seconds(status.lagTime())) : "?", status.tables(),
                     status.storedRows(), status.files(), status.deadLetters(),
                     lagKnown ? mirroredLsns(status.lag()) : "store unreachable: " + status.storeUnreachable());
+            EarlierLayout.message(dataDir.mirrorDirectory(), status.container())
+                    .ifPresent(message -> System.out.println("  not mirrored: " + message));
             if (!status.damagedFiles().isEmpty()) {
                 System.out.printf("  %d damaged file(s); `docmirror repair --container %s` mends them:%n",
                         status.damagedFiles().size(), status.container());
@@ -78,9 +82,12 @@ final class StatusCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private static ObjectNode toJson(ContainerStatus status) {
+    private static ObjectNode toJson(ContainerStatus status, Path mirrorDirectory) {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("container", status.container());
+        // A mirror in the manifest format of earlier versions is neither read nor converted: what to do about it.
+        EarlierLayout.message(mirrorDirectory, status.container()).ifPresent(message -> json.put("earlierLayout",
+                message));
         json.put("batch", status.batch());
         json.put("lastCommitMillis", status.lastCommitMillis());
         if (status.storeUnreachable() == null) {

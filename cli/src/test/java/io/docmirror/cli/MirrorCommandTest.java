@@ -1,9 +1,7 @@
 package io.docmirror.cli;
 
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorLayout;
-import io.docmirror.mirror.manifest.DataFile;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,29 +51,27 @@ class MirrorCommandTest {
         assertThat(count("SELECT count(*) FROM \"" + dataset + "_history\"")).isEqualTo(documents);
         // Every value of every document, read back through the views, is the store's.
         assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
-        // Compaction kept up: no table is left with the delta files that make it due (a table whose schema grew
-        // with nearly every document once made a compaction run out of memory, leaving hundreds of files).
-        Manifest latest = new ManifestStore(MirrorLayout.containerDirectory(dir.resolve("mirror"), dataset))
-                .latest().orElseThrow();
-        assertThat(latest.root().files().stream().filter(data -> data.kind() == DataFile.Kind.DELTA).count())
-                .as("delta files of %s's root table", dataset).isLessThan(10);
+        // Compaction kept up: no table is left with the small files that make it due (mirror.compaction.files, 10;
+        // a table whose schema grew with nearly every document once made a compaction run out of memory, leaving
+        // hundreds of files).
+        ContainerSnapshot tables = ContainerSnapshot.read(MirrorLayout.mirrorDirectory(dir), dataset).orElseThrow();
+        assertThat(tables.tables().get(0).view().dataFiles()).as("data files of %s's root table", dataset)
+                .hasSizeLessThan(10);
     }
 
     @Test
-    void theIcebergFormatAnswersThroughEveryCommand() throws Exception {
-        Path config = Files.writeString(dir.resolve("config.yaml"), "mirror:\n  format: iceberg\n");
+    void theMirrorsIcebergTablesAnswerThroughEveryCommand() throws Exception {
         Path file = ImportCommandTest.dataset("nobel_laureates");
         assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "laureates", "--pk", "/gender",
                 "--generate-ids", file.toString())).isEqualTo(ExitCodes.OK);
 
-        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString(), "--config", config.toString()))
-                .isEqualTo(ExitCodes.OK);
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
 
         assertThat(dir.resolve("mirror").resolve("catalog.db")).exists();
         assertThat(count("SELECT count(*) FROM laureates")).isEqualTo(992);
         assertThat(count("SELECT count(*) FROM laureates_history")).isEqualTo(992);
         JsonNode status = status().get(0);
-        assertThat(status.get("version").asLong()).isEqualTo(1);
+        assertThat(status.get("batch").asLong()).isEqualTo(1);
         assertThat(status.get("lagEvents").asLong()).isZero();
         assertThat(status.get("storedRows").asLong()).isEqualTo(992);
         assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
@@ -92,51 +88,21 @@ class MirrorCommandTest {
         assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
         JsonNode after = status();
 
-        assertThat(before.get(0).get("version").asLong()).isZero();
+        assertThat(before.get(0).get("batch").asLong()).isZero();
         assertThat(before.get(0).get("lagEvents").asLong()).isEqualTo(3);
         assertThat(after.get(0).get("container").asText()).isEqualTo("orders");
-        assertThat(after.get(0).get("version").asLong()).isEqualTo(1);
+        assertThat(after.get(0).get("batch").asLong()).isEqualTo(1);
         assertThat(after.get(0).get("lagEvents").asLong()).isZero();
         assertThat(after.get(0).get("storedRows").asLong()).isEqualTo(3);
     }
 
     @Test
-    void aTruncatedFileIsReportedByStatusAndMendedByRepair() throws Exception {
+    void truncatedFilesAreReportedByStatusAndMendedByRepair() throws Exception {
         Path orders = Files.writeString(dir.resolve("orders.jsonl"),
                 "{\"id\":\"o1\",\"c\":\"x\",\"n\":1}\n{\"id\":\"o2\",\"c\":\"y\",\"n\":2.5}\n");
         assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
                 orders.toString())).isEqualTo(ExitCodes.OK);
         assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
-        Path table = dir.resolve("mirror").resolve("orders").resolve("orders");
-        Path file;
-        try (var files = Files.list(table)) {
-            file = files.filter(candidate -> candidate.toString().endsWith(".parquet")).findFirst().orElseThrow();
-        }
-        byte[] bytes = Files.readAllBytes(file);
-        Files.write(file, Arrays.copyOf(bytes, bytes.length - 10));
-
-        JsonNode damaged = status().get(0).get("damagedFiles");
-        assertThat(damaged).hasSize(1);
-        assertThat(damaged.get(0).asText()).contains(file.getFileName().toString()).contains("table orders");
-        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.FAILURE);
-
-        assertThat(Docmirror.run("repair", "--data", dir.toString(), "--container", "orders"))
-                .isEqualTo(ExitCodes.OK);
-
-        assertThat(status().get(0).get("damagedFiles")).isEmpty();
-        assertThat(count("SELECT count(*) FROM orders")).isEqualTo(2);
-        assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
-    }
-
-    @Test
-    void theIcebergFormatReportsDamagedFilesAndRepairMendsThem() throws Exception {
-        Path config = Files.writeString(dir.resolve("config.yaml"), "mirror:\n  format: iceberg\n");
-        Path orders = Files.writeString(dir.resolve("orders.jsonl"),
-                "{\"id\":\"o1\",\"c\":\"x\",\"n\":1}\n{\"id\":\"o2\",\"c\":\"y\",\"n\":2.5}\n");
-        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
-                orders.toString())).isEqualTo(ExitCodes.OK);
-        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString(), "--config", config.toString()))
-                .isEqualTo(ExitCodes.OK);
         Path warehouse = dir.resolve("mirror").resolve("warehouse").resolve("orders");
         Path root = onlyParquet(warehouse.resolve("orders").resolve("data"));
         Path history = onlyParquet(warehouse.resolve("orders_history").resolve("data"));
@@ -149,8 +115,8 @@ class MirrorCommandTest {
                 .contains(history.getFileName().toString());
         assertThat(Docmirror.run("reconcile", "--data", dir.toString())).isEqualTo(ExitCodes.FAILURE);
 
-        assertThat(Docmirror.run("repair", "--data", dir.toString(), "--container", "orders", "--config",
-                config.toString())).isEqualTo(ExitCodes.OK);
+        assertThat(Docmirror.run("repair", "--data", dir.toString(), "--container", "orders"))
+                .isEqualTo(ExitCodes.OK);
 
         assertThat(status().get(0).get("damagedFiles")).isEmpty();
         assertThat(count("SELECT count(*) FROM orders")).isEqualTo(2);
@@ -182,6 +148,46 @@ class MirrorCommandTest {
         }
         String output = captured.toString(StandardCharsets.UTF_8);
         return new ObjectMapper().readTree(output.substring(output.indexOf('{'))).get("containers");
+    }
+
+    /**
+     * A data directory whose mirror an earlier docmirror kept in its manifest format ({@code mirror/<container>/
+     * _manifest/}): nothing reads or converts it, and every command that would says how to mirror the container again.
+     */
+    @Test
+    void aMirrorInTheEarlierManifestLayoutIsRefusedWithWhatToDo() throws Exception {
+        Path orders = Files.writeString(dir.resolve("orders.jsonl"), "{\"id\":\"o1\",\"c\":\"x\"}\n");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
+                orders.toString())).isEqualTo(ExitCodes.OK);
+        Path earlier = MirrorLayout.containerDirectory(MirrorLayout.mirrorDirectory(dir), "orders");
+        Files.createDirectories(earlier.resolve("_manifest"));
+        Files.writeString(earlier.resolve("_manifest").resolve("v00000000000000000001.json"), "{}");
+        String whatToDo = "remove " + earlier + ", and run `docmirror backfill --container orders`";
+
+        assertThat(fails("mirror", "sync", "--data", dir.toString())).contains("Cannot mirror container orders")
+                .contains("manifest format of earlier docmirror versions").contains(whatToDo);
+        assertThat(fails("backfill", "--data", dir.toString(), "--container", "orders"))
+                .contains("Cannot mirror container orders").contains(whatToDo);
+        JsonNode status = status().get(0);
+        assertThat(status.get("container").asText()).isEqualTo("orders");
+        assertThat(status.get("batch").asLong()).isZero();
+        assertThat(status.get("earlierLayout").asText()).contains("manifest format of earlier docmirror versions")
+                .contains(whatToDo);
+        assertThat(earlier.resolve("_manifest")).isDirectory();
+        assertThat(dir.resolve("mirror").resolve("warehouse").resolve("orders")).doesNotExist();
+    }
+
+    /** Runs a command that must fail; what it printed on stderr. */
+    private static String fails(String... arguments) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Docmirror.run(arguments)).as(String.join(" ", arguments)).isEqualTo(ExitCodes.FAILURE);
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
     }
 
     @Test

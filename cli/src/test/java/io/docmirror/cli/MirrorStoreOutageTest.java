@@ -2,9 +2,9 @@ package io.docmirror.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorLayout;
-import io.docmirror.mirror.manifest.Manifest;
-import io.docmirror.mirror.manifest.ManifestStore;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -25,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -35,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code mirror run --store URL} follows a store served by another process. When that store stops and starts again
- * (same port, same data directory), the daemon waits the outage out at its last committed version, shows it in
+ * (same port, same data directory), the daemon waits the outage out at its last committed batch, shows it in
  * {@code status} and in its metrics, and mirrors what is written once the store is back.
  */
 @Tag("slow")
@@ -74,12 +75,12 @@ class MirrorStoreOutageTest {
             assertThat(during.get("container").asText()).isEqualTo(CONTAINER);
             assertThat(during.get("storeUnreachable").asText()).contains("Cannot reach the store at " + url);
             assertThat(during.get("lagEvents").isNull()).isTrue();
-            assertThat(during.get("version").asLong()).isEqualTo(versionBefore);
+            assertThat(during.get("batch").asLong()).isEqualTo(versionBefore);
             assertThat(daemon.isAlive()).as("the daemon waits for the store").isTrue();
             assertThat(committedVersion(mirrorData)).as("the mirror stays at its last commit").isEqualTo(versionBefore);
             String metricsDuring = metrics(metricsPort);
             assertThat(metricsDuring).doesNotContain("docmirror_mirror_lag_events{");
-            assertThat(sample(metricsDuring, "docmirror_mirror_version")).isEqualTo(versionBefore);
+            assertThat(sample(metricsDuring, "docmirror_mirror_batch")).isEqualTo(versionBefore);
             // A one-shot sync does not wait: it fails at once and says what to do.
             assertThat(syncFails(dir.resolve("another-mirror"), url))
                     .contains("Cannot reach the store at " + url)
@@ -123,16 +124,20 @@ class MirrorStoreOutageTest {
         }
     }
 
-    private static ManifestStore manifests(Path mirrorData) {
-        return new ManifestStore(MirrorLayout.containerDirectory(MirrorLayout.mirrorDirectory(mirrorData), CONTAINER));
+    /** The container's committed tables (empty before the first batch), as the mirror's catalog has them now. */
+    private static Optional<ContainerSnapshot> committed(Path mirrorData) {
+        return ContainerSnapshot.read(MirrorLayout.mirrorDirectory(mirrorData), CONTAINER);
     }
 
+    /** Rows in the root table's data files: the daemon only inserts here, so every order mirrored. */
     private static long rootRows(Path mirrorData) {
-        return manifests(mirrorData).latest().map(manifest -> manifest.root().rows()).orElse(0L);
+        return committed(mirrorData).map(tables -> Long.parseLong(tables.rootSnapshot().summary()
+                .getOrDefault("total-records", "0"))).orElse(0L);
     }
 
     private static long committedVersion(Path mirrorData) {
-        return manifests(mirrorData).latest().map(Manifest::version).orElse(0L);
+        return committed(mirrorData).map(tables -> Long.parseLong(tables.rootSnapshot().summary()
+                .get(MirrorSummary.BATCH))).orElse(0L);
     }
 
     /** {@code status --json} of the container, as a user on the mirror's machine asks for it. */

@@ -65,8 +65,8 @@ class MetricsServerTest {
                 assertThat(sum(metrics, "docmirror_mirror_written_bytes_total", "container=\"Items\"")).isPositive();
                 ContainerStatus status = ContainerStatus.of(mirrorDirectory, store, store.readContainer(SOURCE),
                         Clock.systemUTC());
-                assertThat(sum(metrics, "docmirror_mirror_version", "container=\"" + SOURCE + "\""))
-                        .isEqualTo(status.version());
+                assertThat(sum(metrics, "docmirror_mirror_batch", "container=\"" + SOURCE + "\""))
+                        .isEqualTo(status.batch());
                 assertThat(sum(metrics, "docmirror_mirror_files", "container=\"" + SOURCE + "\""))
                         .isEqualTo(status.files());
 

@@ -73,6 +73,10 @@ final class CatalogWriter {
                 + positions(mirrored.positions()) + ", " + literal(names.history(container)) + ")");
         try (Statement statement = connection.createStatement()) {
             statement.execute("BEGIN TRANSACTION");
+            List<String> damaged = mirrored.damagedFiles();
+            if (!damaged.isEmpty()) {
+                throw new SQLException("Damaged files: " + String.join("; ", damaged));
+            }
             mirrored.prepare(connection);
             for (MirroredContainer.Table table : tables) {
                 statement.execute("CREATE VIEW " + identifier(names.table(container, table.name())) + " AS "

@@ -2,6 +2,7 @@ package io.docmirror.sql;
 
 import io.docmirror.layout.CatalogPointers;
 import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.EarlierLayout;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.ReaderLeases;
@@ -31,8 +32,14 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> conta
         leases = List.copyOf(leases);
     }
 
-    /** Reads the newest commit of every container, and takes a lease on each one's batch. */
+    /**
+     * Reads the newest commit of every container, and takes a lease on each one's batch.
+     *
+     * @throws IllegalStateException when a container is mirrored in the manifest format of earlier versions, which
+     *     the endpoint does not read: it says how to mirror the container again ({@link EarlierLayout})
+     */
     static MirrorSnapshot read(Path mirrorDirectory) {
+        EarlierLayout.refuseAny(mirrorDirectory, "The SQL endpoint");
         Map<String, MirroredContainer> containers = new TreeMap<>();
         Map<String, String> commits = new TreeMap<>();
         List<ReaderLeases.Lease> leases = new ArrayList<>();

@@ -84,6 +84,14 @@ final class MirroredContainer {
                 .orElse(List.of());
     }
 
+    /**
+     * The files of its tables that cannot be read as their metadata records them (missing, truncated): the views
+     * name their files without reading them, so a damaged file would only fail the queries that reach it.
+     */
+    List<String> damagedFiles() {
+        return snapshot.damagedFiles();
+    }
+
     /** Puts what the views need into the generation's database before they are created (deleted rows). */
     void prepare(Connection connection) throws SQLException {
         snapshot.loadDeletedRows(connection);

@@ -3,8 +3,6 @@ package io.docmirror.sql;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
-import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.MirrorFormat;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
 import org.apache.iceberg.Table;
@@ -33,12 +31,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The SQL endpoint over a mirror kept as Iceberg tables: its views return exactly what Iceberg's own reader returns
+ * The SQL endpoint over the mirror's Iceberg tables: its views return exactly what Iceberg's own reader returns
  * for every table and column, and its catalog describes the tables from Iceberg's metadata.
  */
 class IcebergEndpointTest {
-    private static final MirrorConfig ICEBERG = MirrorConfig.defaults().withFormat(MirrorFormat.ICEBERG);
-
     @TempDir
     Path work;
     private MirroredData data;
@@ -52,14 +48,14 @@ class IcebergEndpointTest {
                  "items":[{"sku":"A","qty":1,"price":2.50},{"sku":"B","qty":2,"price":1.25}]}""");
         data.store.createItem("orders", """
                 {"id":"o2","customerId":"c2","status":"new","code":"X-9","total":12,"items":[{"sku":"C","qty":3}]}""");
-        data.sync(ICEBERG);
+        data.sync();
         data.store.upsertItem("orders", """
                 {"id":"o1","customerId":"c1","status":"shipped","code":7,"total":10.5,"tags":["a"],
                  "items":[{"sku":"B","qty":2,"price":1.25}]}""");
         data.store.deleteItem("orders", PartitionKey.of("c2"), "o2");
         data.store.createItem("orders", """
                 {"id":"o3","customerId":"c1","status":"new","total":-0.0,"items":[]}""");
-        data.sync(ICEBERG);
+        data.sync();
     }
 
     @AfterEach
@@ -93,7 +89,7 @@ class IcebergEndpointTest {
                             List.of("id", "VARCHAR", "system", "$"),
                             List.of("tags", "VARCHAR[]", "list", "$.tags"),
                             List.of("total", "DOUBLE", "value", "$.total"));
-            assertThat(rows(sql, "SELECT container, manifest_version FROM docmirror_freshness"))
+            assertThat(rows(sql, "SELECT container, batch FROM docmirror_freshness"))
                     .containsExactly(List.of("orders", 2L));
             assertThat(rows(sql, "SELECT container, table_name, json_path, resolution FROM docmirror_conflicts"))
                     .containsExactly(List.of("orders", "orders", "$.code", "variant column code__varchar"));

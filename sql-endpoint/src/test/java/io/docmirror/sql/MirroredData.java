@@ -3,13 +3,18 @@ package io.docmirror.sql;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.TestingClock;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 /** A data directory with a real store and its mirror, for tests that query the mirror through the endpoint. */
 final class MirroredData implements AutoCloseable {
@@ -25,6 +30,18 @@ final class MirroredData implements AutoCloseable {
 
     Path mirrorDirectory() {
         return MirrorLayout.mirrorDirectory(dataDirectory);
+    }
+
+    /** A Parquet data file of one of a container's Iceberg tables, in the embedded catalog's warehouse. */
+    Path dataFile(String container, String table) {
+        Path data = mirrorDirectory().resolve(CatalogSettings.WAREHOUSE_DIRECTORY).resolve(container).resolve(table)
+                .resolve("data");
+        try (Stream<Path> files = Files.list(data)) {
+            return files.filter(file -> file.toString().endsWith(".parquet")).sorted().findFirst().orElseThrow(
+                    () -> new IllegalStateException("No Parquet file in " + data));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Mirrors everything written so far in one commit per container; returns the number of commits. */

@@ -41,11 +41,7 @@ class SandboxTest {
         data.store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":5}");
         data.store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\",\"total\":7}");
         data.sync();
-        try (Stream<Path> files = Files.walk(data.mirrorDirectory().resolve("orders"))) {
-            dataFile = files.filter(file -> file.toString().endsWith(".parquet"))
-                    .filter(file -> !file.getParent().getFileName().toString().startsWith("_"))
-                    .findFirst().orElseThrow();
-        }
+        dataFile = data.dataFile("orders", "orders");
         dataFileBytes = Files.readAllBytes(dataFile);
         endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults());
         connection = endpoint.connect();

@@ -60,6 +60,33 @@ class SqlEndpointTest {
         return SqlConfig.defaults().withRefreshInterval(Duration.ZERO);
     }
 
+    /**
+     * A container mirrored in the manifest format of earlier versions ({@code DATA/mirror/<container>/_manifest/}) is
+     * not read: rather than serve the mirror without it, the endpoint refuses and says how to mirror it again.
+     */
+    @Test
+    void aMirrorInTheEarlierManifestLayoutIsRefusedWithWhatToDo() throws Exception {
+        Path legacy = data.mirrorDirectory().resolve("legacy");
+        Files.createDirectories(legacy.resolve("_manifest"));
+        Files.writeString(legacy.resolve("_manifest").resolve("v00000000000000000001.json"), "{}");
+
+        assertThatThrownBy(() -> SqlEndpoint.open(data.mirrorDirectory(), config()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("The SQL endpoint cannot serve container legacy: " + legacy)
+                .hasMessageContaining("manifest format of earlier docmirror versions")
+                .hasMessageContaining("remove " + legacy + ", and run `docmirror backfill --container legacy`");
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:docmirror:" + data.dataDirectory))
+                .hasMessageContaining("`docmirror backfill --container legacy`");
+
+        // Once the directory is gone (and the container backfilled), the endpoint serves again.
+        Files.delete(legacy.resolve("_manifest").resolve("v00000000000000000001.json"));
+        Files.delete(legacy.resolve("_manifest"));
+        try (SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), config());
+                Connection connection = endpoint.connect()) {
+            assertThat(rows(connection, "SELECT count(*) FROM orders")).containsExactly(List.of(3L));
+        }
+    }
+
     @Test
     void servesCurrentStateChildTablesAndHistory() throws Exception {
         data.store.upsertItem("orders", """
@@ -116,7 +143,7 @@ class SqlEndpointTest {
             assertThat(rows(connection, "SELECT container, table_name, json_path, kept_type, seen_type, count, "
                     + "sample_ids FROM docmirror_conflicts")).containsExactly(
                     List.of("orders", "orders", "$.code", "BIGINT", "VARCHAR", 1L, List.of("o2")));
-            assertThat(rows(connection, "SELECT container, manifest_version, lag_seconds >= 0, "
+            assertThat(rows(connection, "SELECT container, batch, lag_seconds >= 0, "
                     + "seconds_since_commit IS NOT NULL FROM docmirror_freshness"))
                     .containsExactly(List.of("orders", 1L, true, true));
             assertThat(rows(connection, "SELECT count(*) FROM docmirror_dead_letters")).containsExactly(List.of(0L));

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -91,12 +90,7 @@ class SqlNamingTest {
             data.store.createItem(container, "{\"id\":\"1\",\"pk\":\"p\",\"n\":1}");
         }
         data.sync();
-        Path damagedFile;
-        try (Stream<Path> files = Files.walk(data.mirrorDirectory().resolve("damaged"))) {
-            damagedFile = files.filter(file -> file.toString().endsWith(".parquet"))
-                    .filter(file -> file.getParent().getFileName().toString().equals("damaged"))
-                    .findFirst().orElseThrow();
-        }
+        Path damagedFile = data.dataFile("damaged", "damaged");
         byte[] bytes = Files.readAllBytes(damagedFile);
         Files.write(damagedFile, Arrays.copyOf(bytes, bytes.length / 2));
 

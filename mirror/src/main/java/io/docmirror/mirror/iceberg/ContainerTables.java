@@ -14,6 +14,7 @@ import io.docmirror.flatten.SourceDocument;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.EarlierLayout;
 import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
@@ -23,7 +24,6 @@ import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.DocumentTimestamp;
-import io.docmirror.mirror.EarlierLayout;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.WriterLock;
@@ -536,7 +536,7 @@ public final class ContainerTables implements MirrorTarget {
     }
 
     /**
-     * Compacts, as one commit of its own, every table with at least {@code mirror.compaction.delta-files} data files:
+     * Compacts, as one commit of its own, every table with at least {@code mirror.compaction.files} data files:
      * their live rows go into one new file each, and the files and deletion vectors they replace leave the tables
      * (an Iceberg rewrite, so no query result changes).
      *
@@ -660,7 +660,7 @@ public final class ContainerTables implements MirrorTarget {
         }
 
         /**
-         * Rewrites into the batch each table with at least {@code mirror.compaction.delta-files} small files (or files
+         * Rewrites into the batch each table with at least {@code mirror.compaction.files} small files (or files
          * with deleted rows); returns whether any was due. Large files without deletions stay as they are.
          */
         private boolean compactDueTables() {

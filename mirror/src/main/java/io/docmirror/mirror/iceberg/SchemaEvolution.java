@@ -48,7 +48,9 @@ final class SchemaEvolution {
                 update.deleteColumn(column.name());
                 widened.add(column.name());
             }
-            update.addColumn(column.name(), type, column.jsonPath().toString());
+            // A top-level column by its whole name: a flattened name may hold a dot (a JSON key "f.*o"), which the
+            // one-name form would read as a path into a struct.
+            update.addColumn(null, column.name(), type, column.jsonPath().toString());
         }
         if (update == null) {
             return false;

@@ -191,7 +191,7 @@ class CommitStepCrashTest {
     }
 
     /**
-     * Reopening the mirror keeps the files the kill left while they are younger than {@code mirror.manifest.keep-ms}
+     * Reopening the mirror keeps the files the kill left while they are younger than {@code mirror.snapshots.keep-ms}
      * (a writer may still be about to commit them), and removes them once they are older: then the container's
      * files are {@code reachable}. Returns how many went.
      */
@@ -199,7 +199,7 @@ class CommitStepCrashTest {
         reopen(config);
         assertThat(files()).as("the files on reopening, under the default keep-ms, %s", when).isEqualTo(atKill);
         // keep-ms 0: every file written before now is old enough.
-        reopen(config.withCompaction(config.compactionDeltaFiles(), Duration.ZERO));
+        reopen(config.withCompaction(config.compactionFiles(), Duration.ZERO));
         assertThat(files()).as("the files on reopening once they are old enough, %s", when).isEqualTo(reachable);
         return atKill.size() - reachable.size();
     }

@@ -3,7 +3,7 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 
 import java.io.BufferedReader;
 import java.io.IOException;

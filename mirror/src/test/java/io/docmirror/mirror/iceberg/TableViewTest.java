@@ -10,7 +10,7 @@ import io.docmirror.layout.TableView;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.Rebuild;
-import io.docmirror.mirror.manifest.Checkpoint;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
@@ -191,8 +191,8 @@ class TableViewTest {
         assertThat(icebergIds("orders__items", "_id")).containsExactlyInAnyOrder("o3", "o6");
 
         // A compaction copies live rows only: the history's entries the TTL deleted stay deleted.
-        try (ContainerTables tables = openForAnHour(MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
-                "mirror.compaction.delta-files", "2")))) {
+        try (ContainerTables tables = openForAnHour(MirrorConfig.fromProperties(
+                Map.of("mirror.compaction.files", "2")))) {
             assertThat(tables.compact()).as("compaction due").isTrue();
         }
         assertDuckDbReadsAsIcebergDoes("after a compaction", OptionalLong.of(start + 4700));
@@ -216,7 +216,7 @@ class TableViewTest {
     @Test
     void upkeepAppliesTheTtlOnceAnInterval() {
         writeOrdersOfThreeAges();
-        MirrorConfig everyFifteenMinutes = MirrorConfig.fromProperties(Map.of("mirror.format", "iceberg",
+        MirrorConfig everyFifteenMinutes = MirrorConfig.fromProperties(Map.of(
                 "mirror.analytical-ttl.interval-ms", "900000"));
         try (ContainerTables tables = openForAnHour(everyFifteenMinutes)) {
             tables.maintain();
