@@ -3,10 +3,11 @@ package io.docmirror.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.demo.OrderGenerator;
+import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.mirror.iceberg.ContainerTables;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -70,7 +71,9 @@ public final class IcebergIndexBenchmark {
                             "order-" + index, Operation.CREATE, index + 1, 1_700_000_000_000L + index, false,
                             Optional.of(document), Optional.empty()));
                 }
-                batch.commit(Checkpoint.ofContinuation("bench-" + first));
+                // The batch ends at the LSN of its last order, in the one feed range.
+                long lastLsn = Math.min(orders, first + BATCH);
+                batch.commit(Checkpoint.ofContinuation(new ContinuationToken("orders", Map.of(0, lastLsn)).encode()));
             }
         }
         double streamSeconds = (System.nanoTime() - start) / 1e9;

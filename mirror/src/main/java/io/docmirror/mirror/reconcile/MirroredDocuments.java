@@ -33,7 +33,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import static io.docmirror.layout.TableView.identifier;
-import static java.util.Objects.requireNonNull;
 
 /**
  * A container's documents as one commit of its mirror serves them (its tables at one read of the catalog): every

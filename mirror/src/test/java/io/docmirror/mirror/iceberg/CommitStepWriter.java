@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
@@ -11,6 +12,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The child process of {@link CommitStepCrashTest}: commits {@link OrderBatches} one after another through
@@ -50,7 +52,9 @@ public final class CommitStepWriter {
                 long number = tables.batches() + 1;
                 ContainerTables.Batch batch = tables.begin();
                 OrderBatches.changes(number).forEach(batch::add);
-                batch.commit(Checkpoint.ofContinuation("after-batch-" + number));
+                // As if batch n ended at LSN n of the container's one feed range.
+                batch.commit(Checkpoint.ofContinuation(new ContinuationToken(OrderBatches.CONTAINER,
+                        Map.of(0, number)).encode()));
             } while (announce("committed " + tables.batches()));
         }
     }

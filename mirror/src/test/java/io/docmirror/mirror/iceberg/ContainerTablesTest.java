@@ -38,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The mirror of a container as Iceberg tables, fed from a real store's change feed: Iceberg's own reader, which
