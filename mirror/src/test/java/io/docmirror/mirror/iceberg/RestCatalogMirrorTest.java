@@ -4,7 +4,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
-import io.docmirror.mirror.CatalogOptions;
+import io.docmirror.layout.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.restfixture.RestCatalogServer;
 import io.docmirror.store.ContainerProperties;
