@@ -3,7 +3,6 @@ package io.docmirror.bench;
 import io.docmirror.demo.DemoDataset;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogPointers;
-import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.Backfill;
@@ -84,7 +83,7 @@ public final class BackfillBenchmark {
                     backfill.items(), backfillSeconds, backfill.items() / backfillSeconds, peakHeap >> 20);
             // Every table of the container: root, child tables, history and dead letters.
             for (Table table : CatalogPointers.read(MirrorLayout.mirrorDirectory(data))
-                    .tables(MirrorTables.namespace(DemoDataset.CONTAINER), new LocalFileIO()).values()) {
+                    .tables(MirrorTables.namespace(DemoDataset.CONTAINER)).values()) {
                 Map<String, String> summary = table.currentSnapshot().summary();
                 long tableRows = Long.parseLong(summary.getOrDefault("total-records", "0"));
                 rows += tableRows;

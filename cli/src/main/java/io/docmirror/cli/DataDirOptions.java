@@ -5,6 +5,8 @@ import io.docmirror.feed.derive.DerivationConfig;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.MetricsConfig;
+import io.docmirror.layout.CatalogOptions;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.sql.SqlConfig;
@@ -84,6 +86,15 @@ final class DataDirOptions {
 
     Path mirrorDirectory() {
         return MirrorLayout.mirrorDirectory(data);
+    }
+
+    /** The catalog the mirror keeps its tables in ({@code mirror.catalog.*}), for the mirror directory. */
+    CatalogOptions catalogOptions() {
+        return mirrorConfig().catalog();
+    }
+
+    CatalogSettings catalogSettings() {
+        return catalogOptions().settings(mirrorDirectory());
     }
 
     Path storeDirectory() {

@@ -116,7 +116,7 @@ final class MirrorCommand implements Runnable {
             Optional<MetricsServer> metricsServer = Optional.empty();
             try {
                 metricsServer = MetricsOptions.start(metricsConfig,
-                        List.of(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC())),
+                        List.of(new MirrorMetrics(store, dataDir.catalogSettings(), mirror, Clock.systemUTC())),
                         System.out);
                 System.out.println("Mirroring " + source.store.describe(dataDir)
                         + (source.source == MirrorSourceOptions.Source.KAFKA ? " through Kafka" : "") + " to "

@@ -41,7 +41,7 @@ final class ReconcileCommand implements Callable<Integer> {
         }
         List<ReconcileReport> reports;
         try (StoreClient client = store.open(dataDir)) {
-            Reconciler reconciler = new Reconciler(client, dataDir.mirrorDirectory(), Clock.systemUTC(),
+            Reconciler reconciler = new Reconciler(client, dataDir.mirrorDirectory(), dataDir.catalogSettings(), Clock.systemUTC(),
                     maxDifferences);
             reports = container != null ? List.of(reconciler.reconcile(container)) : reconciler.reconcileAll();
         }

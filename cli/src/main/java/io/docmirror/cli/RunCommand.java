@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
             FeedMirror mirror = new FeedMirror(store, dataDir.mirrorDirectory(), mirrorConfig, flattenerConfigs,
                     Clock.systemUTC());
             started.push(mirror);
-            collectors.add(new MirrorMetrics(store, dataDir.mirrorDirectory(), mirror, Clock.systemUTC()));
+            collectors.add(new MirrorMetrics(store, dataDir.catalogSettings(), mirror, Clock.systemUTC()));
             long startedAt = System.nanoTime();
             FeedMirror.SyncResult caughtUp = mirror.sync();
             out.printf(Locale.ROOT, "Mirrored %,d changes in %.1f s to %s%n", caughtUp.events(),
@@ -155,7 +155,7 @@ final class RunCommand implements Callable<Integer> {
             StoreHttpServer http = StoreHttpServer.start(store, storeConfig,
                     Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)));
             started.push(http);
-            SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), sqlConfig);
+            SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.catalogOptions(), sqlConfig);
             started.push(endpoint);
             FlightSqlServer flight = FlightSqlServer.start(endpoint, flightConfig);
             started.push(flight);

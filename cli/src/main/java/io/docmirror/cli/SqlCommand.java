@@ -60,7 +60,7 @@ final class SqlCommand implements Callable<Integer> {
         };
         SqlConfig config = dataDir.sqlConfig();
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        try (SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), config);
+        try (SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.catalogOptions(), config);
                 Connection connection = endpoint.connect();
                 Statement statement = connection.createStatement()) {
             ResultPrinter.print(statement.executeQuery(query), resultFormat, out);

@@ -29,7 +29,7 @@ final class SqlServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         FlightConfig config = dataDir.flightConfig();
         config = config.withListener(bind != null ? bind : config.bind(), port != null ? port : config.port());
-        SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.sqlConfig());
+        SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.catalogOptions(), dataDir.sqlConfig());
         FlightSqlServer server;
         try {
             server = FlightSqlServer.start(endpoint, config);

@@ -44,7 +44,7 @@ final class StatusCommand implements Callable<Integer> {
         List<ContainerStatus> statuses;
         List<DerivationStatus> derivationStatuses;
         try (StoreClient store = storeOption.open(dataDir)) {
-            statuses = ContainerStatus.ofMirroredContainers(dataDir.mirrorDirectory(), store, Clock.systemUTC());
+            statuses = ContainerStatus.ofMirroredContainers(dataDir.catalogSettings(), store, Clock.systemUTC());
             derivationStatuses = DerivationRunner.withDefaults(store, derivations).status();
         }
         if (json) {

@@ -1,5 +1,6 @@
 package io.docmirror.metrics;
 
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorActivity;
@@ -8,7 +9,6 @@ import io.docmirror.store.StoreClient;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.stream.Stream;
 
@@ -21,13 +21,14 @@ import static java.util.Objects.requireNonNull;
  */
 public final class MirrorMetrics implements MultiCollector {
     private final StoreClient store;
-    private final Path mirrorDirectory;
+    private final CatalogSettings catalog;
     private final FeedMirror mirror;
     private final Clock clock;
 
-    public MirrorMetrics(StoreClient store, Path mirrorDirectory, FeedMirror mirror, Clock clock) {
+    /** @param catalog the catalog the mirror keeps its tables in */
+    public MirrorMetrics(StoreClient store, CatalogSettings catalog, FeedMirror mirror, Clock clock) {
         this.store = requireNonNull(store, "store is null");
-        this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.catalog = requireNonNull(catalog, "catalog is null");
         this.mirror = requireNonNull(mirror, "mirror is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
@@ -49,7 +50,7 @@ public final class MirrorMetrics implements MultiCollector {
         MetricFamily damagedFiles = MetricFamily.gauge("docmirror_mirror_damaged_files",
                 "Files of the newest batch that cannot be read as recorded (missing, truncated): their tables fail "
                         + "to answer until `docmirror repair` mends them", "container");
-        for (ContainerStatus status : ContainerStatus.ofMirroredContainers(mirrorDirectory, store, clock)) {
+        for (ContainerStatus status : ContainerStatus.ofMirroredContainers(catalog, store, clock)) {
             // While the store does not answer the lag is unknown: no sample, rather than a lag of zero.
             if (status.storeUnreachable() == null) {
                 lag.add(status.lag(), status.container());

@@ -6,6 +6,7 @@ import io.docmirror.demo.DemoDataset;
 import io.docmirror.feed.derive.DerivationConfig;
 import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
@@ -51,7 +52,7 @@ class MetricsServerTest {
             store.createItem(SOURCE, dataset.generator().order(1_001));
 
             try (MetricsServer server = MetricsServer.startIfEnabled(MetricsConfig.defaults().withPort(0), List.of(
-                    new MirrorMetrics(store, mirrorDirectory, mirror, Clock.systemUTC()),
+                    new MirrorMetrics(store, CatalogSettings.embedded(mirrorDirectory), mirror, Clock.systemUTC()),
                     new DerivationMetrics(runner))).orElseThrow()) {
                 String metrics = get(server.metricsUri()).body();
 

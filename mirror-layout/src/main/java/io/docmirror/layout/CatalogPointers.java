@@ -7,55 +7,34 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Where each table of the embedded catalog is now: its metadata file, for all tables read in one query, so that a
- * reader sees the tables of one mirror commit together (the mirror moves all of a commit's pointers in one SQLite
- * transaction). JdbcCatalog itself loads tables one at a time.
+ * Where tables of the catalog were at one read ({@link CatalogReader}): each one's metadata file, and the FileIO
+ * that opens it. Tables made from it stay at that metadata however the catalog moves on.
  */
 public final class CatalogPointers {
-    private static final String SELECT = "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables"
-            + " WHERE catalog_name = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)";
+    static final Comparator<TableIdentifier> BY_NAME = Comparator.comparing(TableIdentifier::toString);
 
     private final Map<TableIdentifier, String> locations;
+    private final FileIO io;
 
-    private CatalogPointers(Map<TableIdentifier, String> locations) {
-        this.locations = locations;
+    CatalogPointers(Map<TableIdentifier, String> locations, FileIO io) {
+        TreeMap<TableIdentifier, String> sorted = new TreeMap<>(BY_NAME);
+        sorted.putAll(locations);
+        this.locations = Collections.unmodifiableMap(sorted);
+        this.io = io;
     }
 
     /** The pointers of the embedded catalog of {@code mirrorDirectory}; none when it has no catalog. */
     public static CatalogPointers read(Path mirrorDirectory) {
-        Map<TableIdentifier, String> locations = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
-        if (!Files.exists(mirrorDirectory.resolve(CatalogSettings.SQLITE_FILE))) {
-            return new CatalogPointers(locations);
+        try (CatalogReader reader = new EmbeddedCatalogReader(CatalogSettings.embedded(mirrorDirectory))) {
+            return reader.pointers();
         }
-        CatalogSettings settings = CatalogSettings.embedded(mirrorDirectory);
-        try (Connection sqlite = DriverManager.getConnection(settings.uri());
-                PreparedStatement select = sqlite.prepareStatement(SELECT)) {
-            select.setString(1, settings.name());
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    // JdbcCatalog joins a namespace's levels with dots; the mirror's namespaces have one level.
-                    locations.put(TableIdentifier.of(Namespace.of(rows.getString(1)), rows.getString(2)),
-                            rows.getString(3));
-                }
-            }
-        } catch (SQLException e) {
-            if (e.getMessage() != null && e.getMessage().contains("no such table")) {
-                return new CatalogPointers(locations);
-            }
-            throw new IllegalStateException("Cannot read the catalog " + settings.uri(), e);
-        }
-        return new CatalogPointers(locations);
     }
 
     /** Each table's metadata location. */
@@ -64,7 +43,7 @@ public final class CatalogPointers {
     }
 
     /** The tables of one namespace, by name, as their pointers were read. */
-    public Map<String, Table> tables(Namespace namespace, FileIO io) {
+    public Map<String, Table> tables(Namespace namespace) {
         Map<String, Table> tables = new TreeMap<>();
         locations.forEach((identifier, location) -> {
             if (identifier.namespace().equals(namespace)) {

@@ -2,6 +2,7 @@ package io.docmirror.layout;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -43,13 +44,33 @@ public record CatalogSettings(Kind kind, String name, String uri, String warehou
         }
     }
 
+    private static final String SQLITE_URI_PREFIX = "jdbc:sqlite:";
+
     /** The embedded default for a mirror directory: {@code catalog.db} and {@code warehouse/} inside it. */
     public static CatalogSettings embedded(Path mirrorDirectory) {
         Path directory = mirrorDirectory.toAbsolutePath().normalize();
         // WAL lets the SQL endpoint read while the mirror commits; FULL makes each commit durable when it returns.
-        String uri = "jdbc:sqlite:" + directory.resolve(SQLITE_FILE)
+        String uri = SQLITE_URI_PREFIX + directory.resolve(SQLITE_FILE)
                 + "?journal_mode=WAL&synchronous=FULL&busy_timeout=10000";
         return new CatalogSettings(Kind.SQLITE, DEFAULT_NAME, uri,
                 LocalFileIO.locationOf(directory.resolve(WAREHOUSE_DIRECTORY)), Map.of());
+    }
+
+    /**
+     * The local directory of the warehouse, when it is a {@code file:} location: where the tables' files are, for a
+     * reader that may open files in named directories only (the SQL endpoint's sandbox).
+     */
+    public Optional<Path> localWarehouse() {
+        return warehouse.startsWith("file:") ? Optional.of(LocalFileIO.pathOf(warehouse)) : Optional.empty();
+    }
+
+    /** The SQLite file of an embedded catalog: its URI without the {@code jdbc:sqlite:} prefix and parameters. */
+    Path sqliteFile() {
+        if (kind != Kind.SQLITE || !uri.startsWith(SQLITE_URI_PREFIX)) {
+            throw new IllegalStateException("Not a SQLite catalog: " + uri);
+        }
+        String file = uri.substring(SQLITE_URI_PREFIX.length());
+        int parameters = file.indexOf('?');
+        return Path.of(parameters < 0 ? file : file.substring(0, parameters));
     }
 }

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 
 /**
  * One container's Iceberg tables at the snapshots one read of the catalog's pointers found
- * ({@link CatalogPointers}), and how DuckDB reads them: each table's data files by field id, without the rows its
+ * ({@link CatalogReader}), and how DuckDB reads them: each table's data files by field id, without the rows its
  * deletion vectors delete ({@link TableView}), which {@link #loadDeletedRows} puts into {@value #DELETED_ROWS} first.
  * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too: the mirror deletes them
  * from the tables only at its next {@code ttl} commit, and until then the views leave them out themselves.
@@ -89,8 +89,12 @@ public final class ContainerSnapshot {
 
     /** The container's tables in the embedded catalog of {@code mirrorDirectory} now; empty when it has none. */
     public static Optional<ContainerSnapshot> read(Path mirrorDirectory, String container) {
-        return of(container, CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
-                new LocalFileIO()));
+        return of(container, CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container)));
+    }
+
+    /** The container's tables in {@code catalog} now, at one batch; empty when it has none. */
+    public static Optional<ContainerSnapshot> read(CatalogReader catalog, String container) {
+        return of(container, catalog.pointers(container).tables(MirrorTables.namespace(container)));
     }
 
     public String container() {

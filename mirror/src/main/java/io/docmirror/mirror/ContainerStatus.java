@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.feed.processor.ChangeFeedEstimator;
-import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.CatalogReader;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
@@ -46,11 +47,20 @@ public record ContainerStatus(String container, long batch, long lastCommitMilli
     }
 
     /**
+     * The status of every mirrored container of the embedded catalog of {@code mirrorDirectory}; see
+     * {@link #ofMirroredContainers(CatalogSettings, StoreClient, Clock)}.
+     */
+    public static List<ContainerStatus> ofMirroredContainers(Path mirrorDirectory, StoreClient store, Clock clock) {
+        return ofMirroredContainers(CatalogSettings.embedded(mirrorDirectory), store, clock);
+    }
+
+    /**
      * The status of every mirrored container, measured against the store's change log now: the containers the store
      * lists as mirrored, or, when the store does not answer, those the mirror's catalog holds tables of, with the
      * store's error and no lag.
      */
-    public static List<ContainerStatus> ofMirroredContainers(Path mirrorDirectory, StoreClient store, Clock clock) {
+    public static List<ContainerStatus> ofMirroredContainers(CatalogSettings catalog, StoreClient store,
+            Clock clock) {
         List<ContainerProperties> containers;
         try {
             containers = store.listContainers();
@@ -58,25 +68,37 @@ public record ContainerStatus(String container, long batch, long lastCommitMilli
             if (!e.isRetriable()) {
                 throw e;
             }
-            return CatalogPointers.read(mirrorDirectory).locations().keySet().stream()
-                    .map(table -> table.namespace().level(0)).distinct().sorted()
-                    .flatMap(container -> ContainerSnapshot.read(mirrorDirectory, container).stream())
-                    .map(tables -> of(tables, List.of(), e.getMessage()))
-                    .toList();
+            try (CatalogReader reader = CatalogReader.open(catalog)) {
+                return reader.pointers().locations().keySet().stream()
+                        .map(table -> table.namespace().level(0)).distinct().sorted()
+                        .flatMap(container -> ContainerSnapshot.read(reader, container).stream())
+                        .map(tables -> of(tables, List.of(), e.getMessage()))
+                        .toList();
+            }
         }
         List<ContainerStatus> statuses = new ArrayList<>();
-        for (ContainerProperties container : containers) {
-            if (container.isMirrored()) {
-                statuses.add(of(mirrorDirectory, store, container, clock));
+        try (CatalogReader reader = CatalogReader.open(catalog)) {
+            for (ContainerProperties container : containers) {
+                if (container.isMirrored()) {
+                    statuses.add(of(reader, store, container, clock));
+                }
             }
         }
         return statuses;
     }
 
-    /** The status of a mirrored container, measured against the store's change log now. */
+    /** The status of a mirrored container of the embedded catalog of {@code mirrorDirectory}. */
     public static ContainerStatus of(Path mirrorDirectory, StoreClient store, ContainerProperties container,
             Clock clock) {
-        Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, container.id());
+        try (CatalogReader reader = CatalogReader.open(CatalogSettings.embedded(mirrorDirectory))) {
+            return of(reader, store, container, clock);
+        }
+    }
+
+    /** The status of a mirrored container, its tables read from {@code catalog}, measured against the store now. */
+    public static ContainerStatus of(CatalogReader catalog, StoreClient store, ContainerProperties container,
+            Clock clock) {
+        Optional<ContainerSnapshot> tables = ContainerSnapshot.read(catalog, container.id());
         Optional<String> reached = tables.map(ContainerStatus::checkpoint).map(Checkpoint::reached);
         List<ChangeFeedEstimator.Lag> lag;
         try {

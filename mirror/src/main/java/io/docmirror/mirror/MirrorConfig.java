@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.config.ConfigOption;
 import io.docmirror.config.ConfigSection;
+import io.docmirror.layout.CatalogOptions;
 import io.docmirror.mirror.ParquetOptions;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -33,7 +35,7 @@ import static java.util.Objects.requireNonNull;
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepSnapshots, Duration keepSnapshotsFor, int compactionFiles,
         Duration analyticalTtlInterval, int backfillReaders, CatalogOptions catalog) {
-    public static final List<ConfigOption> OPTIONS = List.of(
+    public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it "
                             + "holds this many changes."),
@@ -70,18 +72,9 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
                             + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
-                            + "Parquet). 1 keeps both cores of a small machine busy."),
-            new ConfigOption("mirror.catalog.type", "sqlite",
-                    "The Iceberg catalog: `sqlite` (JdbcCatalog in the mirror directory's "
-                            + "`catalog.db`, nothing to run) or `rest` (an Iceberg REST catalog service; the SQL "
-                            + "endpoint, status and reconcile read the embedded catalog only, for now)."),
-            new ConfigOption("mirror.catalog.uri", "", "The REST catalog's base URI (`http://host:8181`)."),
-            new ConfigOption("mirror.catalog.warehouse", "",
-                    "The warehouse location the REST catalog is asked for, a local `file:` location; empty: the "
-                            + "mirror directory's `warehouse/`."),
-            new ConfigOption("mirror.catalog.credential", "",
-                    "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none."),
-            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."));
+                            + "Parquet). 1 keeps both cores of a small machine busy.")),
+            // Declared with the tables' layout, which the SQL endpoint reads them through too.
+            CatalogOptions.OPTIONS.stream()).toList();
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
@@ -146,9 +139,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 section.intValue("mirror.compaction.files"),
                 Duration.ofMillis(section.longValue("mirror.analytical-ttl.interval-ms")),
                 section.intValue("mirror.backfill.readers"),
-                new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
-                        section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
-                        section.text("mirror.catalog.token")));
+                CatalogOptions.fromProperties(properties));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {

@@ -51,8 +51,7 @@ final class MirrorFiles {
      * snapshot records them (location, size, row count, column bounds); empty when the table has no snapshot.
      */
     static List<DataFile> liveFiles(Path mirrorDirectory, String container, String table) {
-        Table found = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
-                new LocalFileIO()).get(table);
+        Table found = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container)).get(table);
         if (found == null) {
             throw new IllegalStateException("The mirror of " + container + " has no table " + table);
         }
@@ -89,8 +88,7 @@ final class MirrorFiles {
      */
     static Set<String> removedByLatest(Path mirrorDirectory, String container) {
         Set<String> removed = new HashSet<>();
-        Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
-                new LocalFileIO());
+        Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container));
         for (Table table : tables.values()) {
             if (table.currentSnapshot() != null) {
                 table.currentSnapshot().removedDataFiles(table.io()).forEach(file -> removed.add(
@@ -103,8 +101,7 @@ final class MirrorFiles {
     /** Every data file some kept snapshot of one of the container's tables lists, as a location. */
     static Set<String> listed(Path mirrorDirectory, String container) {
         Set<String> listed = new HashSet<>();
-        Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container),
-                new LocalFileIO());
+        Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container));
         for (Table table : tables.values()) {
             List<Snapshot> snapshots = new ArrayList<>();
             table.snapshots().forEach(snapshots::add);

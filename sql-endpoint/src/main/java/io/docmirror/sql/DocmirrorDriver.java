@@ -1,5 +1,6 @@
 package io.docmirror.sql;
 
+import io.docmirror.layout.CatalogOptions;
 import io.docmirror.layout.MirrorLayout;
 
 import java.nio.file.Path;
@@ -13,11 +14,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * The in-process JDBC driver: {@code jdbc:docmirror:<data directory>} connects to the mirror of that data directory
  * with everything {@link SqlEndpoint} enforces. Connection properties {@code sql.*} (docs/configuration.md) set
- * the limits. Each connection has an endpoint of its own, closed with it; an application that opens many
+ * the limits, and {@code mirror.catalog.*} the catalog the mirror keeps its tables in (the embedded one when none is
+ * given). Each connection has an endpoint of its own, closed with it; an application that opens many
  * connections shares one with {@link SqlEndpoint#open} and {@link SqlEndpoint#connect} instead.
  */
 public final class DocmirrorDriver implements Driver {
@@ -43,16 +46,18 @@ public final class DocmirrorDriver implements Driver {
         Map<String, String> properties = new TreeMap<>();
         if (info != null) {
             info.stringPropertyNames().stream()
-                    .filter(key -> key.startsWith("sql."))
+                    .filter(key -> key.startsWith("sql.") || key.startsWith(CatalogOptions.PREFIX))
                     .forEach(key -> properties.put(key, info.getProperty(key)));
         }
         SqlConfig config;
+        CatalogOptions catalog;
         try {
             config = SqlConfig.fromProperties(properties);
+            catalog = CatalogOptions.fromProperties(properties);
         } catch (IllegalArgumentException e) {
             throw new SQLException(e.getMessage(), "HY024", e);
         }
-        SqlEndpoint endpoint = SqlEndpoint.open(MirrorLayout.mirrorDirectory(Path.of(location)), config);
+        SqlEndpoint endpoint = SqlEndpoint.open(MirrorLayout.mirrorDirectory(Path.of(location)), catalog, config);
         try {
             return EndpointConnection.open(endpoint, endpoint::close);
         } catch (SQLException | RuntimeException e) {
@@ -68,7 +73,7 @@ public final class DocmirrorDriver implements Driver {
 
     @Override
     public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-        return SqlConfig.OPTIONS.stream().map(option -> {
+        return Stream.concat(SqlConfig.OPTIONS.stream(), CatalogOptions.OPTIONS.stream()).map(option -> {
             DriverPropertyInfo property = new DriverPropertyInfo(option.key(), option.defaultValue());
             property.description = option.description();
             return property;

@@ -1,9 +1,9 @@
 package io.docmirror.sql;
 
 import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.EarlierLayout;
-import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.ReaderLeases;
 import org.apache.iceberg.catalog.Namespace;
@@ -18,15 +18,20 @@ import java.util.TreeMap;
 
 /**
  * What one generation of the SQL catalog shows: every mirrored container at the snapshots one read of the catalog's
- * pointers found ({@link CatalogPointers}), each held with a reader's lease on its batch ({@link ReaderLeases}), so
- * that the mirror expires none of the snapshots the views read until this is closed.
+ * pointers found ({@link CatalogReader}), each held with a reader's lease on its batch ({@link ReaderLeases}), so
+ * that the mirror expires none of the snapshots the views read until this is closed. From the embedded catalog the
+ * read is one query, so every container is at the batch it had at one moment; from a REST catalog each container is
+ * at one batch, and containers are read one after another.
  *
+ * @param readableDirectories where the views' files are: the mirror directory, and the catalog's warehouse when it
+ *     is elsewhere
  * @param containers by container name
  * @param commits what {@link #currentCommits} said when the snapshot was read: two equal maps show the same data
  */
-record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> containers, Map<String, String> commits,
-        List<ReaderLeases.Lease> leases) implements AutoCloseable {
+record MirrorSnapshot(List<Path> readableDirectories, Map<String, MirroredContainer> containers,
+        Map<String, String> commits, List<ReaderLeases.Lease> leases) implements AutoCloseable {
     MirrorSnapshot {
+        readableDirectories = List.copyOf(readableDirectories);
         containers = Collections.unmodifiableMap(new TreeMap<>(containers));
         commits = Map.copyOf(commits);
         leases = List.copyOf(leases);
@@ -38,16 +43,18 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> conta
      * @throws IllegalStateException when a container is mirrored in the manifest format of earlier versions, which
      *     the endpoint does not read: it says how to mirror the container again ({@link EarlierLayout})
      */
-    static MirrorSnapshot read(Path mirrorDirectory) {
+    static MirrorSnapshot read(Path mirrorDirectory, CatalogReader catalog) {
         EarlierLayout.refuseAny(mirrorDirectory, "The SQL endpoint");
         Map<String, MirroredContainer> containers = new TreeMap<>();
         Map<String, String> commits = new TreeMap<>();
         List<ReaderLeases.Lease> leases = new ArrayList<>();
+        List<Path> readable = new ArrayList<>(List.of(mirrorDirectory));
+        catalog.settings().localWarehouse().filter(warehouse -> !warehouse.startsWith(mirrorDirectory))
+                .ifPresent(readable::add);
         try {
-            CatalogPointers pointers = CatalogPointers.read(mirrorDirectory);
-            LocalFileIO io = new LocalFileIO();
+            CatalogPointers pointers = catalog.pointers();
             commits(pointers).forEach((container, commit) -> ContainerSnapshot.of(container,
-                    pointers.tables(Namespace.of(container), io)).ifPresent(found -> {
+                    pointers.tables(Namespace.of(container))).ifPresent(found -> {
                         MirroredContainer mirrored = new MirroredContainer(found);
                         // The mirror expires no snapshot a lease holds (and none younger than keep-ms, which covers
                         // the moment between reading the pointers and taking the lease).
@@ -60,7 +67,7 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> conta
             leases.forEach(ReaderLeases.Lease::close);
             throw e;
         }
-        return new MirrorSnapshot(mirrorDirectory, containers, commits, leases);
+        return new MirrorSnapshot(readable, containers, commits, leases);
     }
 
     /** Lets the mirror remove what only these batches need. */
@@ -70,11 +77,11 @@ record MirrorSnapshot(Path mirrorDirectory, Map<String, MirroredContainer> conta
     }
 
     /**
-     * Where every container is now, from one query of the catalog (no table metadata is read): the cheap check
-     * whether a snapshot is still current.
+     * Where every container is now: the cheap check whether a snapshot is still current. From the embedded catalog
+     * one query, no table metadata read; from a REST catalog, every table loaded.
      */
-    static Map<String, String> currentCommits(Path mirrorDirectory) {
-        return commits(CatalogPointers.read(mirrorDirectory));
+    static Map<String, String> currentCommits(CatalogReader catalog) {
+        return commits(catalog.pointers());
     }
 
     /** Each container's commit: its tables' metadata locations, which every commit moves. */

@@ -1,5 +1,7 @@
 package io.docmirror.sql;
 
+import io.docmirror.layout.CatalogOptions;
+import io.docmirror.layout.CatalogReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,7 @@ public final class SqlEndpoint implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SqlEndpoint.class);
 
     private final Path mirrorDirectory;
+    private final CatalogReader catalog;
     private final SqlConfig config;
     private final WorkDirectory workDirectory;
     private final ScheduledExecutorService timeouts;
@@ -38,8 +41,9 @@ public final class SqlEndpoint implements AutoCloseable {
     private long lastLookNanos;
     private boolean closed;
 
-    private SqlEndpoint(Path mirrorDirectory, SqlConfig config, WorkDirectory workDirectory) {
+    private SqlEndpoint(Path mirrorDirectory, CatalogReader catalog, SqlConfig config, WorkDirectory workDirectory) {
         this.mirrorDirectory = mirrorDirectory;
+        this.catalog = catalog;
         this.config = config;
         this.workDirectory = workDirectory;
         this.timeouts = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -50,14 +54,34 @@ public final class SqlEndpoint implements AutoCloseable {
     }
 
     /**
-     * Opens the endpoint over a mirror directory ({@code DATA/mirror}); containers mirrored later appear as they
-     * commit their first version. Catalog generations live in a temporary directory removed on close
-     * ({@link WorkDirectory}: or at exit, or by the next endpoint when the process was killed).
+     * Opens the endpoint over a mirror directory ({@code DATA/mirror}) whose tables are in its embedded catalog;
+     * containers mirrored later appear as they commit their first version. Catalog generations live in a temporary
+     * directory removed on close ({@link WorkDirectory}: or at exit, or by the next endpoint when the process was
+     * killed).
      */
     public static SqlEndpoint open(Path mirrorDirectory, SqlConfig config) throws SQLException {
+        return open(mirrorDirectory, CatalogOptions.embedded(), config);
+    }
+
+    /**
+     * Opens the endpoint over a mirror directory whose tables are in the catalog of {@code catalog} (the mirror's
+     * {@code mirror.catalog.*} options). From a REST catalog, each container is shown at one batch of its own (see
+     * {@link CatalogReader}).
+     */
+    public static SqlEndpoint open(Path mirrorDirectory, CatalogOptions catalog, SqlConfig config)
+            throws SQLException {
         requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        requireNonNull(catalog, "catalog is null");
         requireNonNull(config, "config is null");
-        SqlEndpoint endpoint = new SqlEndpoint(mirrorDirectory.toAbsolutePath(), config, WorkDirectory.create());
+        Path directory = mirrorDirectory.toAbsolutePath();
+        CatalogReader reader = CatalogReader.open(catalog.settings(directory));
+        SqlEndpoint endpoint;
+        try {
+            endpoint = new SqlEndpoint(directory, reader, config, WorkDirectory.create());
+        } catch (RuntimeException e) {
+            reader.close();
+            throw e;
+        }
         try {
             endpoint.refresh();
         } catch (SQLException | RuntimeException e) {
@@ -89,11 +113,11 @@ public final class SqlEndpoint implements AutoCloseable {
     public synchronized boolean refresh() throws SQLException {
         checkOpen();
         lastLookNanos = System.nanoTime();
-        if (current != null && MirrorSnapshot.currentCommits(mirrorDirectory).equals(current.commits())) {
+        if (current != null && MirrorSnapshot.currentCommits(catalog).equals(current.commits())) {
             return false;
         }
         long number = current == null ? 1 : current.number() + 1;
-        SqlGeneration next = SqlGeneration.open(number, MirrorSnapshot.read(mirrorDirectory),
+        SqlGeneration next = SqlGeneration.open(number, MirrorSnapshot.read(mirrorDirectory, catalog),
                 workDirectory.path().resolve("generation-" + number), config);
         if (current != null) {
             current.retire();
@@ -135,6 +159,7 @@ public final class SqlEndpoint implements AutoCloseable {
             current.retire();
         }
         timeouts.shutdownNow();
+        catalog.close();
         if (!workDirectory.removeIfEmpty()) {
             log.info("Leaving {}: connections still open use a catalog generation in it", workDirectory.path());
         }

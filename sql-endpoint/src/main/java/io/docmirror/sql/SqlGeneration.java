@@ -84,7 +84,7 @@ final class SqlGeneration {
         properties.setProperty("duckdb.read_only", "true");
         DuckDBConnection root = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + file, properties);
         try {
-            sandbox(root, snapshot.mirrorDirectory(), directory, config);
+            sandbox(root, snapshot.readableDirectories(), directory, config);
             StatementGuard guard = new StatementGuard(root.duplicate());
             return new SqlGeneration(number, snapshot, directory, root, guard);
         } catch (SQLException | RuntimeException e) {
@@ -93,11 +93,13 @@ final class SqlGeneration {
         }
     }
 
-    private static void sandbox(Connection root, Path mirrorDirectory, Path directory, SqlConfig config)
+    private static void sandbox(Connection root, List<Path> readableDirectories, Path directory, SqlConfig config)
             throws SQLException {
+        List<String> allowed = readableDirectories.stream()
+                .map(readable -> literal(readable.toAbsolutePath() + "/")).toList();
         // Order matters: the allowed directories before external access is switched off, the lock last.
         List<String> settings = new ArrayList<>(List.of(
-                "SET allowed_directories = [" + literal(mirrorDirectory.toAbsolutePath() + "/") + "]",
+                "SET allowed_directories = [" + String.join(", ", allowed) + "]",
                 "SET temp_directory = " + literal(directory.resolve("spill").toAbsolutePath().toString()),
                 "SET max_temp_directory_size = " + literal(config.spillLimit()),
                 "SET enable_external_access = false",

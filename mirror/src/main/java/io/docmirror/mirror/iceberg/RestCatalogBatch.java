@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.layout.MirrorProperties;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -13,6 +14,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.RESTCatalog;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +89,10 @@ final class RestCatalogBatch implements CatalogBatch {
                 committed.put(table.identifier(), table.current());
             }
         }
+        // The root last: a server that applies the tables one by one, in order, then has every other table of the
+        // batch in place once the root shows it, which is how readers tell a whole batch (IcebergCatalogReader).
+        commits.sort(Comparator.comparing(commit -> MirrorProperties.ROOT.equals(
+                committed.get(commit.identifier()).properties().get(MirrorProperties.TABLE_ROLE))));
         if (!commits.isEmpty()) {
             observer.reached(CommitStep.CATALOG_COMMITTING, null);
             catalog.commitTransaction(commits);

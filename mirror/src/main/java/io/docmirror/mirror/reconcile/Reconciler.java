@@ -3,6 +3,8 @@ package io.docmirror.mirror.reconcile;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.layout.CatalogReader;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorLayout;
@@ -61,15 +63,32 @@ public final class Reconciler {
 
     private final StoreClient store;
     private final Path mirrorDirectory;
+    private final CatalogSettings catalog;
     private static final ObjectMapper CHECKPOINTS = new ObjectMapper();
 
     private final Clock clock;
     private final int maxDifferences;
 
-    /** @param maxDifferences how many differences a report describes (all are counted) */
+    /**
+     * A reconciler of a mirror whose tables are in the embedded catalog of {@code mirrorDirectory}.
+     *
+     * @param maxDifferences how many differences a report describes (all are counted)
+     */
     public Reconciler(StoreClient store, Path mirrorDirectory, Clock clock, int maxDifferences) {
+        this(store, mirrorDirectory, CatalogSettings.embedded(requireNonNull(mirrorDirectory,
+                "mirrorDirectory is null")), clock, maxDifferences);
+    }
+
+    /**
+     * @param mirrorDirectory where readers take their leases ({@code DATA/mirror})
+     * @param catalog the catalog that holds the mirror's tables
+     * @param maxDifferences how many differences a report describes (all are counted)
+     */
+    public Reconciler(StoreClient store, Path mirrorDirectory, CatalogSettings catalog, Clock clock,
+            int maxDifferences) {
         this.store = requireNonNull(store, "store is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        this.catalog = requireNonNull(catalog, "catalog is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.maxDifferences = maxDifferences;
     }
@@ -87,7 +106,10 @@ public final class Reconciler {
 
     public ReconcileReport reconcile(String containerName) {
         ContainerProperties container = store.readContainer(containerName);
-        Optional<ContainerSnapshot> tables = ContainerSnapshot.read(mirrorDirectory, containerName);
+        Optional<ContainerSnapshot> tables;
+        try (CatalogReader reader = CatalogReader.open(catalog)) {
+            tables = ContainerSnapshot.read(reader, containerName);
+        }
         if (tables.isPresent()) {
             return reconcile(container, tables.get(), MirrorLayout.containerDirectory(mirrorDirectory, containerName));
         }

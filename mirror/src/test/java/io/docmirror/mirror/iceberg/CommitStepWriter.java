@@ -2,7 +2,7 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.mirror.CatalogOptions;
+import io.docmirror.layout.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.source.Checkpoint;
 

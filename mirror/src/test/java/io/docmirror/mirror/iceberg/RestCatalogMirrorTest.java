@@ -2,10 +2,15 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.CatalogOptions;
+import io.docmirror.layout.CatalogReader;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
-import io.docmirror.mirror.CatalogOptions;
+import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.reconcile.ReconcileReport;
+import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.restfixture.RestCatalogServer;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -82,6 +87,33 @@ class RestCatalogMirrorTest {
             assertThat(orders.currentSnapshot().summary()).containsEntry(MirrorSummary.BATCH, "3")
                     .containsKey(MirrorSummary.CHECKPOINT);
         }
+    }
+
+    @Test
+    void statusAndReconcileReadTheRestCatalog() {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A"}]}""");
+        store.createItem("orders", """
+                {"id":"o2","customerId":"c2","total":2.5,"items":[]}""");
+        sync();
+        store.deleteItem("orders", PartitionKey.of("c2"), "o2");
+        sync();
+        store.createItem("orders", """
+                {"id":"o3","customerId":"c1","total":3}""");
+
+        CatalogSettings settings = config.catalog().settings(work.resolve("mirror"));
+        try (CatalogReader catalog = CatalogReader.open(settings)) {
+            ContainerStatus status = ContainerStatus.of(catalog, store, store.readContainer("orders"), clock);
+            assertThat(status.batch()).isEqualTo(2);
+            assertThat(status.lagEvents()).isEqualTo(1);
+        }
+        assertThat(ContainerStatus.ofMirroredContainers(settings, store, clock)).extracting(ContainerStatus::batch)
+                .containsExactly(2L);
+        ReconcileReport report = new Reconciler(store, work.resolve("mirror"), settings, clock, 10)
+                .reconcile("orders");
+        assertThat(report.exact()).as("%s", report.differences()).isTrue();
+        assertThat(report.batch()).isEqualTo(2);
+        assertThat(work.resolve("mirror").resolve(CatalogSettings.SQLITE_FILE)).doesNotExist();
     }
 
     /** Opens the mirror (a restart each time), reads every change after its checkpoint and commits one batch. */

@@ -1,0 +1,76 @@
+package io.docmirror.layout;
+
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads the embedded catalog's pointers, all tables in one query, so that a reader sees the tables of one mirror
+ * commit together (the mirror moves all of a commit's pointers in one SQLite transaction). JdbcCatalog itself loads
+ * tables one at a time. Each read opens its own SQLite connection: nothing stays open between reads.
+ */
+final class EmbeddedCatalogReader implements CatalogReader {
+    private static final String SELECT = "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables"
+            + " WHERE catalog_name = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)";
+
+    private final CatalogSettings settings;
+    private final Path sqliteFile;
+
+    EmbeddedCatalogReader(CatalogSettings settings) {
+        if (settings.kind() != CatalogSettings.Kind.SQLITE) {
+            throw new IllegalArgumentException("Not the embedded catalog: " + settings.kind());
+        }
+        this.settings = settings;
+        this.sqliteFile = settings.sqliteFile();
+    }
+
+    @Override
+    public CatalogSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public CatalogPointers pointers() {
+        Map<TableIdentifier, String> locations = new TreeMap<>(CatalogPointers.BY_NAME);
+        if (!Files.exists(sqliteFile)) {
+            return new CatalogPointers(locations, new LocalFileIO());
+        }
+        try (Connection sqlite = DriverManager.getConnection(settings.uri());
+                PreparedStatement select = sqlite.prepareStatement(SELECT)) {
+            select.setString(1, settings.name());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    // JdbcCatalog joins a namespace's levels with dots; the mirror's namespaces have one level.
+                    locations.put(TableIdentifier.of(Namespace.of(rows.getString(1)), rows.getString(2)),
+                            rows.getString(3));
+                }
+            }
+        } catch (SQLException e) {
+            // A catalog file the mirror has not created its tables in yet holds no pointers.
+            if (e.getMessage() == null || !e.getMessage().contains("no such table")) {
+                throw new IllegalStateException("Cannot read the catalog " + settings.uri(), e);
+            }
+        }
+        return new CatalogPointers(locations, new LocalFileIO());
+    }
+
+    /** All pointers: one query reads them all as cheaply as one container's. */
+    @Override
+    public CatalogPointers pointers(String container) {
+        return pointers();
+    }
+
+    @Override
+    public void close() {
+        // Nothing held between reads.
+    }
+}
