@@ -2,6 +2,7 @@ package io.docmirror.layout;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -41,6 +42,13 @@ public record CatalogSettings(Kind kind, String name, String uri, String warehou
         if (name.isBlank()) {
             throw new IllegalArgumentException("The catalog name must not be blank");
         }
+    }
+
+    /** Without the properties' values: they may hold credentials. */
+    @Override
+    public String toString() {
+        return "CatalogSettings[kind=" + kind + ", name=" + name + ", uri=" + uri + ", warehouse=" + warehouse
+                + ", properties=" + new TreeSet<>(properties.keySet()) + "]";
     }
 
     /** The embedded default for a mirror directory: {@code catalog.db} and {@code warehouse/} inside it. */

@@ -77,11 +77,31 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                             + "endpoint, status and reconcile read the embedded catalog only, for now)."),
             new ConfigOption("mirror.catalog.uri", "", "The REST catalog's base URI (`http://host:8181`)."),
             new ConfigOption("mirror.catalog.warehouse", "",
-                    "The warehouse location the REST catalog is asked for, a local `file:` location; empty: the "
-                            + "mirror directory's `warehouse/`."),
+                    "Where the tables' files go, with either catalog: a local `file:` location, or "
+                            + "`s3://bucket/prefix` in an S3-compatible object store (written through Iceberg's "
+                            + "S3FileIO; `mirror.catalog.s3.*`); empty: the mirror directory's `warehouse/`. The SQL "
+                            + "endpoint, status and reconcile read local warehouses only: tables in an object store "
+                            + "are for Spark, Trino or pyiceberg."),
             new ConfigOption("mirror.catalog.credential", "",
                     "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none."),
-            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."));
+            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."),
+            new ConfigOption("mirror.catalog.s3.endpoint", "",
+                    "The URL of an S3-compatible service (MinIO, Ceph, S3Proxy) for an `s3://` warehouse; empty: "
+                            + "AWS S3."),
+            new ConfigOption("mirror.catalog.s3.region", "",
+                    "The region an `s3://` warehouse's requests are signed for (any one for most S3-compatible "
+                            + "services, e.g. `us-east-1`); empty: the AWS SDK's default (`AWS_REGION`, "
+                            + "`~/.aws/config`)."),
+            new ConfigOption("mirror.catalog.s3.path-style-access", "false",
+                    "Address an `s3://` warehouse's objects as `endpoint/bucket/key` rather than "
+                            + "`bucket.endpoint/key`, as most S3-compatible services want."),
+            new ConfigOption("mirror.catalog.s3.access-key-id", "",
+                    "The access key id for an `s3://` warehouse, with `mirror.catalog.s3.secret-access-key`; "
+                            + "empty: the AWS SDK's default credential chain (environment, `~/.aws/credentials`, "
+                            + "an instance or container role)."),
+            new ConfigOption("mirror.catalog.s3.secret-access-key", "",
+                    "The secret access key that goes with `mirror.catalog.s3.access-key-id`; never logged or "
+                            + "shown."));
 
     public MirrorConfig {
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
@@ -148,7 +168,12 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 section.intValue("mirror.backfill.readers"),
                 new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
                         section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
-                        section.text("mirror.catalog.token")));
+                        section.text("mirror.catalog.token"),
+                        new ObjectStoreOptions(section.text("mirror.catalog.s3.endpoint").trim(),
+                                section.text("mirror.catalog.s3.region").trim(),
+                                section.booleanValue("mirror.catalog.s3.path-style-access"),
+                                section.text("mirror.catalog.s3.access-key-id").trim(),
+                                section.text("mirror.catalog.s3.secret-access-key"))));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
