@@ -2,6 +2,7 @@ package io.docmirror.layout;
 
 import io.docmirror.config.ConfigOption;
 import io.docmirror.config.ConfigSection;
+import org.apache.iceberg.CatalogProperties;
 
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -9,9 +10,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import static java.util.Objects.requireNonNull;
+
 /**
- * Which Iceberg catalog holds the mirror's tables ({@code mirror.catalog.*}): the embedded SQLite catalog of the mirror
- * directory, or an Iceberg REST catalog service.
+ * Which Iceberg catalog holds the mirror's tables ({@code mirror.catalog.*}), and where their files go: the embedded
+ * SQLite catalog of the mirror directory, or an Iceberg REST catalog service; a local warehouse, or one in an
+ * S3-compatible object store ({@code mirror.catalog.s3.*}), which either catalog can point at.
  *
  * <p>The options are declared here, in the layout module, and nowhere else: the mirror writes the tables through
  * them (its {@code MirrorConfig} lists them in the {@code mirror.*} section) and the SQL endpoint, which must not
@@ -20,11 +24,14 @@ import java.util.Map;
  *
  * @param type {@code sqlite} or {@code rest}
  * @param uri the REST service's base URI
- * @param warehouse the warehouse the REST service is asked for (a local {@code file:} location)
+ * @param warehouse where the tables' files go: a local {@code file:} location or {@code s3://bucket/prefix}; empty: the
+ *     mirror directory's {@code warehouse/}
  * @param credential OAuth2 client credentials ({@code id:secret}) for the REST service; empty: none
  * @param token a bearer token for the REST service; empty: none
+ * @param objectStore how an {@code s3://} warehouse is reached
  */
-public record CatalogOptions(String type, String uri, String warehouse, String credential, String token) {
+public record CatalogOptions(String type, String uri, String warehouse, String credential, String token,
+        ObjectStoreOptions objectStore) {
     /** The prefix of the options below. */
     public static final String PREFIX = "mirror.catalog.";
 
@@ -36,14 +43,35 @@ public record CatalogOptions(String type, String uri, String warehouse, String c
                             + "them the same options."),
             new ConfigOption("mirror.catalog.uri", "", "The REST catalog's base URI (`http://host:8181`)."),
             new ConfigOption("mirror.catalog.warehouse", "",
-                    "The warehouse location the REST catalog is asked for, a local `file:` location; empty: the "
-                            + "mirror directory's `warehouse/`."),
+                    "Where the tables' files go, with either catalog: a local `file:` location, or "
+                            + "`s3://bucket/prefix` in an S3-compatible object store (written through Iceberg's "
+                            + "S3FileIO; `mirror.catalog.s3.*`); empty: the mirror directory's `warehouse/`. The SQL "
+                            + "endpoint, status and reconcile read local warehouses only: tables in an object store "
+                            + "are for Spark, Trino or pyiceberg."),
             new ConfigOption("mirror.catalog.credential", "",
                     "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none."),
-            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."));
+            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."),
+            new ConfigOption("mirror.catalog.s3.endpoint", "",
+                    "The URL of an S3-compatible service (MinIO, Ceph, S3Proxy) for an `s3://` warehouse; empty: "
+                            + "AWS S3."),
+            new ConfigOption("mirror.catalog.s3.region", "",
+                    "The region an `s3://` warehouse's requests are signed for (any one for most S3-compatible "
+                            + "services, e.g. `us-east-1`); empty: the AWS SDK's default (`AWS_REGION`, "
+                            + "`~/.aws/config`)."),
+            new ConfigOption("mirror.catalog.s3.path-style-access", "false",
+                    "Address an `s3://` warehouse's objects as `endpoint/bucket/key` rather than "
+                            + "`bucket.endpoint/key`, as most S3-compatible services want."),
+            new ConfigOption("mirror.catalog.s3.access-key-id", "",
+                    "The access key id for an `s3://` warehouse, with `mirror.catalog.s3.secret-access-key`; "
+                            + "empty: the AWS SDK's default credential chain (environment, `~/.aws/credentials`, "
+                            + "an instance or container role)."),
+            new ConfigOption("mirror.catalog.s3.secret-access-key", "",
+                    "The secret access key that goes with `mirror.catalog.s3.access-key-id`; never logged or "
+                            + "shown."));
 
     public CatalogOptions {
         type = type.trim().toLowerCase(Locale.ROOT);
+        requireNonNull(objectStore, "objectStore is null");
         if (!type.equals("sqlite") && !type.equals("rest")) {
             throw ConfigSection.invalid("mirror.catalog.type", type, "must be sqlite or rest");
         }
@@ -51,14 +79,33 @@ public record CatalogOptions(String type, String uri, String warehouse, String c
             throw ConfigSection.invalid("mirror.catalog.uri", uri, "must name the REST catalog when "
                     + "mirror.catalog.type is rest");
         }
-        if (type.equals("rest") && !warehouse.isBlank() && !warehouse.startsWith("file:")) {
-            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse, "must be a local file: location "
-                    + "(object stores are not supported yet)");
+        if (!warehouse.isBlank() && !warehouse.startsWith("file:") && !ObjectStoreOptions.isObjectStore(warehouse)) {
+            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse, "must be a local file: location or "
+                    + "an object store's " + ObjectStoreOptions.SCHEME + "bucket/prefix");
         }
+        if (ObjectStoreOptions.isObjectStore(warehouse)
+                && warehouse.substring(ObjectStoreOptions.SCHEME.length()).replace("/", "").isEmpty()) {
+            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse, "must name a bucket");
+        }
+        if (!ObjectStoreOptions.isObjectStore(warehouse) && objectStore.isGiven()) {
+            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse.isBlank() ? "(empty)" : warehouse,
+                    "must be an object store's " + ObjectStoreOptions.SCHEME + "bucket/prefix when "
+                            + "mirror.catalog.s3.* options are given");
+        }
+    }
+
+    /** A catalog whose warehouse, if any, is local. */
+    public CatalogOptions(String type, String uri, String warehouse, String credential, String token) {
+        this(type, uri, warehouse, credential, token, ObjectStoreOptions.none());
     }
 
     public static CatalogOptions embedded() {
         return new CatalogOptions("sqlite", "", "", "", "");
+    }
+
+    /** Whether the tables' files go to an object store rather than a local disk. */
+    public boolean objectStoreWarehouse() {
+        return ObjectStoreOptions.isObjectStore(warehouse);
     }
 
     /**
@@ -72,26 +119,46 @@ public record CatalogOptions(String type, String uri, String warehouse, String c
         ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
         return new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
                 section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
-                section.text("mirror.catalog.token"));
+                section.text("mirror.catalog.token"),
+                new ObjectStoreOptions(section.text("mirror.catalog.s3.endpoint").trim(),
+                        section.text("mirror.catalog.s3.region").trim(),
+                        section.booleanValue("mirror.catalog.s3.path-style-access"),
+                        section.text("mirror.catalog.s3.access-key-id").trim(),
+                        section.text("mirror.catalog.s3.secret-access-key")));
     }
 
     /** The catalog's settings for a mirror directory. */
     public CatalogSettings settings(Path mirrorDirectory) {
-        if (type.equals("sqlite")) {
-            return CatalogSettings.embedded(mirrorDirectory);
-        }
+        CatalogSettings embedded = CatalogSettings.embedded(mirrorDirectory);
         Map<String, String> properties = new HashMap<>();
-        properties.put("io-impl", LocalFileIO.class.getName());
+        if (objectStoreWarehouse()) {
+            properties.putAll(objectStore.fileIoProperties());
+        } else {
+            properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
+        }
+        String location = warehouse.isBlank() ? embedded.warehouse() : warehouse;
+        if (type.equals("sqlite")) {
+            return warehouse.isBlank() ? embedded
+                    : new CatalogSettings(CatalogSettings.Kind.SQLITE, embedded.name(), embedded.uri(), location,
+                            properties);
+        }
         if (!credential.isBlank()) {
             properties.put("credential", credential);
         }
         if (!token.isBlank()) {
             properties.put("token", token);
         }
-        String location = warehouse.isBlank()
-                ? CatalogSettings.embedded(mirrorDirectory).warehouse()
-                : warehouse;
         return new CatalogSettings(CatalogSettings.Kind.REST, CatalogSettings.DEFAULT_NAME, uri, location,
                 properties);
+    }
+
+    @Override
+    public String toString() {
+        return "CatalogOptions[type=" + type + ", uri=" + uri + ", warehouse=" + warehouse + ", credential="
+                + hidden(credential) + ", token=" + hidden(token) + ", objectStore=" + objectStore + "]";
+    }
+
+    private static String hidden(String secret) {
+        return secret.isBlank() ? "" : "(hidden)";
     }
 }

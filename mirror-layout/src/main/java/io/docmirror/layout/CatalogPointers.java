@@ -42,11 +42,23 @@ public final class CatalogPointers {
         return locations;
     }
 
-    /** The tables of one namespace, by name, as their pointers were read. */
+    /**
+     * The tables of one namespace, by name, as their pointers were read.
+     *
+     * @throws IllegalStateException when the pointers' FileIO is local and a table's files are in an object store
+     */
     public Map<String, Table> tables(Namespace namespace) {
         Map<String, Table> tables = new TreeMap<>();
         locations.forEach((identifier, location) -> {
             if (identifier.namespace().equals(namespace)) {
+                if (io instanceof LocalFileIO && !LocalFileIO.isLocal(location)) {
+                    // DuckDB reads the data files by local path (its httpfs extension is not available here): say
+                    // so, rather than fail on the first file that is not on this disk.
+                    throw new IllegalStateException("Cannot read the mirror's table " + identifier + ": its "
+                            + "warehouse is in an object store (its metadata is at " + location + "), and the SQL "
+                            + "endpoint, status, reconcile, rebuild and repair read local warehouses only. The "
+                            + "tables are there for Spark, Trino or pyiceberg to read through the catalog.");
+                }
                 tables.put(identifier.name(), new BaseTable(new StaticTableOperations(location, io),
                         CatalogSettings.DEFAULT_NAME + "." + identifier));
             }

@@ -3,6 +3,7 @@ package io.docmirror.layout;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,6 +46,13 @@ public record CatalogSettings(Kind kind, String name, String uri, String warehou
     }
 
     private static final String SQLITE_URI_PREFIX = "jdbc:sqlite:";
+
+    /** Without the properties' values: they may hold credentials. */
+    @Override
+    public String toString() {
+        return "CatalogSettings[kind=" + kind + ", name=" + name + ", uri=" + uri + ", warehouse=" + warehouse
+                + ", properties=" + new TreeSet<>(properties.keySet()) + "]";
+    }
 
     /** The embedded default for a mirror directory: {@code catalog.db} and {@code warehouse/} inside it. */
     public static CatalogSettings embedded(Path mirrorDirectory) {

@@ -47,6 +47,11 @@ public final class LocalFileIO implements SupportsPrefixOperations {
         return path;
     }
 
+    /** Whether {@code location} is on the local file system: a {@code file:} URI or an absolute path. */
+    public static boolean isLocal(String location) {
+        return location.startsWith("file:") || location.startsWith("/");
+    }
+
     /** The {@code file:} URI of a local path, as Iceberg records locations. */
     public static String locationOf(Path path) {
         return path.toAbsolutePath().normalize().toUri().toString();
@@ -81,8 +86,10 @@ public final class LocalFileIO implements SupportsPrefixOperations {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path file : walk.filter(Files::isRegularFile).toList()) {
                 BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                // When it was last written, as an object store reports it (and Iceberg's HadoopFileIO): what orphan
+                // removal ages files by.
                 files.add(new FileInfo(locationOf(file), attributes.size(),
-                        attributes.creationTime().toMillis()));
+                        attributes.lastModifiedTime().toMillis()));
             }
         } catch (NoSuchFileException vanished) {
             // A file deleted while listing is simply not listed; the walk itself cannot resume, so list again.

@@ -1,7 +1,9 @@
 package io.docmirror.layout;
 
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalog;
 
@@ -40,5 +42,16 @@ public final class MirrorCatalog {
                 yield new CatalogConnection(catalog);
             }
         };
+    }
+
+    /**
+     * The file access the catalog's tables are written through: the settings' {@code io-impl}
+     * ({@link LocalFileIO} unless they name another, such as Iceberg's S3FileIO), with the settings' properties. The
+     * caller closes it.
+     */
+    public static FileIO openFileIO(CatalogSettings settings) {
+        String implementation = settings.properties().getOrDefault(CatalogProperties.FILE_IO_IMPL,
+                LocalFileIO.class.getName());
+        return CatalogUtil.loadFileIO(implementation, settings.properties(), null);
     }
 }

@@ -16,7 +16,6 @@ import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.EarlierLayout;
 import io.docmirror.layout.FileDamage;
-import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.MirrorProperties;
@@ -131,13 +130,13 @@ public final class ContainerTables implements MirrorTarget {
     private final ReaderLeases readers;
     private final CommitObserver observer;
 
-    private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog,
+    private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog, FileIO io,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
             OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding, CommitObserver observer) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
-        this.io = new LocalFileIO();
+        this.io = io;
         this.flattenerConfig = flattenerConfig;
         this.config = config;
         this.lock = lock;
@@ -239,15 +238,19 @@ public final class ContainerTables implements MirrorTarget {
         WriterLock lock = WriterLock.take(directory, container);
         CatalogSettings settings = config.catalog().settings(mirrorDirectory);
         CatalogConnection catalog = null;
+        FileIO io = null;
         try {
             catalog = MirrorCatalog.open(settings);
+            // The catalog's own file access (local, or an object store's): every file the mirror writes, reads or
+            // removes outside Iceberg's commit goes through it too.
+            io = MirrorCatalog.openFileIO(settings);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
-            OrphanFiles.removeUnder(catalog.catalog(), settings, container, directory, config);
-            return new ContainerTables(container, settings, catalog, flattenerConfig, config, lock, state,
+            OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, directory, config);
+            return new ContainerTables(container, settings, catalog, io, flattenerConfig, config, lock, state,
                     analyticalTtl, clock, directory, rebuilding, observer);
         } catch (RuntimeException e) {
-            closeAfterFailure(e, catalog, lock);
+            closeAfterFailure(e, catalog, io, lock);
             throw e;
         }
     }
@@ -361,7 +364,7 @@ public final class ContainerTables implements MirrorTarget {
             return List.of();
         }
         return TableChanges.liveFiles(catalog.catalog().loadTable(history)).stream()
-                .filter(file -> FileDamage.of(file.location(), file.fileSizeInBytes()).isPresent()).toList();
+                .filter(file -> FileDamage.of(io, file.location(), file.fileSizeInBytes()).isPresent()).toList();
     }
 
     /** The lowest {@code _lsn} a history data file holds, from its column statistics. */
@@ -575,7 +578,11 @@ public final class ContainerTables implements MirrorTarget {
             try {
                 catalog.close();
             } finally {
-                lock.close();
+                try {
+                    io.close();
+                } finally {
+                    lock.close();
+                }
             }
         }
     }
@@ -1021,8 +1028,9 @@ public final class ContainerTables implements MirrorTarget {
         }
     }
 
-    private static void closeAfterFailure(RuntimeException failure, CatalogConnection catalog, WriterLock lock) {
-        for (AutoCloseable resource : new AutoCloseable[] {catalog, lock}) {
+    private static void closeAfterFailure(RuntimeException failure, CatalogConnection catalog, FileIO io,
+            WriterLock lock) {
+        for (AutoCloseable resource : new AutoCloseable[] {catalog, io, lock}) {
             if (resource == null) {
                 continue;
             }

@@ -58,7 +58,7 @@ final class ExpiredRows {
                 String location = task.file().location();
                 planned.add(location);
                 if (lowestKept.getOrDefault(location, Long.MIN_VALUE) > cutoff
-                        || FileDamage.of(location, task.file().fileSizeInBytes()).isPresent()) {
+                        || FileDamage.of(table.io(), location, task.file().fileSizeInBytes()).isPresent()) {
                     continue;
                 }
                 long[] lowest = {Long.MAX_VALUE};

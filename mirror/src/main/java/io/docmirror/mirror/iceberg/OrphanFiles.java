@@ -17,19 +17,20 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The files under a container's warehouse folder that no table of the catalog reaches any more: what a crash left
@@ -50,9 +51,10 @@ final class OrphanFiles {
      * Removes what a crash left under a container's warehouse folder, older than {@code mirror.snapshots.keep-ms};
      * not while a reader holds a lease, as it may read a table a rebuild dropped.
      *
+     * @param io the catalog's file access: the warehouse is listed and cleaned through it, local or an object store
      * @param directory the container's mirror directory, where readers take their leases
      */
-    static void removeUnder(Catalog catalog, CatalogSettings settings, String container, Path directory,
+    static void removeUnder(Catalog catalog, FileIO io, CatalogSettings settings, String container, Path directory,
             MirrorConfig config) {
         if (new ReaderLeases(directory).oldestHeld().isPresent()) {
             return;
@@ -61,45 +63,49 @@ final class OrphanFiles {
         for (TableIdentifier identifier : catalog.listTables(MirrorTables.namespace(container))) {
             tables.add(catalog.loadTable(identifier));
         }
-        remove(LocalFileIO.pathOf(MirrorTables.containerLocation(settings.warehouse(), container)), tables,
+        remove(io, MirrorTables.containerLocation(settings.warehouse(), container), tables,
                 System.currentTimeMillis() - config.keepSnapshotsFor().toMillis());
     }
 
     /**
-     * Deletes the files under {@code containerFolder} that none of {@code tables} reaches and that were last written
-     * before {@code olderThanMillis}; returns how many.
+     * Deletes the files under {@code containerLocation} that none of {@code tables} reaches and that were last
+     * written before {@code olderThanMillis}; returns how many.
      */
-    static int remove(Path containerFolder, Collection<Table> tables, long olderThanMillis) {
-        if (!Files.isDirectory(containerFolder)) {
-            return 0;
+    static int remove(FileIO io, String containerLocation, Collection<Table> tables, long olderThanMillis) {
+        if (!(io instanceof SupportsPrefixOperations prefixes)) {
+            throw new IllegalStateException("Cannot look for orphan files under " + containerLocation + ": its "
+                    + "file access " + io.getClass().getName() + " cannot list a prefix");
         }
-        Set<Path> reachable = new HashSet<>();
+        Set<String> reachable = new HashSet<>();
         for (Table table : tables) {
-            reachable(table).forEach(location -> reachable.add(LocalFileIO.pathOf(location).normalize()));
+            reachable(table).forEach(location -> reachable.add(comparable(location)));
         }
-        List<Path> orphans = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(containerFolder)) {
-            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                if (!reachable.contains(checkedFile(file.toAbsolutePath().normalize()))
-                        && Files.getLastModifiedTime(file).toMillis() < olderThanMillis) {
-                    orphans.add(file);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the files of " + containerFolder, e);
-        }
-        for (Path orphan : orphans) {
-            try {
-                Files.deleteIfExists(orphan);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot remove the orphan file " + orphan, e);
+        List<String> orphans = new ArrayList<>();
+        // The trailing slash: an object store lists by key prefix, and "orders" would take in "orders2" too.
+        for (FileInfo file : prefixes.listPrefix(containerLocation + "/")) {
+            if (!reachable.contains(checkedFile(comparable(file.location())))
+                    && file.createdAtMillis() < olderThanMillis) {
+                orphans.add(file.location());
             }
         }
         if (!orphans.isEmpty()) {
+            // One request a file, not S3's DeleteObjects: a crash leaves few files, and S3-compatible services that
+            // predate S3's flexible checksums (S3Proxy among them) refuse the checksum the SDK sends with it.
+            orphans.forEach(io::deleteFile);
             log.info("Removed {} file(s) under {} that no table reaches (left by a crash or a dropped table)",
-                    orphans.size(), containerFolder);
+                    orphans.size(), containerLocation);
         }
         return orphans.size();
+    }
+
+    /**
+     * A location as it can be compared with others: a local one as its normalised path (a table's metadata may say
+     * {@code file:/x}, a listing {@code file:///x}), an object store's as it is.
+     */
+    private static String comparable(String location) {
+        return LocalFileIO.isLocal(location)
+                ? LocalFileIO.pathOf(location).normalize().toString()
+                : location;
     }
 
     /**
@@ -107,11 +113,12 @@ final class OrphanFiles {
      * writes one beside every file, so a REST catalog server on it leaves one beside each metadata file it writes:
      * it is reachable when the file it checks is.
      */
-    private static Path checkedFile(Path file) {
-        String name = file.getFileName().toString();
+    private static String checkedFile(String location) {
+        int slash = location.lastIndexOf('/');
+        String name = location.substring(slash + 1);
         return name.startsWith(".") && name.endsWith(".crc")
-                ? file.resolveSibling(name.substring(1, name.length() - ".crc".length()))
-                : file;
+                ? location.substring(0, slash + 1) + name.substring(1, name.length() - ".crc".length())
+                : location;
     }
 
     private static Set<String> reachable(Table table) {

@@ -94,7 +94,7 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
                     vectors.put(vector.referencedDataFile(), vector);
                 }
                 String location = task.file().location();
-                Optional<String> damage = FileDamage.of(location, task.file().fileSizeInBytes());
+                Optional<String> damage = FileDamage.of(table.io(), location, task.file().fileSizeInBytes());
                 if (damage.isPresent()) {
                     // Its rows cannot be read, so neither can the mirror learn whose they are: the table fails its
                     // queries until `docmirror repair` rebuilds it, and the other tables go on.
