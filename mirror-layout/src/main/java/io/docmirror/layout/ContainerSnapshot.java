@@ -97,6 +97,13 @@ public final class ContainerSnapshot {
         return of(container, catalog.pointers(container).tables(MirrorTables.namespace(container)));
     }
 
+    /** The container's tables in the catalog {@code settings} describe, now, at one batch; empty when it has none. */
+    public static Optional<ContainerSnapshot> read(CatalogSettings settings, String container) {
+        try (CatalogReader catalog = CatalogReader.open(settings)) {
+            return read(catalog, container);
+        }
+    }
+
     public String container() {
         return container;
     }

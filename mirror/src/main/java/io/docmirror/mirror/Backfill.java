@@ -2,7 +2,10 @@ package io.docmirror.mirror;
 
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorProperties;
+import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.iceberg.BackfillState;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.Checkpoint;
@@ -10,6 +13,11 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionSnapshot;
 import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,10 +116,29 @@ public final class Backfill {
             throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
                     + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
         }
-        boolean mirrored = ContainerSnapshot.read(mirrorDirectory, container)
-                .map(tables -> !tables.rootSnapshot().summary().containsKey(BackfillState.SUMMARY_KEY))
-                .orElse(false);
-        return mirrored ? replaceMirror(properties, listener) : startMirror(properties, listener);
+        return holdsMirror(container) ? replaceMirror(properties, listener) : startMirror(properties, listener);
+    }
+
+    /**
+     * Whether the container's tables, in the configured catalog, hold a mirror: their root table has a commit that
+     * is not part of an unfinished backfill.
+     */
+    private boolean holdsMirror(String container) {
+        try (CatalogConnection connection = MirrorCatalog.open(config.catalog().settings(mirrorDirectory))) {
+            Catalog catalog = connection.catalog();
+            Namespace namespace = MirrorTables.namespace(container);
+            if (!((SupportsNamespaces) catalog).namespaceExists(namespace)) {
+                return false;
+            }
+            String root = ((SupportsNamespaces) catalog).loadNamespaceMetadata(namespace)
+                    .get(MirrorProperties.ROOT_TABLE);
+            TableIdentifier rootTable = MirrorTables.table(container, root == null ? container : root);
+            if (!catalog.tableExists(rootTable)) {
+                return false;
+            }
+            Snapshot current = catalog.loadTable(rootTable).currentSnapshot();
+            return current != null && !current.summary().containsKey(BackfillState.SUMMARY_KEY);
+        }
     }
 
     /**

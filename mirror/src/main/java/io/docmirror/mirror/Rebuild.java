@@ -2,7 +2,7 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.layout.CatalogPointers;
+import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.StoreJson;
@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -30,8 +31,8 @@ import static java.util.Objects.requireNonNull;
  * Re-derives a container's tables from the mirror's own history after a change of the flattener's configuration
  * (a type policy, an override, the column limit), without reading the store: every change of the history is
  * flattened afresh, in commit order, into new files, and one catalog commit replaces every flattened table and the
- * dead letters at once (Iceberg replace transactions: each table keeps its snapshot history). The history and the feed checkpoint stay as they were, so the daemon
- * streams on with the new configuration. A killed rebuild leaves the mirror as it was (its files are removed when
+ * dead letters at once (Iceberg replace transactions: each table keeps its snapshot history). The history and the
+ * feed checkpoint stay as they were, so the daemon streams on with the new configuration. A killed rebuild leaves the mirror as it was (its files are removed when
  * the mirror next opens).
  *
  * <p>A container's tables all come from the same documents, so a rebuild of any of them rebuilds them all.
@@ -67,7 +68,11 @@ public final class Rebuild {
      * @throws IllegalArgumentException when no mirrored container has it
      */
     public String containerOf(String table) {
-        for (TableIdentifier identifier : CatalogPointers.read(mirrorDirectory).locations().keySet()) {
+        Set<TableIdentifier> tables;
+        try (CatalogReader catalog = CatalogReader.open(config.catalog().settings(mirrorDirectory))) {
+            tables = catalog.pointers().locations().keySet();
+        }
+        for (TableIdentifier identifier : tables) {
             if (identifier.name().equals(table)) {
                 return identifier.namespace().level(0);
             }
@@ -84,7 +89,7 @@ public final class Rebuild {
     public Result run(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
         try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
                 config)) {
-            ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow();
+            ContainerSnapshot snapshot = read(container);
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;
             try {
@@ -94,10 +99,15 @@ public final class Rebuild {
                 throw e;
             }
             batch.commit(tables.checkpoint());
-            List<String> names = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow().tables().stream()
+            List<String> names = read(container).tables().stream()
                     .map(ContainerSnapshot.FlattenedTable::name).toList();
             return new Result(container, changes, names, tables.position());
         }
+    }
+
+    /** The container's tables as they are now. */
+    private ContainerSnapshot read(String container) {
+        return ContainerSnapshot.read(config.catalog().settings(mirrorDirectory), container).orElseThrow();
     }
 
     /**

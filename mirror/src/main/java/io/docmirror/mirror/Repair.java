@@ -59,9 +59,9 @@ public final class Repair {
     }
 
     public Result run(String container) {
-        ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, container).orElseThrow(
-                () -> new IllegalArgumentException("Cannot repair the mirror of " + container + ": "
-                        + mirrorDirectory + " holds no committed mirror of it"));
+        ContainerSnapshot snapshot = ContainerSnapshot.read(config.catalog().settings(mirrorDirectory), container)
+                .orElseThrow(() -> new IllegalArgumentException("Cannot repair the mirror of " + container + ": "
+                        + "its catalog holds no committed mirror of it"));
         List<String> damages = snapshot.damagedFiles();
         if (damages.isEmpty()) {
             return new Result(container, damages, 0, 0);

@@ -2,14 +2,14 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.CatalogOptions;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.ObjectStoreOptions;
 import io.docmirror.layout.ReaderLeases;
-import io.docmirror.mirror.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.ObjectStoreOptions;
 import io.docmirror.s3fixture.S3ProxyServer;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
