@@ -3,6 +3,7 @@ package io.docmirror.mirror;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorTables;
@@ -21,6 +22,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -124,7 +126,12 @@ public final class Backfill {
      * is not part of an unfinished backfill.
      */
     private boolean holdsMirror(String container) {
-        try (CatalogConnection connection = MirrorCatalog.open(config.catalog().settings(mirrorDirectory))) {
+        CatalogSettings settings = config.catalog().settings(mirrorDirectory);
+        if (settings.kind() == CatalogSettings.Kind.SQLITE && !Files.exists(mirrorDirectory.resolve(
+                CatalogSettings.SQLITE_FILE))) {
+            return false;
+        }
+        try (CatalogConnection connection = MirrorCatalog.open(settings)) {
             Catalog catalog = connection.catalog();
             Namespace namespace = MirrorTables.namespace(container);
             if (!((SupportsNamespaces) catalog).namespaceExists(namespace)) {
