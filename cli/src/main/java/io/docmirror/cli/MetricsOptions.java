@@ -9,7 +9,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
 
-/** The metrics endpoint's option of the daemon commands ({@code run}, {@code mirror run}, {@code derive run}). */
+/** The metrics endpoint's option of the daemon commands ({@code run}, {@code mirror run}, {@code derive run}, {@code sql serve}). */
 final class MetricsOptions {
     @Option(names = "--metrics-port", paramLabel = "N",
             description = "The Prometheus metrics port (default: metrics.port, 9464; 0 picks one).")
@@ -21,14 +21,9 @@ final class MetricsOptions {
         return port == null ? config : config.withPort(port);
     }
 
-    /** Serves the collectors' metrics unless {@code metrics.enabled} is false, and says where. */
+    /** Serves the collectors' metrics (and the JVM's) unless {@code metrics.enabled} is false, and says where. */
     static Optional<MetricsServer> start(MetricsConfig config, List<MultiCollector> collectors, PrintStream out) {
-        return start(config, collectors, MetricsServer.JvmMetricsChoice.NONE, out);
-    }
-
-    static Optional<MetricsServer> start(MetricsConfig config, List<MultiCollector> collectors,
-            MetricsServer.JvmMetricsChoice jvm, PrintStream out) {
-        Optional<MetricsServer> server = MetricsServer.startIfEnabled(config, collectors, jvm);
+        Optional<MetricsServer> server = MetricsServer.startIfEnabled(config, collectors);
         server.ifPresent(started -> out.println("Metrics (Prometheus): " + started.metricsUri()));
         return server;
     }

@@ -9,6 +9,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.DerivationMetrics;
 import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.metrics.MirrorMetrics;
+import io.docmirror.metrics.SqlMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.sql.SqlConfig;
@@ -157,7 +158,9 @@ final class RunCommand implements Callable<Integer> {
             started.push(http);
             SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.catalogOptions(), sqlConfig);
             started.push(endpoint);
-            FlightSqlServer flight = FlightSqlServer.start(endpoint, flightConfig);
+            SqlMetrics sqlMetrics = new SqlMetrics();
+            collectors.add(sqlMetrics);
+            FlightSqlServer flight = FlightSqlServer.start(endpoint, flightConfig, sqlMetrics);
             started.push(flight);
 
             out.println();

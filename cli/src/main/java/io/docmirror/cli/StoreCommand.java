@@ -67,8 +67,7 @@ final class StoreCommand implements Runnable {
                     metricsPort == null ? RequestObserver.NONE : requests);
             Optional<MetricsServer> metrics = metricsPort == null ? Optional.empty()
                     : MetricsOptions.start(metricsConfig.withPort(metricsPort),
-                            List.of(new StoreMetrics(store), requests), MetricsServer.JvmMetricsChoice.STANDARD,
-                            System.out);
+                            List.of(new StoreMetrics(store), requests), System.out);
             Optional<KafkaPublishers> publishers = publishKafka
                     ? Optional.of(KafkaPublishers.start(store, kafka)) : Optional.empty();
             CountDownLatch stopped = new CountDownLatch(1);

@@ -9,7 +9,8 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where the daemons ({@code run}, {@code mirror run}, {@code derive run}) serve their Prometheus metrics
+ * Where the daemons ({@code run}, {@code mirror run}, {@code derive run}; {@code store serve} and {@code sql serve}
+ * with {@code --metrics-port}) serve their Prometheus metrics
  * ({@code metrics.*}; the reference is docs/configuration.md).
  *
  * @param enabled {@code metrics.enabled}: serve metrics at all

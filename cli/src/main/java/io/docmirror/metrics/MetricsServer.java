@@ -24,29 +24,17 @@ public final class MetricsServer implements AutoCloseable {
         this.bind = bind;
     }
 
-    /** Which metrics of the JVM itself are served with the collectors'. */
-    public enum JvmMetricsChoice {
-        NONE,
-        /** The Prometheus client's standard JVM collectors: memory, GC, threads, classes, CPU, buffer pools. */
-        STANDARD
-    }
-
-    /** Serves the collectors' metrics, or nothing when {@code metrics.enabled} is false. */
+    /**
+     * Serves the collectors' metrics with the Prometheus client's standard JVM and process metrics (memory, GC,
+     * threads, classes, CPU, buffer pools, open files), or nothing when {@code metrics.enabled} is false.
+     */
     public static Optional<MetricsServer> startIfEnabled(MetricsConfig config, List<MultiCollector> collectors) {
-        return startIfEnabled(config, collectors, JvmMetricsChoice.NONE);
-    }
-
-    /** Serves the collectors' metrics and the chosen JVM metrics, or nothing when {@code metrics.enabled} is false. */
-    public static Optional<MetricsServer> startIfEnabled(MetricsConfig config, List<MultiCollector> collectors,
-            JvmMetricsChoice jvm) {
         if (!config.enabled()) {
             return Optional.empty();
         }
         PrometheusRegistry registry = new PrometheusRegistry();
         collectors.forEach(registry::register);
-        if (jvm == JvmMetricsChoice.STANDARD) {
-            JvmMetrics.builder().register(registry);
-        }
+        JvmMetrics.builder().register(registry);
         try {
             return Optional.of(new MetricsServer(HTTPServer.builder().hostname(config.bind()).port(config.port())
                     .registry(registry).buildAndStart(), config.bind()));

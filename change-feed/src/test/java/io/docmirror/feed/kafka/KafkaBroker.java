@@ -6,6 +6,8 @@ import org.apache.kafka.common.Uuid;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real single-node Kafka broker (KRaft, broker and controller in one process) on loopback, run from Maven
  * Central's Kafka artifacts in a child JVM: {@code kafka.tools.StorageTool format}, then {@code kafka.Kafka}. No
- * Docker. Tests start one per class; {@link #main} runs one for a user until Ctrl-C.
+ * Docker. Tests start one per class;
+ * {@link KafkaBrokerCommand} (the {@code ./kafka-broker} script) runs one for a user until it is stopped.
  *
  * <p>It can be stopped and started again on the same ports and data, to test a broker restart mid-stream.
  */
@@ -35,11 +38,29 @@ public final class KafkaBroker implements AutoCloseable {
         this.controllerPort = controllerPort;
     }
 
-    /** Formats storage in {@code directory} and starts the broker; returns once it answers. */
+    /** Formats storage in {@code directory} and starts the broker on free ports; returns once it answers. */
     public static KafkaBroker start(Path directory) throws IOException, InterruptedException {
-        KafkaBroker broker = new KafkaBroker(directory, freePort(), freePort());
+        return start(directory, freePort(), freePort());
+    }
+
+    /**
+     * Formats storage in {@code directory} (unless an earlier start formatted it: its topics are kept) and starts the
+     * broker listening on {@code brokerPort}, its KRaft controller on {@code controllerPort}; returns once it answers.
+     */
+    public static KafkaBroker start(Path directory, int brokerPort, int controllerPort)
+            throws IOException, InterruptedException {
+        // Another broker on the port would answer the readiness check below in this one's place.
+        requireFree(brokerPort, "broker");
+        requireFree(controllerPort, "controller");
+        KafkaBroker broker = new KafkaBroker(directory, brokerPort, controllerPort);
         broker.format();
-        broker.startProcess();
+        try {
+            broker.startProcess();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // A broker that did not answer in time may still be running: it must not outlive the failed start.
+            broker.kill();
+            throw e;
+        }
         return broker;
     }
 
@@ -93,6 +114,10 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private void format() throws IOException, InterruptedException {
+        if (Files.exists(directory.resolve("logs").resolve("meta.properties"))) {
+            // Formatted by an earlier start: formatting again would give it another cluster id, which Kafka refuses.
+            return;
+        }
         Process format = java("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c",
                 properties().toString());
         if (!format.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS) || format.exitValue() != 0) {
@@ -138,26 +163,29 @@ public final class KafkaBroker implements AutoCloseable {
                 .start();
     }
 
+    /** Waits until the broker process ends (it was stopped or failed) and returns its exit code. */
+    public int awaitExit() throws InterruptedException {
+        Process running = process;
+        if (running == null) {
+            throw new IllegalStateException("Cannot wait for the Kafka broker in " + directory + ": it is not running");
+        }
+        return running.waitFor();
+    }
+
+    private static void requireFree(int port, String listener) throws IOException {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+        } catch (BindException e) {
+            throw new IOException("Cannot listen on 127.0.0.1:" + port + " for the " + listener
+                    + ": the port is in use", e);
+        }
+    }
+
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Runs a broker in {@code args[0]} (default: a temporary directory) until the process is stopped. */
-    public static void main(String[] args) throws Exception {
-        Path directory = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("docmirror-kafka");
-        KafkaBroker broker = start(directory);
-        System.out.println("Kafka broker at " + broker.bootstrapServers() + " (data: " + directory + "); Ctrl-C stops it");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                broker.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }));
-        Thread.sleep(Long.MAX_VALUE);
     }
 }

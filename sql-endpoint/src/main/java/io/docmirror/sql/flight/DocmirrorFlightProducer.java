@@ -64,16 +64,18 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     private final CatalogMetadata catalog;
     private final ServerSqlInfo sqlInfo;
     private final IssuedTickets tickets;
+    private final QueryObserver observer;
     private final Map<ByteString, PreparedQuery> preparedQueries = new ConcurrentHashMap<>();
 
     DocmirrorFlightProducer(SqlEndpoint endpoint, BufferAllocator allocator, long batchRows, ServerSqlInfo sqlInfo,
-            IssuedTickets tickets) {
+            IssuedTickets tickets, QueryObserver observer) {
         this.endpoint = endpoint;
         this.allocator = allocator;
         this.batchRows = batchRows;
         this.catalog = new CatalogMetadata(endpoint, allocator);
         this.sqlInfo = sqlInfo;
         this.tickets = tickets;
+        this.observer = observer;
     }
 
     // Queries
@@ -81,7 +83,14 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
             FlightDescriptor descriptor) {
-        PreparedQuery query = prepare(command.getQuery());
+        long started = System.nanoTime();
+        PreparedQuery query;
+        try {
+            query = prepare(command.getQuery());
+        } catch (FlightRuntimeException e) {
+            observer.answered(outcomeOf(e), System.nanoTime() - started, 0);
+            throw e;
+        }
         return ticketed(context, descriptor, query, new Object[0]);
     }
 
@@ -93,19 +102,31 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
 
     @Override
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
+        long started = System.nanoTime();
         IssuedTickets.Pending pending = tickets.fetch(ticket.getStatementHandle()).orElse(null);
+        observer.ticketsPending(tickets.size());
         if (pending == null) {
+            observer.answered(QueryOutcome.EXPIRED, System.nanoTime() - started, 0);
             listener.error(CallStatus.NOT_FOUND.withDescription("No query waits under this ticket: it expired ("
                     + "flight.ticket-lifetime-ms, " + tickets.lifetime().toSeconds() + " s) or was dropped for the "
                     + "client's newer ones (flight.max-tickets-per-client); ask for a new FlightInfo")
                     .toRuntimeException());
             return;
         }
+        long bytesSent = 0;
+        QueryOutcome outcome;
         try (QueryResult result = pending.query().execute(pending.values(), allocator, batchRows)) {
-            result.streamTo(listener);
+            try {
+                outcome = result.streamTo(listener) ? QueryOutcome.OK : QueryOutcome.CANCELLED;
+            } finally {
+                bytesSent = result.bytesSent();
+            }
         } catch (Exception e) {
-            listener.error(failure(e));
+            FlightRuntimeException failure = failure(e);
+            outcome = outcomeOf(failure);
+            listener.error(failure);
         }
+        observer.answered(outcome, System.nanoTime() - started, bytesSent);
     }
 
     // Prepared statements
@@ -113,6 +134,7 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     @Override
     public void createPreparedStatement(ActionCreatePreparedStatementRequest request, CallContext context,
             StreamListener<Result> listener) {
+        long started = System.nanoTime();
         try {
             PreparedQuery query = PreparedQuery.prepare(endpoint, request.getQuery(), allocator);
             ByteString handle = newHandle();
@@ -125,7 +147,9 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
             listener.onNext(new Result(Any.pack(result).toByteArray()));
             listener.onCompleted();
         } catch (Exception e) {
-            listener.onError(failure(e));
+            FlightRuntimeException failure = failure(e);
+            observer.answered(outcomeOf(failure), System.nanoTime() - started, 0);
+            listener.onError(failure);
         }
     }
 
@@ -247,11 +271,13 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     /** Drops the tickets that expired. */
     void expireTickets() {
         tickets.expire();
+        observer.ticketsPending(tickets.size());
     }
 
     @Override
     public void close() {
         tickets.clear();
+        observer.ticketsPending(0);
         preparedQueries.clear();
     }
 
@@ -267,6 +293,7 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     private FlightInfo ticketed(CallContext context, FlightDescriptor descriptor, PreparedQuery query,
             Object[] values) {
         ByteString handle = tickets.issue(client(context), query, values);
+        observer.ticketsPending(tickets.size());
         Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder().setStatementHandle(handle).build())
                 .toByteArray());
         Instant expires = Instant.now().plus(tickets.lifetime());
@@ -317,6 +344,16 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     private static FlightRuntimeException readOnly() {
         return CallStatus.INVALID_ARGUMENT.withDescription("The docmirror SQL endpoint is read-only: updates are "
                 + "not allowed").toRuntimeException();
+    }
+
+    /** How a query that failed with {@code failure} (as {@link #failure} made it) ended. */
+    private static QueryOutcome outcomeOf(FlightRuntimeException failure) {
+        return switch (failure.status().code()) {
+            case INVALID_ARGUMENT -> QueryOutcome.REFUSED;
+            case TIMED_OUT -> QueryOutcome.TIMED_OUT;
+            case CANCELLED -> QueryOutcome.CANCELLED;
+            default -> QueryOutcome.FAILED;
+        };
     }
 
     /** An error as the client sees it: the endpoint's own message, with a status that says whose fault it is. */

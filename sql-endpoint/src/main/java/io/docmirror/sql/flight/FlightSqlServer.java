@@ -63,7 +63,17 @@ public final class FlightSqlServer implements AutoCloseable {
      * @throws SQLException when the endpoint cannot tell what DuckDB supports (its keywords and functions)
      */
     public static FlightSqlServer start(SqlEndpoint endpoint, FlightConfig config) throws IOException, SQLException {
+        return start(endpoint, config, QueryObserver.NONE);
+    }
+
+    /**
+     * Serves {@code endpoint} as {@link #start(SqlEndpoint, FlightConfig)} does, telling {@code observer} about each
+     * query and the tickets waiting to be fetched.
+     */
+    public static FlightSqlServer start(SqlEndpoint endpoint, FlightConfig config, QueryObserver observer)
+            throws IOException, SQLException {
         requireNonNull(endpoint, "endpoint is null");
+        requireNonNull(observer, "observer is null");
         if (!config.tls() && !config.allowPlaintext() && !isLocalOnly(InetAddress.getByName(config.bind()))) {
             throw new IllegalArgumentException("Invalid value " + config.bind() + " for configuration flight.bind: "
                     + "listening on an address other than 127.0.0.1 or ::1 (other loopback addresses included) "
@@ -78,7 +88,7 @@ public final class FlightSqlServer implements AutoCloseable {
                 config.maxTickets(), System::nanoTime);
         BufferAllocator allocator = new RootAllocator();
         DocmirrorFlightProducer producer = new DocmirrorFlightProducer(endpoint, allocator, config.batchRows(),
-                sqlInfo, tickets);
+                sqlInfo, tickets, observer);
         Location location = config.tls() ? Location.forGrpcTls(config.bind(), config.port())
                 : Location.forGrpcInsecure(config.bind(), config.port());
         FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)

@@ -68,6 +68,11 @@ final class IssuedTickets {
         return Optional.ofNullable(byAge.get(handle));
     }
 
+    /** The tickets that may still be fetched (expired ones are dropped at the next call that looks). */
+    synchronized int size() {
+        return byAge.size();
+    }
+
     /** Drops the tickets older than the lifetime. */
     synchronized void expire() {
         long now = nanoTime.getAsLong();

@@ -4,6 +4,7 @@ import io.docmirror.sql.ArrowExport;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -27,6 +28,7 @@ final class QueryResult implements AutoCloseable {
     private final List<AutoCloseable> owned;
     private final ArrowReader reader;
     private final Schema schema;
+    private long bytesSent;
 
     private QueryResult(List<AutoCloseable> owned, ArrowReader reader, Schema schema) {
         this.owned = owned;
@@ -55,20 +57,31 @@ final class QueryResult implements AutoCloseable {
         }
     }
 
-    /** Sends every batch to {@code listener}, waiting for the client when it reads slower than we send. */
-    void streamTo(ServerStreamListener listener) throws IOException {
+    /**
+     * Sends every batch to {@code listener}, waiting for the client when it reads slower than we send.
+     *
+     * @return false when the client cancelled
+     */
+    boolean streamTo(ServerStreamListener listener) throws IOException {
         VectorSchemaRoot read = reader.getVectorSchemaRoot();
         // The reader's own vectors, under the schema with metadata: sending copies nothing.
         VectorSchemaRoot sent = new VectorSchemaRoot(schema.getFields(), read.getFieldVectors(), 0);
         listener.start(sent);
         while (reader.loadNextBatch()) {
             if (!awaitClient(listener)) {
-                return;
+                return false;
             }
             sent.setRowCount(read.getRowCount());
             listener.putNext();
+            bytesSent += read.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
         }
         listener.completed();
+        return true;
+    }
+
+    /** The Arrow buffers of the batches sent so far. */
+    long bytesSent() {
+        return bytesSent;
     }
 
     /**
