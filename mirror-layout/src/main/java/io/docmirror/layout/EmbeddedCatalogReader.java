@@ -55,12 +55,21 @@ final class EmbeddedCatalogReader implements CatalogReader {
                 }
             }
         } catch (SQLException e) {
-            // A catalog file the mirror has not created its tables in yet holds no pointers.
-            if (e.getMessage() == null || !e.getMessage().contains("no such table")) {
+            if (!beingCreated(e)) {
                 throw new IllegalStateException("Cannot read the catalog " + settings.uri(), e);
             }
         }
         return new CatalogPointers(locations, new LocalFileIO());
+    }
+
+    /**
+     * Whether the query failed because the mirror is creating the catalog's tables right now: a file with no tables
+     * yet, or JdbcCatalog's table before it adds the {@code iceberg_type} column (it creates the table and then
+     * migrates it to schema V1, in two statements). Such a catalog holds no pointers yet.
+     */
+    private static boolean beingCreated(SQLException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        return message.contains("no such table") || message.contains("no such column: iceberg_type");
     }
 
     /** All pointers: one query reads them all as cheaply as one container's. */
