@@ -4,6 +4,7 @@ import io.docmirror.feed.ChangeFeedHttpRoute;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaPublishers;
 import io.docmirror.metrics.HttpRequestMetrics;
+import io.docmirror.metrics.KafkaPublisherMetrics;
 import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.metrics.MetricsServer;
 import io.docmirror.metrics.StoreMetrics;
@@ -11,10 +12,13 @@ import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.RequestObserver;
 import io.docmirror.store.http.StoreHttpServer;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,7 +50,8 @@ final class StoreCommand implements Runnable {
 
         @Option(names = "--metrics-port", paramLabel = "N",
                 description = "Also serve the store's Prometheus metrics at /metrics on this port (requests, latency, "
-                        + "group commits, change-log size, JVM; address: metrics.bind; 0 picks one). None without it.")
+                        + "group commits, change-log size, the Kafka publishers, JVM; address: metrics.bind; 0 picks "
+                        + "one). None without it.")
         Integer metricsPort;
 
         @Option(names = "--publish-kafka",
@@ -65,11 +70,13 @@ final class StoreCommand implements Runnable {
             StoreHttpServer server = StoreHttpServer.start(store, config,
                     Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)),
                     metricsPort == null ? RequestObserver.NONE : requests);
-            Optional<MetricsServer> metrics = metricsPort == null ? Optional.empty()
-                    : MetricsOptions.start(metricsConfig.withPort(metricsPort),
-                            List.of(new StoreMetrics(store), requests), System.out);
             Optional<KafkaPublishers> publishers = publishKafka
                     ? Optional.of(KafkaPublishers.start(store, kafka)) : Optional.empty();
+            List<MultiCollector> collectors = new ArrayList<>(List.of(new StoreMetrics(store), requests));
+            publishers.ifPresent(running -> collectors.add(new KafkaPublisherMetrics(running, store,
+                    Clock.systemUTC())));
+            Optional<MetricsServer> metrics = metricsPort == null ? Optional.empty()
+                    : MetricsOptions.start(metricsConfig.withPort(metricsPort), collectors, System.out);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 publishers.ifPresent(KafkaPublishers::close);

@@ -17,15 +17,9 @@ import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -66,39 +60,25 @@ class SqlMetricsTest {
                             assertThat(e.status().code()).isEqualTo(CallStatus.INVALID_ARGUMENT.code()));
             sql.execute("SELECT 42", login);
 
-            String text = scrape(metricsServer.metricsUri());
+            String text = Scrape.text(metricsServer.metricsUri());
 
-            assertThat(sample(text, "docmirror_sql_queries_total{outcome=\"ok\"}")).isEqualTo(1);
-            assertThat(sample(text, "docmirror_sql_queries_total{outcome=\"refused\"}")).isEqualTo(1);
-            assertThat(sample(text, "docmirror_sql_queries_total{outcome=\"timed_out\"}")).isZero();
-            assertThat(sample(text, "docmirror_sql_query_duration_seconds_count{outcome=\"ok\"}")).isEqualTo(1);
-            assertThat(sample(text, "docmirror_sql_query_duration_seconds_bucket{outcome=\"ok\",le=\"+Inf\"}"))
+            assertThat(Scrape.sample(text, "docmirror_sql_queries_total{outcome=\"ok\"}")).isEqualTo(1);
+            assertThat(Scrape.sample(text, "docmirror_sql_queries_total{outcome=\"refused\"}")).isEqualTo(1);
+            assertThat(Scrape.sample(text, "docmirror_sql_queries_total{outcome=\"timed_out\"}")).isZero();
+            assertThat(Scrape.sample(text, "docmirror_sql_query_duration_seconds_count{outcome=\"ok\"}")).isEqualTo(1);
+            assertThat(Scrape.sample(text, "docmirror_sql_query_duration_seconds_bucket{outcome=\"ok\",le=\"+Inf\"}"))
                     .isEqualTo(1);
-            assertThat(sample(text, "docmirror_sql_query_duration_seconds_sum{outcome=\"ok\"}")).isPositive();
+            assertThat(Scrape.sample(text, "docmirror_sql_query_duration_seconds_sum{outcome=\"ok\"}")).isPositive();
             // 10,000 BIGINTs are 80,000 bytes of values, sent in Arrow buffers at least that large.
-            assertThat(sample(text, "docmirror_sql_sent_bytes_total")).isGreaterThanOrEqualTo(80_000);
-            assertThat(sample(text, "docmirror_sql_tickets_pending")).as("the two tickets issued; none expired")
+            assertThat(Scrape.sample(text, "docmirror_sql_sent_bytes_total")).isGreaterThanOrEqualTo(80_000);
+            assertThat(Scrape.sample(text, "docmirror_sql_tickets_pending")).as("the two tickets issued; none expired")
                     .isEqualTo(2);
             assertThat(text).contains("# TYPE docmirror_sql_query_duration_seconds histogram",
                     "# TYPE docmirror_sql_queries_total counter");
 
-            assertThat(sample(text, "jvm_memory_used_bytes{area=\"heap\"}")).isPositive();
-            assertThat(sample(text, "process_cpu_seconds_total")).isPositive();
+            assertThat(Scrape.sample(text, "jvm_memory_used_bytes{area=\"heap\"}")).isPositive();
+            assertThat(Scrape.sample(text, "process_cpu_seconds_total")).isPositive();
             assertThat(text).contains("jvm_threads_current ", "process_open_fds ", "process_start_time_seconds ");
         }
-    }
-
-    private static String scrape(URI uri) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return response.body();
-    }
-
-    /** The value of the sample written exactly as {@code series} (name and labels in exposition order). */
-    private static double sample(String text, String series) {
-        Matcher matcher = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE).matcher(text);
-        assertThat(matcher.find()).as("a sample %s in:%n%s", series, text).isTrue();
-        return Double.parseDouble(matcher.group(1));
     }
 }

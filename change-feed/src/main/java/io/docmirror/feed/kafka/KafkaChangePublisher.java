@@ -32,7 +32,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -60,6 +62,11 @@ public final class KafkaChangePublisher implements AutoCloseable {
     private final byte[] checkpointKey;
     private final Clock clock;
     private volatile boolean running = true;
+    /** What {@link #activity} reports: written by the publishing thread, read by any (a metrics scrape). */
+    private final AtomicLong eventsPublished = new AtomicLong();
+    private final AtomicLong transactionsCommitted = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile String committed;
 
     public KafkaChangePublisher(StoreClient store, String container, KafkaBridgeConfig config) {
         this(store, container, config, Clock.systemUTC());
@@ -94,6 +101,12 @@ public final class KafkaChangePublisher implements AutoCloseable {
         running = false;
     }
 
+    /** What this publisher has done since it was created; safe to call from any thread. */
+    public PublisherActivity activity() {
+        return new PublisherActivity(container, eventsPublished.get(), transactionsCommitted.get(), failures.get(),
+                Optional.ofNullable(committed));
+    }
+
     private long publish(boolean untilCaughtUp) throws InterruptedException {
         long published = 0;
         while (running) {
@@ -120,6 +133,9 @@ public final class KafkaChangePublisher implements AutoCloseable {
                                 page.continuation().getBytes(StandardCharsets.UTF_8)));
                         producer.commitTransaction();
                         published += page.events().size();
+                        eventsPublished.addAndGet(page.events().size());
+                        transactionsCommitted.incrementAndGet();
+                        committed = page.continuation();
                     }
                     if (page.caughtUp()) {
                         if (untilCaughtUp) {
@@ -132,6 +148,7 @@ public final class KafkaChangePublisher implements AutoCloseable {
                 throw new IllegalStateException("Another publisher of container " + container
                         + " took over (same transactional id); this one stops", e);
             } catch (KafkaException e) {
+                failures.incrementAndGet();
                 // Closing the producer abandons the open transaction; the next one aborts it when it fences us.
                 log.warn("Publishing {} to Kafka failed; starting again from the committed checkpoint in {} ms",
                         container, RETRY_BACKOFF.toMillis(), e);

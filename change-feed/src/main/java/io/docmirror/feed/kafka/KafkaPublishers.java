@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -78,6 +79,11 @@ public final class KafkaPublishers implements AutoCloseable {
             publishers.put(container.id(), new Running(publisher, thread));
             thread.start();
         }
+    }
+
+    /** What each container's publisher has done since it started; safe to call from any thread. */
+    public synchronized List<PublisherActivity> activity() {
+        return publishers.values().stream().map(running -> running.publisher().activity()).toList();
     }
 
     /** Stops every publisher after its current transaction. */
