@@ -13,11 +13,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 import static io.docmirror.layout.TableView.literal;
 
@@ -173,10 +171,8 @@ final class SqlGeneration {
     }
 
     private static void deleteDirectory(Path directory) {
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(file);
-            }
+        try {
+            WorkDirectory.removeTree(directory);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot remove the SQL catalog directory " + directory, e);
         }

@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +30,7 @@ final class WorkDirectory {
 
     private WorkDirectory(Path path) {
         this.path = path;
-        this.removeAtExit = new Thread(() -> removeTree(path), "docmirror-sql-cleanup");
+        this.removeAtExit = new Thread(() -> removeTreeOrLog(path), "docmirror-sql-cleanup");
     }
 
     /** Removes what ended processes left behind, then creates this process's new directory. */
@@ -64,6 +65,9 @@ final class WorkDirectory {
                 return false;
             }
             Files.delete(path);
+        } catch (NoSuchFileException gone) {
+            // Its shutdown hook removed it first: the JVM stops while the endpoint closes.
+            log.debug("{} is removed already", gone.getFile());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot remove the SQL catalog directory " + path, e);
         }
@@ -88,7 +92,7 @@ final class WorkDirectory {
             Matcher name = NAME.matcher(candidate.getFileName().toString());
             if (name.matches() && !running(name.group(1))) {
                 log.info("Removing {}, left behind by process {} that no longer runs", candidate, name.group(1));
-                removeTree(candidate);
+                removeTreeOrLog(candidate);
             }
         }
     }
@@ -102,16 +106,32 @@ final class WorkDirectory {
         }
     }
 
-    private static void removeTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
+    /** Removes {@code root} and everything under it, logging what cannot be removed (at exit, or left behind). */
+    private static void removeTreeOrLog(Path root) {
+        try {
+            removeTree(root);
+        } catch (IOException e) {
+            log.warn("Cannot remove the SQL catalog directory {}", root, e);
         }
+    }
+
+    /**
+     * Removes {@code root} and everything under it. A tree removed meanwhile is no failure: when the JVM stops, the
+     * work directory's shutdown hook may remove it while the endpoint closes its last generation.
+     */
+    static void removeTree(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(file);
             }
-        } catch (IOException e) {
-            log.warn("Cannot remove the SQL catalog directory {}", root, e);
+        } catch (NoSuchFileException gone) {
+            log.debug("{} is removed already", gone.getFile());
+        } catch (UncheckedIOException e) {
+            // How the walk reports a folder that vanished under it.
+            if (!(e.getCause() instanceof NoSuchFileException)) {
+                throw e.getCause();
+            }
+            log.debug("{} is removed already", root);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.Comparator;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -51,6 +50,25 @@ class WorkDirectoryTest {
     }
 
     @Test
+    void anEndpointClosesCleanlyWhenItsDirectoryWentFirst() throws Exception {
+        Set<Path> before = ownDirectories();
+        SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults());
+        try (Connection connection = endpoint.connect()) {
+            assertThat(SqlEndpointTest.rows(connection, "SELECT count(*) FROM orders")).hasSize(1);
+        }
+        // What the directory's shutdown hook does when the JVM stops while the endpoint is still closing (Ctrl-C).
+        Set<Path> own = ownDirectories();
+        own.removeAll(before);
+        for (Path directory : own) {
+            removeTree(directory);
+        }
+
+        endpoint.close();
+
+        assertThat(ownDirectories()).isEqualTo(before);
+    }
+
+    @Test
     void directoriesOfProcessesThatNoLongerRunAreRemovedByTheNextEndpoint() throws Exception {
         Process ended = new ProcessBuilder("true").start();
         assertThat(ended.waitFor()).isZero();
@@ -86,13 +104,6 @@ class WorkDirectoryTest {
     }
 
     private static void removeTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(file);
-            }
-        }
+        WorkDirectory.removeTree(root);
     }
 }
