@@ -124,10 +124,14 @@ final class MirrorCommand implements Runnable {
                 System.out.flush();
                 mirror.run();
             } finally {
-                metricsServer.ifPresent(MetricsServer::close);
-                mirror.close();
-                store.close();
-                finished.countDown();
+                try {
+                    metricsServer.ifPresent(MetricsServer::close);
+                    mirror.close();
+                    store.close();
+                } finally {
+                    // Whatever closing threw: a shutdown hook waits for this, and would hold the JVM forever.
+                    finished.countDown();
+                }
             }
             return ExitCodes.OK;
         }

@@ -84,7 +84,7 @@ final class RunCommand implements Callable<Integer> {
     int ordersPerSecond;
 
     @Option(names = "--exit-after", paramLabel = "SECONDS", hidden = true,
-            description = "Stop by itself after this long (for tests of the command).")
+            description = "Stop by itself this long after it starts serving (for tests of the command).")
     Optional<Integer> exitAfterSeconds = Optional.empty();
 
     /** The example queries the demo prints, each with a line that says what it shows. */
@@ -114,7 +114,6 @@ final class RunCommand implements Callable<Integer> {
             awaitQuietly(finished);
         }, "docmirror-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        exitAfterSeconds.ifPresent(seconds -> stopAfter(seconds, stopRequested));
         // Everything started is closed in reverse order, whatever happens.
         Deque<AutoCloseable> started = new ArrayDeque<>();
         AtomicReference<Throwable> daemonFailure = new AtomicReference<>();
@@ -172,6 +171,8 @@ final class RunCommand implements Callable<Integer> {
             if (demo) {
                 showExamples(endpoint);
             }
+            // Counted from here, so that a slow start (loading, the first mirror) never eats the time a test gives.
+            exitAfterSeconds.ifPresent(seconds -> stopAfter(seconds, stopRequested));
             if (demo && ordersPerSecond > 0) {
                 OrderStream stream = new OrderStream(store, dataset, Clock.systemUTC());
                 stream.start(Duration.ofNanos(1_000_000_000L / ordersPerSecond));
@@ -186,9 +187,13 @@ final class RunCommand implements Callable<Integer> {
             }
             stopRequested.await();
         } finally {
-            closeAll(started);
-            finished.countDown();
-            removeHook(shutdownHook);
+            try {
+                closeAll(started);
+            } finally {
+                // Whatever closing threw: a shutdown hook waits for this, and would hold the JVM forever.
+                finished.countDown();
+                removeHook(shutdownHook);
+            }
         }
         if (daemonFailure.get() != null) {
             throw new IllegalStateException("The mirror daemon stopped: " + daemonFailure.get(), daemonFailure.get());
