@@ -106,9 +106,6 @@ final class MirroredDocuments implements AutoCloseable {
 
     /** Hands every current document to {@code sink}. */
     void forEach(DocumentSink sink) throws SQLException {
-        if (schema == null) {
-            return;
-        }
         Map<String, List<Row>> childRows = new HashMap<>();
         for (TableSchema table : schema.tables()) {
             if (!table.isRoot()) {
@@ -128,9 +125,6 @@ final class MirroredDocuments implements AutoCloseable {
 
     /** The current document with this key, if the mirror holds one. */
     Optional<Document> find(String partitionKey, String id) throws SQLException {
-        if (schema == null) {
-            return Optional.empty();
-        }
         List<Row> rows = new ArrayList<>();
         String rootCondition = " WHERE _pk = " + TableView.literal(partitionKey) + " AND id = "
                 + TableView.literal(id);
