@@ -1,5 +1,7 @@
 package io.docmirror.layout;
 
+import java.util.concurrent.ExecutorService;
+
 /**
  * Where the mirror's tables' current metadata is, for those who read the tables (the SQL endpoint, {@code status},
  * {@code reconcile}): each table's metadata location, read so that a container's tables are at one batch.
@@ -29,6 +31,9 @@ public interface CatalogReader extends AutoCloseable {
 
     /** The current metadata locations of one container's tables, at one batch (possibly of others' too). */
     CatalogPointers pointers(String container);
+
+    /** The threads scans of the catalog's tables plan with ({@link IcebergWorkers}); they end with the reader. */
+    ExecutorService workers();
 
     @Override
     void close();

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
 
 /**
  * One container's Iceberg tables at the snapshots one read of the catalog's pointers found
@@ -48,23 +49,25 @@ public final class ContainerSnapshot {
     }
 
     private ContainerSnapshot(String container, Map.Entry<String, Table> root, Map<String, Table> children,
-            Optional<Table> history, Optional<Table> deadLetters) {
+            Optional<Table> history, Optional<Table> deadLetters, ExecutorService planner) {
         this.container = container;
         this.root = root.getValue();
         this.rootSnapshot = this.root.currentSnapshot();
-        flattened.add(new FlattenedTable(root.getKey(), root.getValue(), TableView.current(root.getValue())));
+        flattened.add(new FlattenedTable(root.getKey(), root.getValue(), TableView.current(root.getValue(), planner)));
         new TreeMap<>(children).forEach((name, child) -> flattened.add(new FlattenedTable(name, child,
-                TableView.current(child))));
-        this.history = history.map(TableView::current);
-        this.deadLetters = deadLetters.map(TableView::current);
+                TableView.current(child, planner))));
+        this.history = history.map(table -> TableView.current(table, planner));
+        this.deadLetters = deadLetters.map(table -> TableView.current(table, planner));
         this.deadLettersTable = deadLetters.filter(table -> table.currentSnapshot() != null);
     }
 
     /**
      * The container whose tables are {@code tables} (by name, one namespace; tables the mirror did not make are left
-     * out); empty while it has no committed root table.
+     * out); empty while it has no committed root table. Scans plan with {@code planner}'s threads
+     * ({@link IcebergWorkers}).
      */
-    public static Optional<ContainerSnapshot> of(String container, Map<String, Table> tables) {
+    public static Optional<ContainerSnapshot> of(String container, Map<String, Table> tables,
+            ExecutorService planner) {
         Map.Entry<String, Table> root = null;
         Table history = null;
         Table deadLetters = null;
@@ -84,17 +87,18 @@ public final class ContainerSnapshot {
             return Optional.empty();
         }
         return Optional.of(new ContainerSnapshot(container, root, children, Optional.ofNullable(history),
-                Optional.ofNullable(deadLetters)));
+                Optional.ofNullable(deadLetters), planner));
     }
 
     /** The container's tables in the embedded catalog of {@code mirrorDirectory} now; empty when it has none. */
     public static Optional<ContainerSnapshot> read(Path mirrorDirectory, String container) {
-        return of(container, CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container)));
+        return read(CatalogSettings.embedded(mirrorDirectory), container);
     }
 
     /** The container's tables in {@code catalog} now, at one batch; empty when it has none. */
     public static Optional<ContainerSnapshot> read(CatalogReader catalog, String container) {
-        return of(container, catalog.pointers(container).tables(MirrorTables.namespace(container)));
+        return of(container, catalog.pointers(container).tables(MirrorTables.namespace(container)),
+                catalog.workers());
     }
 
     /** The container's tables in the catalog {@code settings} describe, now, at one batch; empty when it has none. */

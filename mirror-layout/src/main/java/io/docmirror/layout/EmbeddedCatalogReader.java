@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Reads the embedded catalog's pointers, all tables in one query, so that a reader sees the tables of one mirror
@@ -24,6 +25,7 @@ final class EmbeddedCatalogReader implements CatalogReader {
 
     private final CatalogSettings settings;
     private final Path sqliteFile;
+    private final ExecutorService workers;
 
     EmbeddedCatalogReader(CatalogSettings settings) {
         if (settings.kind() != CatalogSettings.Kind.SQLITE) {
@@ -31,6 +33,7 @@ final class EmbeddedCatalogReader implements CatalogReader {
         }
         this.settings = settings;
         this.sqliteFile = settings.sqliteFile();
+        this.workers = IcebergWorkers.start(settings.name() + "-reader");
     }
 
     @Override
@@ -79,7 +82,13 @@ final class EmbeddedCatalogReader implements CatalogReader {
     }
 
     @Override
+    public ExecutorService workers() {
+        return workers;
+    }
+
+    @Override
     public void close() {
-        // Nothing held between reads.
+        // No connection is held between reads; only the planning threads.
+        workers.shutdown();
     }
 }

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Reads the pointers of any Iceberg catalog (a REST service): a container's tables are listed and loaded one by one,
@@ -145,6 +146,11 @@ final class IcebergCatalogReader implements CatalogReader {
 
     private SupportsNamespaces namespaces() {
         return (SupportsNamespaces) connection.catalog();
+    }
+
+    @Override
+    public ExecutorService workers() {
+        return connection.workers();
     }
 
     @Override

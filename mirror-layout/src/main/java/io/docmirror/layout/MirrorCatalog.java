@@ -2,7 +2,6 @@ package io.docmirror.layout;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -32,14 +31,14 @@ public final class MirrorCatalog {
                 properties.put(JdbcCatalog.PROPERTY_PREFIX + "schema-version", JDBC_SCHEMA_VERSION);
                 JdbcCatalog catalog = new JdbcCatalog();
                 catalog.initialize(settings.name(), properties);
-                yield new CatalogConnection(catalog);
+                yield new CatalogConnection(catalog, IcebergWorkers.start(settings.name()));
             }
             case REST -> {
                 // Metrics reports are posted asynchronously and would outlive a closed client.
                 properties.putIfAbsent("rest-metrics-reporting-enabled", "false");
                 RESTCatalog catalog = new RESTCatalog();
                 catalog.initialize(settings.name(), properties);
-                yield new CatalogConnection(catalog);
+                yield new CatalogConnection(catalog, IcebergWorkers.start(settings.name()));
             }
         };
     }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.function.LongConsumer;
 
 /**
@@ -45,20 +46,25 @@ public final class TableView {
         this.deleted = deleted;
     }
 
-    /** The view of the table's current snapshot; an empty view before its first. */
-    public static TableView current(Table table) {
+    /**
+     * The view of the table's current snapshot; an empty view before its first.
+     *
+     * @param planner the threads the scan plans with ({@link IcebergWorkers})
+     */
+    public static TableView current(Table table, ExecutorService planner) {
         Snapshot snapshot = table.currentSnapshot();
         return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of())
-                : of(table, snapshot.snapshotId());
+                : of(table, snapshot.snapshotId(), planner);
     }
 
     /** The view of one snapshot of the table, read with the schema the snapshot was written with. */
-    public static TableView of(Table table, long snapshotId) {
+    public static TableView of(Table table, long snapshotId, ExecutorService planner) {
         Snapshot snapshot = table.snapshot(snapshotId);
         Schema schema = snapshot.schemaId() == null ? table.schema() : table.schemas().get(snapshot.schemaId());
         Map<String, Long> files = new LinkedHashMap<>();
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planWith(planner)
+                .planFiles()) {
             for (FileScanTask task : tasks) {
                 String file = localPath(task.file().location());
                 files.put(file, task.file().fileSizeInBytes());

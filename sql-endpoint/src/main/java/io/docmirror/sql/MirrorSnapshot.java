@@ -54,7 +54,7 @@ record MirrorSnapshot(List<Path> readableDirectories, Map<String, MirroredContai
         try {
             CatalogPointers pointers = catalog.pointers();
             commits(pointers).forEach((container, commit) -> ContainerSnapshot.of(container,
-                    pointers.tables(Namespace.of(container))).ifPresent(found -> {
+                    pointers.tables(Namespace.of(container)), catalog.workers()).ifPresent(found -> {
                         MirroredContainer mirrored = new MirroredContainer(found);
                         // The mirror expires no snapshot a lease holds (and none younger than keep-ms, which covers
                         // the moment between reading the pointers and taking the lease).

@@ -245,7 +245,8 @@ public final class ContainerTables implements MirrorTarget {
             // removes outside Iceberg's commit goes through it too.
             io = MirrorCatalog.openFileIO(settings);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
-            TablesState state = TablesState.load(catalog.catalog(), container, flattenerConfig, rebuilding);
+            TablesState state = TablesState.load(catalog.catalog(), catalog.workers(), container, flattenerConfig,
+                    rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, io, flattenerConfig, config, lock, state,
                     analyticalTtl, clock, directory, rebuilding, observer);
@@ -363,7 +364,7 @@ public final class ContainerTables implements MirrorTarget {
         if (!catalog.catalog().tableExists(history)) {
             return List.of();
         }
-        return TableChanges.liveFiles(catalog.catalog().loadTable(history)).stream()
+        return TableChanges.liveFiles(catalog.catalog().loadTable(history), catalog.workers()).stream()
                 .filter(file -> FileDamage.of(io, file.location(), file.fileSizeInBytes()).isPresent()).toList();
     }
 
@@ -381,7 +382,7 @@ public final class ContainerTables implements MirrorTarget {
     public void forEachIntactHistoryChange(List<DataFile> damaged, HistoryKeySink sink) {
         Table history = catalog.catalog().loadTable(table(MirrorTables.history(rootTable())));
         Schema keys = history.schema().select("_lsn", "_pk", "id");
-        for (DataFile file : TableChanges.liveFiles(history)) {
+        for (DataFile file : TableChanges.liveFiles(history, catalog.workers())) {
             if (damaged.stream().anyMatch(bad -> bad.location().equals(file.location()))) {
                 continue;
             }
@@ -480,7 +481,7 @@ public final class ContainerTables implements MirrorTarget {
         }
         compact();
         SnapshotExpiry.expire(CatalogBatch.of(settings, catalog, io), catalog.catalog().listTables(
-                MirrorTables.namespace(container)), readers.oldestHeld(), config);
+                MirrorTables.namespace(container)), readers.oldestHeld(), config, catalog.workers());
         maintainedAt = batches;
     }
 
@@ -647,7 +648,8 @@ public final class ContainerTables implements MirrorTarget {
             TableIdentifier root = table(rootTable());
             if (catalogBatch.exists(root)) {
                 filesRead += expiredRows.computeIfAbsent(rootTable(), name -> new ExpiredRows()).find(
-                        catalogBatch.table(root), cutoffTs, List.of("id", "_pk"), (file, position, row) ->
+                        catalogBatch.table(root), catalog.workers(), cutoffTs, List.of("id", "_pk"),
+                        (file, position, row) ->
                                 documents.add(DocumentRows.key((String) row.getField("id"),
                                         (String) row.getField("_pk"))));
             }
@@ -658,7 +660,7 @@ public final class ContainerTables implements MirrorTarget {
             int[] historyEntries = {0};
             if (catalogBatch.exists(history)) {
                 filesRead += expiredRows.computeIfAbsent(historyName, name -> new ExpiredRows()).find(
-                        catalogBatch.table(history), cutoffTs, List.of(), (file, position, row) -> {
+                        catalogBatch.table(history), catalog.workers(), cutoffTs, List.of(), (file, position, row) -> {
                             logTable(historyName, LogTables.HISTORY, MirrorProperties.HISTORY).delete(file, position);
                             historyEntries[0]++;
                         });
@@ -682,7 +684,7 @@ public final class ContainerTables implements MirrorTarget {
                         < config.compactionFiles()) {
                     continue;
                 }
-                List<DataFile> candidates = TableChanges.liveFiles(committed).stream()
+                List<DataFile> candidates = TableChanges.liveFiles(committed, catalog.workers()).stream()
                         .filter(file -> file.fileSizeInBytes() < COMPACTED_FILE_BYTES
                                 || tableVectors.containsKey(file.location()))
                         .toList();
@@ -851,7 +853,7 @@ public final class ContainerTables implements MirrorTarget {
                         MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties(properties));
             }
             TableChanges table = new TableChanges(identifier, transaction, base,
-                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number);
+                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers());
             tables.put(name, table);
             return table;
         }

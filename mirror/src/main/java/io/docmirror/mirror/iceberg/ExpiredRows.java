@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Finds the rows an analytical TTL expires in one table with a {@code _ts} column (the root table, the history): the
@@ -44,7 +45,7 @@ final class ExpiredRows {
      *
      * @return how many data files it read
      */
-    int find(Table table, long cutoff, List<String> columns, Sink sink) {
+    int find(Table table, ExecutorService planner, long cutoff, List<String> columns, Sink sink) {
         if (table.currentSnapshot() == null) {
             return 0;
         }
@@ -53,6 +54,7 @@ final class ExpiredRows {
         Set<String> planned = new HashSet<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .filter(Expressions.or(Expressions.isNull("_ts"), Expressions.lessThanOrEqual("_ts", cutoff)))
+                .planWith(planner)
                 .planFiles()) {
             for (FileScanTask task : tasks) {
                 String location = task.file().location();

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Expires a container's old snapshots: in each table those older than {@code mirror.snapshots.keep-ms} beyond the
@@ -24,8 +25,10 @@ final class SnapshotExpiry {
      * Expires what is due in {@code tables}, through {@code batch} (committed when any table had something to expire).
      *
      * @param held the oldest batch a reader's lease holds
+     * @param workers the threads Iceberg plans and deletes with ({@link io.docmirror.layout.IcebergWorkers})
      */
-    static void expire(CatalogBatch batch, List<TableIdentifier> tables, OptionalLong held, MirrorConfig config) {
+    static void expire(CatalogBatch batch, List<TableIdentifier> tables, OptionalLong held, MirrorConfig config,
+            ExecutorService workers) {
         // Iceberg stamps snapshots with the system clock, so their age is measured on it too.
         long cutoff = System.currentTimeMillis() - config.keepSnapshotsFor().toMillis();
         boolean any = false;
@@ -38,7 +41,8 @@ final class SnapshotExpiry {
             boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepSnapshots()))
                     .stream().anyMatch(snapshot -> snapshot.timestampMillis() < tableCutoff);
             if (expirable) {
-                table.expireSnapshots().expireOlderThan(tableCutoff).retainLast(config.keepSnapshots())
+                table.expireSnapshots().planWith(workers).executeDeleteWith(workers)
+                        .expireOlderThan(tableCutoff).retainLast(config.keepSnapshots())
                         .cleanExpiredFiles(true).commit();
                 any = true;
             }

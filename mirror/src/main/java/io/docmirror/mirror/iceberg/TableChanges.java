@@ -1,11 +1,13 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.layout.IcebergWorkers;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 
 /**
  * What one batch does to one table, staged in the table's transaction: the data files it adds (a new one whenever
@@ -33,6 +36,7 @@ final class TableChanges {
     private final Long baseSnapshot;
     private final RowDeletions deletions;
     private final String filePrefix;
+    private final ExecutorService workers;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
@@ -47,10 +51,12 @@ final class TableChanges {
     /**
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
+     * @param workers the threads the commit's manifest work runs on ({@link IcebergWorkers})
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
-            Map<String, DeleteFile> committedVectors, long batch) {
+            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers) {
         this.identifier = identifier;
+        this.workers = workers;
         this.transaction = transaction;
         this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
@@ -113,17 +119,18 @@ final class TableChanges {
 
     /** The data files committed before the batch; none for a table the batch creates. */
     List<DataFile> committedFiles() {
-        return base == null ? List.of() : liveFiles(base);
+        return base == null ? List.of() : liveFiles(base, workers);
     }
 
-    /** The data files of a table's current snapshot, with their column statistics. */
-    static List<DataFile> liveFiles(Table table) {
+    /** The data files of a table's current snapshot, with their column statistics; planned with {@code planner}. */
+    static List<DataFile> liveFiles(Table table, ExecutorService planner) {
         if (table.currentSnapshot() == null) {
             return List.of();
         }
         List<DataFile> files = new ArrayList<>();
         // With their column statistics: which files a widening rewrites, and a history file's LSNs, come from them.
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planWith(planner)
+                .planFiles()) {
             tasks.forEach(task -> files.add(task.file()));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot list the files of " + table.name(), e);
@@ -154,6 +161,11 @@ final class TableChanges {
         }
     }
 
+    /** The update, with its manifests read and written on the mirror's own threads. */
+    private <T extends SnapshotUpdate<T>> T onWorkers(T update) {
+        return update.scanManifestsWith(workers).writeManifestsWith(workers, IcebergWorkers.THREADS);
+    }
+
     /**
      * Stages the batch's rows: its data files and deletion vectors, with the summary entries, as one row delta of the
      * table's transaction, which it then commits into the catalog batch; {@code observer} is told each step.
@@ -162,7 +174,7 @@ final class TableChanges {
         roll();
         observer.reached(CommitStep.DATA_FILES_WRITTEN, identifier);
         if (rewriteOnly) {
-            RewriteFiles rewrite = transaction.newRewrite().rewriteFiles(new HashSet<>(removed),
+            RewriteFiles rewrite = onWorkers(transaction.newRewrite()).rewriteFiles(new HashSet<>(removed),
                     new HashSet<>(removedVectors), new HashSet<>(added), Set.of());
             if (baseSnapshot != null) {
                 rewrite.validateFromSnapshot(baseSnapshot);
@@ -174,7 +186,7 @@ final class TableChanges {
             observer.reached(CommitStep.METADATA_STAGED, identifier);
             return;
         }
-        RowDelta delta = transaction.newRowDelta();
+        RowDelta delta = onWorkers(transaction.newRowDelta());
         added.forEach(delta::addRows);
         removed.forEach(delta::removeRows);
         removedVectors.forEach(delta::removeDeletes);

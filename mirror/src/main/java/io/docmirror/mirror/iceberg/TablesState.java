@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 
 /**
  * What a container's tables hold as of their last commit, read back when the mirror opens: the checkpoint and the
@@ -43,8 +44,12 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of());
     }
 
-    /** @param rebuilding true for a rebuild: the schema may be of another configuration, and no row is read */
-    static TablesState load(Catalog catalog, String container, FlattenerConfig config, boolean rebuilding) {
+    /**
+     * @param planner the threads the scans plan with ({@link io.docmirror.layout.IcebergWorkers})
+     * @param rebuilding true for a rebuild: the schema may be of another configuration, and no row is read
+     */
+    static TablesState load(Catalog catalog, ExecutorService planner, String container, FlattenerConfig config,
+            boolean rebuilding) {
         TableIdentifier rootIdentifier = MirrorTables.table(container, config.rootTable());
         if (!catalog.tableExists(rootIdentifier)) {
             return empty();
@@ -63,7 +68,7 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         for (TableSchema table : rebuilding ? List.<TableSchema>of() : schema.tables()) {
             TableIdentifier identifier = MirrorTables.table(container, table.name());
             if (catalog.tableExists(identifier)) {
-                vectors.put(table.name(), readRows(catalog.loadTable(identifier), table, rows, places));
+                vectors.put(table.name(), readRows(catalog.loadTable(identifier), planner, table, rows, places));
             }
         }
         places.forEach((key, list) -> rows.replace(key, list.stream().mapToLong(Long::longValue).toArray()));
@@ -71,7 +76,7 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         if (catalog.tableExists(history)) {
             // The history's vectors too: a later deletion in a file that has one must merge with it, and a
             // compaction must leave out the rows it deletes.
-            vectors.put(history.name(), readVectors(catalog.loadTable(history)));
+            vectors.put(history.name(), readVectors(catalog.loadTable(history), planner));
         }
         return new TablesState(rows, vectors, schemaJson, schemaLocation,
                 ContainerTables.checkpointOf(snapshot), Long.parseLong(summary.get(MirrorSummary.BATCH)),
@@ -82,12 +87,13 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
      * Adds the places of {@code table}'s live rows to {@code places}, by document key (a root row's {@code id} and
      * {@code _pk}; a child row's {@code _id} and {@code _pk}); returns the table's deletion vectors.
      */
-    private static Map<String, DeleteFile> readRows(Table table, TableSchema schema, DocumentRows rows,
+    private static Map<String, DeleteFile> readRows(Table table, ExecutorService planner, TableSchema schema,
+            DocumentRows rows,
             Map<String, List<Long>> places) {
         Map<String, DeleteFile> vectors = new HashMap<>();
         String idColumn = schema.isRoot() ? "id" : "_id";
         Schema keys = table.schema().select(idColumn, "_pk");
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planWith(planner).planFiles()) {
             for (FileScanTask task : tasks) {
                 DeleteFile vector = LiveRows.vectorOf(task);
                 if (vector != null) {
@@ -118,9 +124,9 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
      * The deletion vectors of a table whose rows no document index tracks (the history, which the analytical TTL
      * deletes rows of), by data file: from its manifests, without reading a data file.
      */
-    private static Map<String, DeleteFile> readVectors(Table table) {
+    private static Map<String, DeleteFile> readVectors(Table table, ExecutorService planner) {
         Map<String, DeleteFile> vectors = new HashMap<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planWith(planner).planFiles()) {
             for (FileScanTask task : tasks) {
                 DeleteFile vector = LiveRows.vectorOf(task);
                 if (vector != null) {

@@ -300,7 +300,8 @@ class ContainerTablesTest {
 
     private List<String> dataFiles(String table) {
         try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
-            return TableChanges.liveFiles(catalog.catalog().loadTable(TableIdentifier.of("orders", table))).stream()
+            return TableChanges.liveFiles(catalog.catalog().loadTable(TableIdentifier.of("orders", table)),
+                    catalog.workers()).stream()
                     .map(org.apache.iceberg.DataFile::location).toList();
         }
     }

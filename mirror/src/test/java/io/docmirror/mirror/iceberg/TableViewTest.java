@@ -89,7 +89,8 @@ class TableViewTest {
 
         assertDuckDbReadsAsIcebergDoes("after streamed batches");
         try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory))) {
-            assertThat(TableView.current(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")))
+            assertThat(TableView.current(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")),
+                    catalog.workers())
                     .deletedRows()).as("superseded root rows").isGreaterThan(0);
         }
     }
