@@ -58,8 +58,7 @@ final class MirrorCommand implements Runnable {
                  FeedMirror mirror = new FeedMirror(store, source.changeSources(store, dataDir),
                          dataDir.mirrorDirectory(), config, flattenerConfigs, Clock.systemUTC())) {
                 FeedMirror.SyncResult result = mirror.sync();
-                System.out.printf("Mirrored %,d changes in %,d commits to %s%n", result.events(), result.commits(),
-                        dataDir.mirrorDirectory());
+                System.out.printf("Mirrored %s to %s%n", result.describe(), dataDir.mirrorDirectory());
             } catch (SourceUnavailableException e) {
                 return unavailable(e);
             } catch (StoreException e) {

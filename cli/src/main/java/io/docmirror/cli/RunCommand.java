@@ -135,7 +135,7 @@ final class RunCommand implements Callable<Integer> {
             collectors.add(new MirrorMetrics(store, dataDir.catalogSettings(), mirror, Clock.systemUTC()));
             long startedAt = System.nanoTime();
             FeedMirror.SyncResult caughtUp = mirror.sync();
-            out.printf(Locale.ROOT, "Mirrored %,d changes in %.1f s to %s%n", caughtUp.events(),
+            out.printf(Locale.ROOT, "Mirrored %s in %.1f s to %s%n", caughtUp.describe(),
                     (System.nanoTime() - startedAt) / 1e9, dataDir.mirrorDirectory());
 
             Thread mirrorThread = new Thread(() -> {

@@ -30,11 +30,13 @@ import static java.util.Objects.requireNonNull;
  *     container's analytical TTL are deleted from the tables, in a commit of its own
  * @param backfillReaders {@code mirror.backfill.readers}: feed ranges a backfill reads ahead at once, each on its own
  *     thread, while one thread flattens and writes
+ * @param snapshotLoadAbove {@code mirror.initial-load.snapshot-above-events}: a container mirrored for the first
+ *     time with at least this many changes to read is loaded from a snapshot of the store (-1: never)
  * @param catalog {@code mirror.catalog.*}: the Iceberg catalog
  */
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepSnapshots, Duration keepSnapshotsFor, int compactionFiles,
-        Duration analyticalTtlInterval, int backfillReaders, CatalogOptions catalog) {
+        Duration analyticalTtlInterval, int backfillReaders, long snapshotLoadAbove, CatalogOptions catalog) {
     public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(
             new ConfigOption("mirror.batch.max-events", "50000",
                     "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it "
@@ -72,7 +74,17 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             new ConfigOption("mirror.backfill.readers", "1",
                     "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
                             + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
-                            + "Parquet). 1 keeps both cores of a small machine busy.")),
+                            + "Parquet). 1 keeps both cores of a small machine busy."),
+            new ConfigOption("mirror.initial-load.snapshot-above-events", "10000",
+                    "A container mirrored for the first time whose change feed holds at least this many changes "
+                            + "is loaded from a snapshot of the store, straight into its tables as `docmirror "
+                            + "backfill` does (several times faster than replaying the changes one by one), and then "
+                            + "followed from the snapshot's position, with no gap and no duplicate. Its history "
+                            + "then starts with each document's version at the snapshot, as Debezium's initial "
+                            + "snapshot does: the earlier versions and deletes still in the change log are not "
+                            + "replayed into it. Below this many changes, or with -1, the changes are replayed. "
+                            + "Snapshots need the store itself (`--data`); a mirror reading a store over HTTP "
+                            + "always replays. A load a killed process began is finished the same way.")),
             // Declared with the tables' layout, which the SQL endpoint reads them through too.
             CatalogOptions.OPTIONS.stream()).toList();
 
@@ -113,6 +125,10 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         if (backfillReaders < 1) {
             throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
         }
+        if (snapshotLoadAbove < -1) {
+            throw ConfigSection.invalid("mirror.initial-load.snapshot-above-events", snapshotLoadAbove,
+                    "must be -1 (never) or at least 0");
+        }
         requireNonNull(catalog, "catalog is null");
     }
 
@@ -139,24 +155,32 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 section.intValue("mirror.compaction.files"),
                 Duration.ofMillis(section.longValue("mirror.analytical-ttl.interval-ms")),
                 section.intValue("mirror.backfill.readers"),
+                section.longValue("mirror.initial-load.snapshot-above-events"),
                 CatalogOptions.fromProperties(properties));
     }
 
     public MirrorConfig withBatch(int maxEvents, Duration maxInterval) {
         return new MirrorConfig(maxEvents, maxInterval, pollInterval, parquet, keepSnapshots, keepSnapshotsFor,
-                compactionFiles, analyticalTtlInterval, backfillReaders, catalog);
+                compactionFiles, analyticalTtlInterval, backfillReaders, snapshotLoadAbove, catalog);
     }
 
     /** Compaction at {@code files} small files (0: off), snapshots kept for {@code keepFor}. */
     public MirrorConfig withCompaction(int files, Duration keepFor) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots, keepFor, files,
-                analyticalTtlInterval, backfillReaders, catalog);
+                analyticalTtlInterval, backfillReaders, snapshotLoadAbove, catalog);
     }
 
     /** This configuration with its tables in {@code catalog}. */
     public MirrorConfig withCatalog(CatalogOptions catalog) {
         return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots,
-                keepSnapshotsFor, compactionFiles, analyticalTtlInterval, backfillReaders, catalog);
+                keepSnapshotsFor, compactionFiles, analyticalTtlInterval, backfillReaders, snapshotLoadAbove,
+                catalog);
+    }
+
+    /** This configuration loading a first mirror from a snapshot when its feed holds at least {@code events}. */
+    public MirrorConfig withSnapshotLoadAbove(long events) {
+        return new MirrorConfig(batchMaxEvents, batchMaxInterval, pollInterval, parquet, keepSnapshots,
+                keepSnapshotsFor, compactionFiles, analyticalTtlInterval, backfillReaders, events, catalog);
     }
 
     private static CompressionCodecName compression(String text) {

@@ -9,6 +9,8 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
+import io.docmirror.store.http.HttpStoreClient;
+import io.docmirror.store.http.StoreHttpServer;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -112,10 +115,15 @@ class BackfillTest {
                 CONFIG)) {
             assertThat(tables.backfill().orElseThrow().rangeLsns()).containsOnlyKeys(0);
         }
-        // Until it is finished, neither the daemon nor sync may stream on from a half-done snapshot.
-        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 feed "
-                        + "ranges done); run `docmirror backfill --container orders` again");
+        // A mirror that reads the store over HTTP, which gives no snapshots, must not stream on from a half-done
+        // snapshot: it says how to finish it.
+        try (StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0));
+                HttpStoreClient remote = new HttpStoreClient(server.baseUri(), Optional.empty());
+                FeedMirror overHttp = new FeedMirror(remote, mirror, CONFIG, FlattenerConfig::defaults, clock)) {
+            assertThatThrownBy(overHttp::sync).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 "
+                            + "feed ranges done); run `docmirror backfill --container orders` again");
+        }
 
         orders.writeRound(4);
         Backfill.Result resumed = backfill(mirror, Backfill.Listener.NONE);
@@ -127,6 +135,38 @@ class BackfillTest {
         sync(mirror);
         for (String query : QUERIES) {
             assertThat(MirrorSql.query(mirror, "orders", query)).as(query).isEqualTo(MirrorSql.query(streamed, "orders", query));
+        }
+    }
+
+    @Test
+    void aSyncWithTheStoreAtHandFinishesALoadAKilledProcessBegan() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            orders.writeRound(round);
+        }
+        Path mirror = work.resolve("mirror");
+        assertThatThrownBy(() -> backfill(mirror, new Backfill.Listener() {
+            @Override
+            public void rangeCommitted(int feedRange, long lsn) {
+                throw new IllegalStateException("stopped after feed range " + feedRange);
+            }
+        })).hasMessageContaining("stopped after feed range 0");
+        orders.writeRound(4);
+
+        FeedMirror.SyncResult result;
+        try (FeedMirror daemon = new FeedMirror(store, mirror, CONFIG, FlattenerConfig::defaults, clock)) {
+            result = daemon.sync();
+        }
+        // The three ranges left were read from a snapshot, and range 0's changes since its snapshot from the feed.
+        assertThat(result.documentsLoaded()).isPositive();
+        assertThat(result.events()).isPositive();
+
+        orders.writeRound(5);
+        Path streamed = work.resolve("streamed");
+        sync(streamed);
+        sync(mirror);
+        for (String query : QUERIES) {
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query)
+                    .isEqualTo(MirrorSql.query(streamed, "orders", query));
         }
     }
 

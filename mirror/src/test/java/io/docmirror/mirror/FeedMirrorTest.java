@@ -90,6 +90,58 @@ class FeedMirrorTest {
     }
 
     @Test
+    void aFirstMirrorOfAChangeFeedPastTheThresholdIsLoadedFromASnapshotThenFollowsTheFeed() throws Exception {
+        writeThirtyUpdateTenDeleteFive();
+        MirrorConfig snapshotAbove45 = MirrorConfig.defaults().withSnapshotLoadAbove(45);
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, snapshotAbove45, FlattenerConfig::defaults,
+                clock)) {
+            // 45 changes: the 25 documents left are read from a snapshot, none of the changes is replayed.
+            assertThat(mirror.sync()).isEqualTo(new FeedMirror.SyncResult(25, 0, 0));
+            store.upsertItem("orders", "{\"id\":\"o0\",\"customerId\":\"c0\",\"n\":1000}");
+            store.createItem("orders", "{\"id\":\"o100\",\"customerId\":\"c1\",\"n\":100}");
+            store.deleteItem("orders", PartitionKey.of("c1"), "o11");
+            // Then the feed goes on from the snapshot: no change is lost or mirrored twice.
+            assertThat(mirror.sync()).isEqualTo(new FeedMirror.SyncResult(0, 3, 1));
+        }
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            // o0 = 1000, o1..o4 = 10..40, o10..o29 but o11 = their index, o100 = 100.
+            assertThat(sql.rows("SELECT count(*), sum(n)::BIGINT FROM orders")).containsExactly(
+                    List.of(25L, 1000L + (10 + 20 + 30 + 40) + (390 - 11) + 100));
+            // The history starts at the snapshot: one entry per document then, and the three changes after it.
+            assertThat(sql.rows("SELECT count(*), count(DISTINCT id) FROM orders_history"))
+                    .containsExactly(List.of(28L, 26L));
+        }
+    }
+
+    @Test
+    void aFirstMirrorOfAChangeFeedBelowTheThresholdReplaysEveryChange() throws Exception {
+        writeThirtyUpdateTenDeleteFive();
+        try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory,
+                MirrorConfig.defaults().withSnapshotLoadAbove(46), FlattenerConfig::defaults, clock)) {
+            assertThat(mirror.sync()).isEqualTo(new FeedMirror.SyncResult(0, 45, 1));
+        }
+        try (MirrorSql sql = MirrorSql.open(mirrorDirectory, "orders")) {
+            assertThat(sql.rows("SELECT operation, count(*) FROM orders_history GROUP BY ALL ORDER BY ALL"))
+                    .containsExactly(List.of("CREATE", 30L), List.of("DELETE", 5L), List.of("REPLACE", 10L));
+        }
+    }
+
+    /** 30 orders o0..o29 with n = index, then o0..o9 updated to n = 10 * index, then o5..o9 deleted: 45 changes. */
+    private void writeThirtyUpdateTenDeleteFive() {
+        for (int index = 0; index < 30; index++) {
+            store.createItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + (index % 2)
+                    + "\",\"n\":" + index + "}");
+        }
+        for (int index = 0; index < 10; index++) {
+            store.upsertItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + (index % 2)
+                    + "\",\"n\":" + (index * 10) + "}");
+        }
+        for (int index = 5; index < 10; index++) {
+            store.deleteItem("orders", PartitionKey.of("c" + (index % 2)), "o" + index);
+        }
+    }
+
+    @Test
     void historyKeepsEachVersionsTsAndADeletesCommitSecond() throws Exception {
         store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"n\":1}");
         clock.advanceSeconds(60);
@@ -116,7 +168,7 @@ class FeedMirrorTest {
         MirrorConfig smallBatches = MirrorConfig.defaults().withBatch(120, Duration.ofSeconds(1));
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, smallBatches, FlattenerConfig::defaults,
                 clock)) {
-            assertThat(mirror.sync()).isEqualTo(new FeedMirror.SyncResult(500, 5));
+            assertThat(mirror.sync()).isEqualTo(new FeedMirror.SyncResult(0, 500, 5));
         }
         for (int index = 0; index < 500; index += 5) {
             store.upsertItem("orders", "{\"id\":\"o" + index + "\",\"customerId\":\"c" + (index % 37)

@@ -87,16 +87,14 @@ class IcebergBackfillTest {
                 throw new IllegalStateException("stopped after feed range " + feedRange);
             }
         })).hasMessageContaining("stopped after feed range 0");
-        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 feed "
-                        + "ranges done); run `docmirror backfill --container orders` again");
-
-        writeOrders(10);
-        Backfill.Result resumed = backfill(mirror, Backfill.Listener.NONE);
-        assertThat(resumed.rangesResumed()).isEqualTo(1);
+        // With the store at hand, a sync finishes the load with the ranges it had not done (over HTTP it refuses the
+        // container: BackfillTest).
         writeOrders(10);
         sync(mirror);
-        assertExact(mirror, "after the resumed backfill and streaming on");
+        assertExact(mirror, "after a sync finished the backfill");
+        writeOrders(10);
+        sync(mirror);
+        assertExact(mirror, "after streaming on");
 
         // Over the mirror now, a backfill replaces its tables with a snapshot in one commit.
         Backfill.Result again = backfill(mirror, Backfill.Listener.NONE);
