@@ -101,16 +101,7 @@ class BackfillTest {
 
     @Test
     void aBackfillStoppedMidwayGoesOnWithTheRangesItHadNotDone() throws Exception {
-        for (int round = 0; round < 4; round++) {
-            orders.writeRound(round);
-        }
-        Path mirror = work.resolve("mirror");
-        assertThatThrownBy(() -> backfill(mirror, new Backfill.Listener() {
-            @Override
-            public void rangeCommitted(int feedRange, long lsn) {
-                throw new IllegalStateException("stopped after feed range " + feedRange);
-            }
-        })).hasMessageContaining("stopped after feed range 0");
+        Path mirror = backfillStoppedAfterItsFirstRange();
         try (ContainerTables tables = ContainerTables.open(mirror, "orders", FlattenerConfig.defaults("orders"),
                 CONFIG)) {
             assertThat(tables.backfill().orElseThrow().rangeLsns()).containsOnlyKeys(0);
@@ -140,16 +131,7 @@ class BackfillTest {
 
     @Test
     void aSyncWithTheStoreAtHandFinishesALoadAKilledProcessBegan() throws Exception {
-        for (int round = 0; round < 4; round++) {
-            orders.writeRound(round);
-        }
-        Path mirror = work.resolve("mirror");
-        assertThatThrownBy(() -> backfill(mirror, new Backfill.Listener() {
-            @Override
-            public void rangeCommitted(int feedRange, long lsn) {
-                throw new IllegalStateException("stopped after feed range " + feedRange);
-            }
-        })).hasMessageContaining("stopped after feed range 0");
+        Path mirror = backfillStoppedAfterItsFirstRange();
         orders.writeRound(4);
 
         FeedMirror.SyncResult result;
@@ -247,6 +229,21 @@ class BackfillTest {
                 .run("plain", Backfill.Listener.NONE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Cannot backfill container plain: it is not mirrored (its analytical TTL is off); set "
                         + "its analytical TTL to -1 or a number of seconds first");
+    }
+
+    /** Four rounds of orders, and a backfill of them that stops after committing feed range 0; its mirror. */
+    private Path backfillStoppedAfterItsFirstRange() {
+        for (int round = 0; round < 4; round++) {
+            orders.writeRound(round);
+        }
+        Path mirror = work.resolve("mirror");
+        assertThatThrownBy(() -> backfill(mirror, new Backfill.Listener() {
+            @Override
+            public void rangeCommitted(int feedRange, long lsn) {
+                throw new IllegalStateException("stopped after feed range " + feedRange);
+            }
+        })).hasMessageContaining("stopped after feed range 0");
+        return mirror;
     }
 
     private Backfill.Result backfill(Path mirrorDirectory, Backfill.Listener listener) throws InterruptedException {
