@@ -22,7 +22,8 @@ public final class ConfigDocumentation {
             throw new UncheckedIOException(e);
         }
         for (ConfigOption option : options) {
-            String defaultText = option.defaultValue().isEmpty() ? "(empty)" : "`" + option.defaultValue() + "`";
+            String defaultText = option.defaultValue().orElseThrow().isEmpty() ? "(empty)"
+                    : "`" + option.defaultValue().orElseThrow() + "`";
             assertThat(documentation).contains("| `" + option.key() + "` | " + defaultText + " |");
         }
     }
