@@ -100,6 +100,11 @@ final class ConfigFile {
         return new ConfigFile(properties, root);
     }
 
+    /** The sections whose options are declared with their types, in the order the file's errors list them. */
+    static List<SectionDefinition> typedSections() {
+        return TYPED_SECTIONS;
+    }
+
     /** The options whose keys start with {@code prefix} ({@code "mirror."}). */
     Map<String, String> section(String prefix) {
         Map<String, String> section = new TreeMap<>();
