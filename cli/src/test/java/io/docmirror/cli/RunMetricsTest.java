@@ -63,7 +63,8 @@ class RunMetricsTest {
             try (StoreClient client = new HttpStoreClient(storeUri, Optional.empty())) {
                 client.createContainer(ContainerProperties.of("orders", "/pk"));
                 for (int n = 0; n < WRITES; n++) {
-                    client.upsertItem("orders", "{\"id\":\"o-" + n + "\",\"pk\":\"c" + n % 5 + "\",\"total\":" + n + "}");
+                    client.upsertItem("orders",
+                            "{\"id\":\"o-" + n + "\",\"pk\":\"c" + n % 5 + "\",\"total\":" + n + "}");
                 }
                 assertThat(client.findItem("orders", PartitionKey.of("c1"), "o-1")).isPresent();
                 assertThat(client.findItem("orders", PartitionKey.of("c1"), "missing")).isEmpty();

@@ -6,8 +6,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * One configuration option: its key, the type of its values, its default value (as text) and what it does. Each
- * module declares its options once, as constants its reader reads them by; docs/configuration.md is generated from
- * the declarations.
+ * module declares its options once; docs/configuration.md is generated from the declarations.
  *
  * @param defaultValue the value a missing option takes; empty for an option without one (a required one, or one
  *     whose absence means something of its own, such as a mapping with no entries)

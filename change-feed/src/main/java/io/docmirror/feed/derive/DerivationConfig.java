@@ -24,41 +24,41 @@ import java.util.Optional;
  * key, so a mistake is found without reading the code.
  */
 public final class DerivationConfig {
-    public static final ConfigOption SOURCE = ConfigOption.withoutDefault("source", ConfigType.STRING,
+    private static final ConfigOption SOURCE = ConfigOption.withoutDefault("source", ConfigType.STRING,
             "Required: the container the derivation reads (its change feed); it must exist.");
-    public static final ConfigOption TARGETS = ConfigOption.withoutDefault("targets", ConfigType.MAPPING,
+    private static final ConfigOption TARGETS = ConfigOption.withoutDefault("targets", ConfigType.MAPPING,
             "Required: each target container's name, mapped to its keys (below). A target is created when missing; "
                     + "no two derivations may write the same one, and none its own source.");
     /** The keys of a derivation, relative to {@code derivations.<name>}. */
     public static final List<ConfigOption> DERIVATION_OPTIONS = List.of(SOURCE, TARGETS);
 
-    public static final ConfigOption PARTITION_KEY = ConfigOption.withoutDefault("partition-key", ConfigType.STRING,
+    private static final ConfigOption PARTITION_KEY = ConfigOption.withoutDefault("partition-key", ConfigType.STRING,
             "Required: the target's partition key, a JSON pointer into the produced document (`/customerId`).");
-    public static final ConfigOption ID = ConfigOption.withoutDefault("id", ConfigType.STRING,
+    private static final ConfigOption ID = ConfigOption.withoutDefault("id", ConfigType.STRING,
             "Required: the template of the deterministic id, `{field}` standing for a top-level field of the "
                     + "produced document (`\"{orderId}:{line}\"`).");
-    public static final ConfigOption SPLIT = ConfigOption.withoutDefault("split", ConfigType.STRING,
+    private static final ConfigOption SPLIT = ConfigOption.withoutDefault("split", ConfigType.STRING,
             "One target document per element of the array at this JSON pointer (a non-object element becomes "
                     + "`{\"value\": element}`; a missing or null array gives none). Absent: one target document per "
                     + "source document.");
-    public static final ConfigOption PARENT_FIELDS = ConfigOption.withoutDefault("parent-fields",
+    private static final ConfigOption PARENT_FIELDS = ConfigOption.withoutDefault("parent-fields",
             ConfigType.MAPPING, "With `split` only: fields copied from the whole source document, each mapped to a "
                     + "JSON pointer (`orderId: /id`).");
-    public static final ConfigOption INDEX_FIELD = ConfigOption.withoutDefault("index-field", ConfigType.STRING,
+    private static final ConfigOption INDEX_FIELD = ConfigOption.withoutDefault("index-field", ConfigType.STRING,
             "With `split` only: the field that receives the element's position (0, 1, ...).");
-    public static final ConfigOption FIELDS = ConfigOption.withoutDefault("fields", ConfigType.MAPPING,
+    private static final ConfigOption FIELDS = ConfigOption.withoutDefault("fields", ConfigType.MAPPING,
             "The target's fields, each mapped to a JSON pointer into the source document (or the element, with "
                     + "`split`). Absent: every field is kept except the store's system properties and `ttl`.");
-    public static final ConfigOption DROP = ConfigOption.withoutDefault("drop", ConfigType.LIST,
+    private static final ConfigOption DROP = ConfigOption.withoutDefault("drop", ConfigType.LIST,
             "JSON pointers removed from the produced document (`[/discounts, /customer/email]`).");
-    public static final ConfigOption FLATTEN = new ConfigOption("flatten", ConfigType.BOOLEAN, "false",
+    private static final ConfigOption FLATTEN = new ConfigOption("flatten", ConfigType.BOOLEAN, "false",
             "`true`: nested objects become top-level fields named `a_b_c`.");
-    public static final ConfigOption DELETE_WITH_SOURCE = new ConfigOption("delete-with-source", ConfigType.BOOLEAN,
+    private static final ConfigOption DELETE_WITH_SOURCE = new ConfigOption("delete-with-source", ConfigType.BOOLEAN,
             "true", "`false`: a user delete of the source (or an update that no longer produces the document) "
                     + "leaves this target document alone.");
-    public static final ConfigOption TTL = ConfigOption.withoutDefault("ttl", ConfigType.INTEGER,
+    private static final ConfigOption TTL = ConfigOption.withoutDefault("ttl", ConfigType.INTEGER,
             "The target container's default TTL: `-1` or a number of seconds. Absent: none.");
-    public static final ConfigOption ANALYTICAL_TTL = new ConfigOption("analytical-ttl", ConfigType.INTEGER, "-1",
+    private static final ConfigOption ANALYTICAL_TTL = new ConfigOption("analytical-ttl", ConfigType.INTEGER, "-1",
             "The target's analytical TTL in seconds; `-1` mirrors it and keeps every version.");
     /** The keys of a target, relative to {@code derivations.<name>.targets.<container>}. */
     public static final List<ConfigOption> TARGET_OPTIONS = List.of(PARTITION_KEY, ID, SPLIT, PARENT_FIELDS,
