@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.docmirror.config.ConfigType;
 import io.docmirror.config.NearestKey;
 import io.docmirror.config.SectionDefinition;
 import io.docmirror.config.TreeValue;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
+import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.sql.SqlConfig;
@@ -55,13 +57,12 @@ final class ConfigFile {
             new SectionDefinition("sql.", SqlConfig.OPTIONS),
             new SectionDefinition("flight.", FlightConfig.OPTIONS),
             new SectionDefinition("kafka.", KafkaBridgeConfig.OPTIONS),
-            new SectionDefinition("metrics.", MetricsConfig.OPTIONS));
-    /** Flat options whose reader checks their values itself (the flattener's, with per-path override keys). */
-    private static final String SELF_CHECKED_SECTION = "flatten";
+            new SectionDefinition("metrics.", MetricsConfig.OPTIONS),
+            new SectionDefinition(FlattenerConfig.PREFIX, FlattenerConfig.OPTIONS));
     private static final String STRUCTURED_SECTION = "derivations";
     private static final List<String> SECTIONS = Stream.concat(
             TYPED_SECTIONS.stream().map(section -> section.prefix().substring(0, section.prefix().length() - 1)),
-            Stream.of(SELF_CHECKED_SECTION, STRUCTURED_SECTION)).toList();
+            Stream.of(STRUCTURED_SECTION)).toList();
 
     private final Map<String, String> properties;
     private final JsonNode root;
@@ -97,6 +98,11 @@ final class ConfigFile {
             readTopLevel(field.getKey(), field.getValue(), properties);
         }
         return new ConfigFile(properties, root);
+    }
+
+    /** The sections whose options are declared with their types, in the order the file's errors list them. */
+    static List<SectionDefinition> typedSections() {
+        return TYPED_SECTIONS;
     }
 
     /** The options whose keys start with {@code prefix} ({@code "mirror."}). */
@@ -158,19 +164,19 @@ final class ConfigFile {
             node.fields().forEachRemaining(field -> flatten(key + "." + field.getKey(), field.getValue(), properties));
             return;
         }
-        String text = valueText(new TreeValue(key, node));
+        SectionDefinition section = typedSection(key);
+        if (node.isObject() && section.typeOf(key) == ConfigType.MAPPING) {
+            return; // A mapping with no entries.
+        }
+        String text = new TreeValue(key, node).textFor(section.typeOf(key));
         if (properties.putIfAbsent(key, text) != null) {
             throw new IllegalArgumentException("Configuration " + key + " is given twice (a dotted key and a nested "
                     + "one name the same option)");
         }
     }
 
-    private static String valueText(TreeValue value) {
-        for (SectionDefinition section : TYPED_SECTIONS) {
-            if (section.covers(value.key())) {
-                return value.textFor(section.option(value.key()).type());
-            }
-        }
-        return value.singleValueText();
+    /** The typed section of a key: every key but the structured section's has one ({@link #sectionOf}). */
+    private static SectionDefinition typedSection(String key) {
+        return TYPED_SECTIONS.stream().filter(typed -> typed.covers(key)).findFirst().orElseThrow();
     }
 }

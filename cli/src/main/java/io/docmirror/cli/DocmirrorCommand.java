@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
                 StatusCommand.class,
                 SqlCommand.class,
                 RunCommand.class,
+                ConfigCommand.class,
         })
 final class DocmirrorCommand implements Runnable {
     @picocli.CommandLine.Spec

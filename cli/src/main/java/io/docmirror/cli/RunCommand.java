@@ -7,9 +7,11 @@ import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.DerivationMetrics;
+import io.docmirror.metrics.HttpRequestMetrics;
 import io.docmirror.metrics.MetricsConfig;
 import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.metrics.SqlMetrics;
+import io.docmirror.metrics.StoreMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.sql.SqlConfig;
@@ -18,6 +20,7 @@ import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.sql.flight.FlightSqlServer;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.http.RequestObserver;
 import io.docmirror.store.http.StoreHttpServer;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import me.tongfei.progressbar.ProgressBar;
@@ -123,7 +126,10 @@ final class RunCommand implements Callable<Integer> {
             if (demo) {
                 loadDemoData(store, dataset);
             }
-            List<MultiCollector> collectors = new ArrayList<>();
+            // The store's own metrics, as store serve --metrics-port has them: requests, latency, group commits, the
+            // change log (the JVM's come with every metrics endpoint).
+            HttpRequestMetrics requests = new HttpRequestMetrics();
+            List<MultiCollector> collectors = new ArrayList<>(List.of(new StoreMetrics(store), requests));
             if (!derivations.isEmpty()) {
                 DerivationRunner runner = startDerivations(store, derivations);
                 started.push(runner);
@@ -153,7 +159,8 @@ final class RunCommand implements Callable<Integer> {
             });
 
             StoreHttpServer http = StoreHttpServer.start(store, storeConfig,
-                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)));
+                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)),
+                    metricsConfig.enabled() ? requests : RequestObserver.NONE);
             started.push(http);
             SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.catalogOptions(), sqlConfig);
             started.push(endpoint);

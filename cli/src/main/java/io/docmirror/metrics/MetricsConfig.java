@@ -23,7 +23,8 @@ public record MetricsConfig(boolean enabled, String bind, int port) {
                     "Serve Prometheus metrics (`/metrics`) and a liveness check (`/-/healthy`) over HTTP."),
             new ConfigOption("metrics.bind", "127.0.0.1", "The address the metrics endpoint listens on."),
             new ConfigOption("metrics.port", "9464",
-                    "Its port (Prometheus's conventional exporter port); 0 picks a free one."));
+                    "Its port (Prometheus's conventional exporter port); 0 picks a free one. `--metrics-port` of each "
+                            + "daemon overrides it."));
 
     public MetricsConfig {
         requireNonNull(bind, "bind is null");

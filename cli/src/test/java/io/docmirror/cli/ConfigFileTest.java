@@ -75,7 +75,13 @@ class ConfigFileTest {
         assertRefused("mirror:\n  batch:\n    max-events: [10]\n",
                 "Invalid value (a list) for configuration mirror.batch.max-events: must be an integer");
         assertRefused("flatten:\n  max-depth: ~\n", "Invalid value null for configuration flatten.max-depth: must be "
-                + "a single value");
+                + "an integer (an empty value in YAML is null; \"\" is the empty string)");
+        assertRefused("flatten:\n  max-depth: \"three\"\n", "Invalid value three for configuration flatten.max-depth: "
+                + "must be an integer");
+        assertRefused("flatten:\n  overrides:\n    $.meta: [json]\n", "Invalid value (a list) for configuration "
+                + "flatten.overrides.$.meta: must be a string");
+        assertRefused("flatten:\n  column-limit: 1e3\n", "Invalid value 1000.0 for configuration "
+                + "flatten.column-limit: must be an integer");
     }
 
     @Test
@@ -119,6 +125,13 @@ class ConfigFileTest {
         assertThat(file.section("metrics.")).isEqualTo(Map.of("metrics.enabled", "true"));
         assertThat(file.section("flatten.")).isEqualTo(Map.of("flatten.max-depth", "5",
                 "flatten.overrides.$.meta", "json"));
+    }
+
+    @Test
+    void aMappingWithNoEntriesIsNoOverrides() throws IOException {
+        ConfigFile file = ConfigFile.load(Optional.of(write("flatten: {overrides: {}}\n")));
+
+        assertThat(file.section("flatten.")).isEmpty();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.docmirror.metrics;
 
-import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -25,10 +24,5 @@ class MetricsConfigTest {
         assertThatThrownBy(() -> MetricsConfig.fromProperties(Map.of("metrics.path", "/m")))
                 .hasMessage("Unknown configuration metrics.path (did you mean metrics.port?);"
                         + " see docs/configuration.md");
-    }
-
-    @Test
-    void everyOptionIsDocumentedWithItsDefault() {
-        ConfigDocumentation.assertDocumented(MetricsConfig.OPTIONS);
     }
 }

@@ -2,13 +2,14 @@ package io.docmirror.config;
 
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * One module's section of the configuration ({@code store.*}, {@code mirror.*}, {@code sql.*}): the values given,
  * read against the module's declared options, with the same errors everywhere. Every value given is checked against
  * its option's type when the section is made, and an unknown key is refused, so a mistake never passes for a
- * default. It lives in the operational-store module because every module that reads such a section depends on that
- * one.
+ * default.
  */
 public final class ConfigSection {
     private final SectionDefinition definition;
@@ -28,7 +29,7 @@ public final class ConfigSection {
         SectionDefinition definition = new SectionDefinition(prefix, options);
         properties.forEach((key, value) -> {
             if (definition.covers(key)) {
-                definition.option(key).type().check(key, value);
+                definition.check(key, value);
             }
         });
         return new ConfigSection(definition, Map.copyOf(properties));
@@ -37,6 +38,35 @@ public final class ConfigSection {
     /** The value given for a string option, or its default. */
     public String text(String key) {
         return value(key, ConfigType.STRING);
+    }
+
+    public String text(ConfigOption option) {
+        return text(option.key());
+    }
+
+    public int intValue(ConfigOption option) {
+        return intValue(option.key());
+    }
+
+    public long longValue(ConfigOption option) {
+        return longValue(option.key());
+    }
+
+    public boolean booleanValue(ConfigOption option) {
+        return booleanValue(option.key());
+    }
+
+    /** The entries given for a mapping option, by name ({@code $.meta} for {@code flatten.overrides.$.meta}). */
+    public SortedMap<String, String> mapping(ConfigOption option) {
+        requireType(definition.option(option.key()), ConfigType.MAPPING);
+        String entryPrefix = option.key() + ".";
+        SortedMap<String, String> entries = new TreeMap<>();
+        properties.forEach((key, value) -> {
+            if (key.startsWith(entryPrefix)) {
+                entries.put(key.substring(entryPrefix.length()), value);
+            }
+        });
+        return entries;
     }
 
     public long longValue(String key) {
@@ -66,11 +96,16 @@ public final class ConfigSection {
     /** The text given for {@code key}, or its default; the option must be declared with the type it is read as. */
     private String value(String key, ConfigType readAs) {
         ConfigOption option = definition.option(key);
+        requireType(option, readAs);
+        String given = properties.get(key);
+        return given != null ? given : option.defaultValue().orElseThrow(() -> new IllegalStateException(
+                "Configuration " + key + " has no default, and is read as if it had"));
+    }
+
+    private static void requireType(ConfigOption option, ConfigType readAs) {
         if (option.type() != readAs) {
-            throw new IllegalStateException("Configuration " + key + " takes " + option.type().noun()
+            throw new IllegalStateException("Configuration " + option.key() + " takes " + option.type().noun()
                     + ", and is read as " + readAs.noun());
         }
-        String given = properties.get(key);
-        return given != null ? given : option.defaultValue();
     }
 }

@@ -12,7 +12,14 @@ public enum ConfigType {
     /** A whole number within a long ({@code 8081}, {@code -1}); {@code 1.5}, {@code 1e3} and {@code x} are not. */
     INTEGER("an integer"),
     /** {@code true} or {@code false}; {@code yes}, {@code on} and {@code 1} are not. */
-    BOOLEAN("true or false");
+    BOOLEAN("true or false"),
+    /**
+     * Names chosen by the user, each with a string: in a config file a nested mapping ({@code overrides: {"$.meta":
+     * json}}), read as one {@code <key>.<name>} entry per name. The option's own key is never given a value.
+     */
+    MAPPING("a mapping of names to values"),
+    /** A list of strings; only structured sections (read as trees, such as {@code derivations}) take one. */
+    LIST("a list of values");
 
     private static final Pattern INTEGER_SPELLING = Pattern.compile("-?[0-9]+");
 
@@ -55,6 +62,8 @@ public enum ConfigType {
             }
             case INTEGER -> parseLong(key, text);
             case BOOLEAN -> parseBoolean(key, text);
+            // A mapping's entries are strings (SectionDefinition.typeOf), and neither kind is ever one text.
+            case MAPPING, LIST -> throw ConfigSection.invalid(key, text, rule());
         }
     }
 

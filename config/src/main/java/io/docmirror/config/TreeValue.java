@@ -32,6 +32,7 @@ public record TreeValue(String key, JsonNode node) {
             case STRING -> node.isTextual();
             case INTEGER -> node.isTextual() || node.isIntegralNumber();
             case BOOLEAN -> node.isTextual() || node.isBoolean();
+            case MAPPING, LIST -> false;
         };
         if (!ofType && type == ConfigType.STRING) {
             // The kind, not the value: a string option may hold a key or a password.
@@ -43,16 +44,6 @@ public record TreeValue(String key, JsonNode node) {
         String text = node.asText();
         type.check(key, text);
         return text;
-    }
-
-    /**
-     * The value's text, for an option whose type its own reader checks (the flattener's): any single value.
-     *
-     * @throws IllegalArgumentException "Invalid value X for configuration Y: reason" for a list, a mapping or null
-     */
-    public String singleValueText() {
-        requireSingleValue("must be a single value: a string, a number, true or false");
-        return node.asText();
     }
 
     private void requireSingleValue(String rule) {

@@ -15,12 +15,13 @@ class ConfigSectionTest {
             new ConfigOption("test.port", "8081", "An integer."),
             new ConfigOption("test.enabled", "true", "A boolean."),
             new ConfigOption("test.retention-ms", "-1", "A long."),
-            new ConfigOption("test.key", "", "An empty string."));
+            new ConfigOption("test.key", "", "An empty string."),
+            ConfigOption.withoutDefault("test.overrides", ConfigType.MAPPING, "A mapping."));
 
     @Test
     void anOptionWithoutAnExplicitTypeTakesTheTypeOfItsDefault() {
         assertThat(OPTIONS).extracting(ConfigOption::type).containsExactly(ConfigType.STRING, ConfigType.INTEGER,
-                ConfigType.BOOLEAN, ConfigType.INTEGER, ConfigType.STRING);
+                ConfigType.BOOLEAN, ConfigType.INTEGER, ConfigType.STRING, ConfigType.MAPPING);
         assertThat(new ConfigOption("test.code", ConfigType.STRING, "0123", "A string that looks like a number.")
                 .type()).isEqualTo(ConfigType.STRING);
     }
@@ -71,6 +72,18 @@ class ConfigSectionTest {
                 "Unknown configuration test.nmae (did you mean test.name?); see docs/configuration.md");
         assertRefused(Map.of("test.retention", "1"),
                 "Unknown configuration test.retention (did you mean test.retention-ms?); see docs/configuration.md");
+    }
+
+    @Test
+    void aMappingIsReadFromItsEntries() {
+        ConfigSection section = ConfigSection.of("test.", OPTIONS, Map.of("test.overrides.$.meta", "json",
+                "test.overrides.$.a.b", "drop"));
+
+        assertThat(section.mapping(OPTIONS.get(5))).containsExactly(Map.entry("$.a.b", "drop"),
+                Map.entry("$.meta", "json"));
+        assertThat(ConfigSection.of("test.", OPTIONS, Map.of()).mapping(OPTIONS.get(5))).isEmpty();
+        assertRefused(Map.of("test.overrides", "json"), "Invalid value json for configuration test.overrides: must "
+                + "be a mapping of names to values");
     }
 
     @Test

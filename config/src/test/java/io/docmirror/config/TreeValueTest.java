@@ -64,13 +64,11 @@ class TreeValueTest {
     }
 
     @Test
-    void anOptionWhoseReaderChecksItsTypeTakesAnySingleValue() {
-        assertThat(new TreeValue("flatten.max-depth", tree("5")).singleValueText()).isEqualTo("5");
-        assertThat(new TreeValue("flatten.type-policy", tree("\"lossless\"")).singleValueText())
-                .isEqualTo("lossless");
-        assertThatThrownBy(() -> new TreeValue("flatten.max-depth", tree("[5]")).singleValueText())
-                .hasMessage("Invalid value (a list) for configuration flatten.max-depth: must be a single value: a "
-                        + "string, a number, true or false");
+    void aMappingOrAListIsNeverASingleValue() {
+        assertThatThrownBy(() -> text("\"json\"", ConfigType.MAPPING)).hasMessage("Invalid value json for "
+                + "configuration " + KEY + ": must be a mapping of names to values");
+        assertThatThrownBy(() -> text("[\"json\"]", ConfigType.LIST)).hasMessage("Invalid value (a list) for "
+                + "configuration " + KEY + ": must be a list of values");
     }
 
     private static String text(String json, ConfigType type) {

@@ -1,5 +1,9 @@
 package io.docmirror.flatten;
 
+import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigSection;
+import io.docmirror.config.ConfigType;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,8 +11,8 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * How one container's documents become tables. Every option has a default that suits a first mirror; the
- * reference with keys and defaults is docs/configuration.md.
+ * How one container's documents become tables ({@code flatten.*}). Every option is declared once below, with a
+ * default that suits a first mirror; docs/configuration.md is generated from the declarations.
  *
  * @param rootTable the root table's name (the container's name, as a rule)
  * @param typePolicy {@code flatten.type-policy}: what happens to a value whose type differs from its path's
@@ -22,19 +26,34 @@ import static java.util.Objects.requireNonNull;
  */
 public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDepth, int columnLimit,
         boolean detectTimestamps, Map<JsonPath, PathOverride> overrides) {
-    public static final TypePolicy DEFAULT_TYPE_POLICY = TypePolicy.LOSSLESS;
-    public static final int DEFAULT_MAX_DEPTH = 10;
-    public static final int DEFAULT_COLUMN_LIMIT = 1000;
-    public static final boolean DEFAULT_DETECT_TIMESTAMPS = false;
-
-    /** Keys as they appear in the configuration file. */
-    public static final List<String> OPTIONS = List.of("flatten.type-policy", "flatten.max-depth",
-            "flatten.column-limit", "flatten.detect-timestamps", "flatten.overrides");
-
-    private static final String OVERRIDES_PREFIX = "flatten.overrides.";
-
+    public static final ConfigOption TYPE_POLICY = new ConfigOption("flatten.type-policy", ConfigType.STRING,
+            TypePolicy.LOSSLESS.configValue(),
+            "`lossless`: a value whose type differs from its column's goes to a variant column `<name>__<type>`. "
+                    + "`well-defined`: Cosmos NoSQL behaviour, the first type wins and other values become NULL "
+                    + "(counted in the conflicts). `full-fidelity`: Cosmos for MongoDB behaviour, every value column "
+                    + "carries its type suffix.");
+    public static final ConfigOption MAX_DEPTH = new ConfigOption("flatten.max-depth", ConfigType.INTEGER, "10",
+            "Nested objects become `a__b` columns down to this many levels below a row; deeper structure is kept as "
+                    + "JSON text.");
     /** Root and child tables need their system columns plus {@code _empty}, {@code _overflow} and one value column. */
     private static final int MIN_COLUMN_LIMIT = SystemColumns.ROOT.size() + 3;
+    public static final ConfigOption COLUMN_LIMIT = new ConfigOption("flatten.column-limit", ConfigType.INTEGER,
+            "1000", "The most columns a table has, system columns included (two places are kept for `_empty` and "
+                    + "`_overflow`). Properties past it go to `_overflow` and are reported. At least "
+                    + MIN_COLUMN_LIMIT + ".");
+    public static final ConfigOption DETECT_TIMESTAMPS = new ConfigOption("flatten.detect-timestamps",
+            ConfigType.BOOLEAN, "false",
+            "Strings in the canonical ISO-8601 UTC form (`2024-05-01T12:00:00Z`, optional `.SSS` or `.SSSSSS`) "
+                    + "become TIMESTAMP columns. Off by default, as in Cosmos DB, where dates stay strings.");
+    public static final ConfigOption OVERRIDES = ConfigOption.withoutDefault("flatten.overrides", ConfigType.MAPPING,
+            "Map of JSON path to `json` (keep as JSON text), `child-table` (normalise the array into a child table, "
+                    + "scalars in a `value` column), `flatten` (flatten the object below the maximum depth) or "
+                    + "`drop` (leave out). Example: `{\"$.meta\": \"json\", \"$.items[*].attributes\": \"flatten\", "
+                    + "\"$.secret\": \"drop\"}`. In YAML: `flatten: {overrides: {\"$.meta\": json}}`.");
+
+    public static final String PREFIX = "flatten.";
+    public static final List<ConfigOption> OPTIONS = List.of(TYPE_POLICY, MAX_DEPTH, COLUMN_LIMIT, DETECT_TIMESTAMPS,
+            OVERRIDES);
 
     public FlattenerConfig {
         requireNonNull(rootTable, "rootTable is null");
@@ -43,12 +62,10 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
             throw new IllegalArgumentException("Invalid value '' for configuration rootTable: a table needs a name");
         }
         if (maxDepth < 1) {
-            throw new IllegalArgumentException("Invalid value " + maxDepth
-                    + " for configuration flatten.max-depth: must be at least 1");
+            throw MAX_DEPTH.invalid(maxDepth, "must be at least 1");
         }
         if (columnLimit < MIN_COLUMN_LIMIT) {
-            throw new IllegalArgumentException("Invalid value " + columnLimit
-                    + " for configuration flatten.column-limit: must be at least " + MIN_COLUMN_LIMIT
+            throw COLUMN_LIMIT.invalid(columnLimit, "must be at least " + MIN_COLUMN_LIMIT
                     + " (the system columns, _empty, _overflow and one value column)");
         }
         overrides = Map.copyOf(requireNonNull(overrides, "overrides is null"));
@@ -61,47 +78,31 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
      * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
      */
     public static FlattenerConfig fromProperties(String rootTable, Map<String, String> properties) {
-        FlattenerConfig config = defaults(rootTable);
-        for (Map.Entry<String, String> entry : properties.entrySet()) {
-            String key = entry.getKey();
-            String value = entry.getValue().trim();
-            if (!key.startsWith("flatten.")) {
-                continue;
-            }
-            try {
-                if (key.startsWith(OVERRIDES_PREFIX)) {
-                    config = config.withOverride(JsonPath.parse(key.substring(OVERRIDES_PREFIX.length())),
-                            PathOverride.fromConfigValue(value));
-                    continue;
-                }
-                config = switch (key) {
-                    case "flatten.type-policy" -> config.withTypePolicy(TypePolicy.fromConfigValue(value));
-                    case "flatten.max-depth" -> config.withMaxDepth(Integer.parseInt(value));
-                    case "flatten.column-limit" -> config.withColumnLimit(Integer.parseInt(value));
-                    case "flatten.detect-timestamps" -> config.withDetectTimestamps(parseBoolean(value));
-                    default -> throw new IllegalArgumentException("Unknown configuration " + key
-                            + "; see docs/configuration.md");
-                };
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("Invalid value " + value + " for configuration " + key
-                        + ": must be an integer", e);
-            }
-        }
-        return config;
+        ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
+        String policy = section.text(TYPE_POLICY).trim();
+        Map<JsonPath, PathOverride> overrides = new LinkedHashMap<>();
+        section.mapping(OVERRIDES).forEach((path, value) -> overrides.put(overridePath(path),
+                PathOverride.find(value.trim()).orElseThrow(() -> ConfigSection.invalid(OVERRIDES.key() + "." + path,
+                        value, "must be json, child-table, flatten or drop"))));
+        return new FlattenerConfig(rootTable,
+                TypePolicy.find(policy).orElseThrow(() -> TYPE_POLICY.invalid(policy,
+                        "must be lossless, well-defined or full-fidelity")),
+                section.intValue(MAX_DEPTH), section.intValue(COLUMN_LIMIT), section.booleanValue(DETECT_TIMESTAMPS),
+                overrides);
     }
 
-    private static boolean parseBoolean(String value) {
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("Invalid value " + value
-                    + " for configuration flatten.detect-timestamps: must be true or false");
+    private static JsonPath overridePath(String path) {
+        try {
+            return JsonPath.parse(path);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Invalid configuration " + OVERRIDES.key() + "." + path + ": "
+                    + e.getMessage(), e);
         }
-        return Boolean.parseBoolean(value);
     }
 
     /** The defaults for a container. */
     public static FlattenerConfig defaults(String rootTable) {
-        return new FlattenerConfig(rootTable, DEFAULT_TYPE_POLICY, DEFAULT_MAX_DEPTH, DEFAULT_COLUMN_LIMIT,
-                DEFAULT_DETECT_TIMESTAMPS, Map.of());
+        return fromProperties(rootTable, Map.of());
     }
 
     public FlattenerConfig withTypePolicy(TypePolicy policy) {

@@ -1,6 +1,7 @@
 package io.docmirror.flatten;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 /** A per-path instruction from a container's mirror configuration that replaces the inferred representation. */
 public enum PathOverride {
@@ -23,10 +24,13 @@ public enum PathOverride {
         return configValue;
     }
 
+    /** The value of this spelling, if it is one. */
+    public static Optional<PathOverride> find(String configValue) {
+        return Arrays.stream(values()).filter(override -> override.configValue.equals(configValue)).findFirst();
+    }
+
     public static PathOverride fromConfigValue(String value) {
-        return Arrays.stream(values())
-                .filter(override -> override.configValue.equals(value))
-                .findFirst()
+        return find(value)
                 .orElseThrow(() -> new IllegalArgumentException("Unknown path override '" + value
                         + "': expected json, child-table, flatten or drop"));
     }

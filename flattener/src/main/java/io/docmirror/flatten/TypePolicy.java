@@ -1,6 +1,7 @@
 package io.docmirror.flatten;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * What the flattener does when a path holds values of different types across documents.
@@ -33,10 +34,13 @@ public enum TypePolicy {
         return configValue;
     }
 
+    /** The value of this spelling, if it is one. */
+    public static Optional<TypePolicy> find(String configValue) {
+        return Arrays.stream(values()).filter(policy -> policy.configValue.equals(configValue)).findFirst();
+    }
+
     public static TypePolicy fromConfigValue(String value) {
-        return Arrays.stream(values())
-                .filter(policy -> policy.configValue.equals(value))
-                .findFirst()
+        return find(value)
                 .orElseThrow(() -> new IllegalArgumentException("Unknown type policy '" + value
                         + "': expected lossless, well-defined or full-fidelity"));
     }

@@ -53,7 +53,7 @@ class RoundTripTest {
             assertThat(reported).as("losses counted in the catalog").isGreaterThanOrEqualTo(lossy);
         }
         assertThat(flattener.schema().tables()).allSatisfy(schemaTable ->
-                assertThat(schemaTable.columns()).hasSizeLessThanOrEqualTo(FlattenerConfig.DEFAULT_COLUMN_LIMIT));
+                assertThat(schemaTable.columns()).hasSizeLessThanOrEqualTo(FlattenerConfig.defaults(table).columnLimit()));
     }
 
     /**

@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * How the mirror batches and writes. Every option has a default that keeps the mirror about a second behind the
- * store when idle and fast under load; the reference is docs/configuration.md ({@code mirror.*}).
+ * How the mirror batches and writes ({@code mirror.*}). Every option is declared once below, with a default that keeps
+ * the mirror about a second behind the store when idle and fast under load; docs/configuration.md is generated from
+ * the declarations.
  *
  * @param batchMaxEvents {@code mirror.batch.max-events}: a batch commits when it holds this many changes
  * @param batchMaxInterval {@code mirror.batch.max-interval-ms}: ... or when its first change is this old
@@ -37,54 +38,60 @@ import static java.util.Objects.requireNonNull;
 public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Duration pollInterval,
         ParquetOptions parquet, int keepSnapshots, Duration keepSnapshotsFor, int compactionFiles,
         Duration analyticalTtlInterval, int backfillReaders, long snapshotLoadAbove, CatalogOptions catalog) {
-    public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(
-            new ConfigOption("mirror.batch.max-events", "50000",
-                    "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it "
-                            + "holds this many changes."),
-            new ConfigOption("mirror.batch.max-interval-ms", "500",
-                    "... or when its first change is this many milliseconds old: counted from the change's commit "
-                            + "in the store once the mirror has caught up, from its read while it works through a "
-                            + "backlog. An idle mirror is at most about this far behind the store (a little more "
-                            + "under load: the commit itself)."),
-            new ConfigOption("mirror.poll-interval-ms", "200",
-                    "How long a caught-up daemon waits before reading the change feed again."),
-            new ConfigOption("mirror.parquet.compression", "zstd",
-                    "Compression of Parquet files: zstd, gzip, lz4_raw or uncompressed."),
-            new ConfigOption("mirror.parquet.row-group-bytes", "33554432",
-                    "A row group closes when its buffered size reaches this many bytes (32 MiB: about 100,000 "
-                            + "narrow rows, small enough for min/max statistics to skip row groups)."),
-            new ConfigOption("mirror.parquet.page-bytes", "1048576", "Target size of a Parquet page."),
-            new ConfigOption("mirror.snapshots.keep", "10",
-                    "Each table keeps at least its newest this many Iceberg snapshots ..."),
-            new ConfigOption("mirror.snapshots.keep-ms", "60000",
-                    "... and every snapshot younger than this many milliseconds; older ones expire between batches, "
-                            + "with the files only they need, unless a reader holds them (the SQL endpoint and a "
-                            + "reconcile take a lease, in `_readers/`, on the batch they read). Files no snapshot "
-                            + "lists (a crash's leftovers) are removed once this old, when no reader holds a lease."),
-            new ConfigOption("mirror.compaction.files", "10",
-                    "A table is compacted between batches when it has this many small files (under 128 MiB) or "
-                            + "files with deleted rows: they are rewritten into one file of their live rows, an "
-                            + "Iceberg rewrite that changes no query result. 0 turns compaction off."),
-            new ConfigOption("mirror.analytical-ttl.interval-ms", "60000",
-                    "How often each container's analytical TTL is applied to its tables: a commit of its own "
-                            + "deletes the rows of the documents whose `_ts` is past the TTL, their child rows and "
-                            + "their history entries, so that every engine reading the tables leaves them out, not "
-                            + "only the SQL endpoint (whose views leave them out as soon as they expire). A check "
-                            + "that finds nothing due reads no data file."),
-            new ConfigOption("mirror.backfill.readers", "1",
-                    "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own "
-                            + "thread, ahead of the one thread that flattens (encoder threads, one per core, write "
-                            + "Parquet). 1 keeps both cores of a small machine busy."),
-            new ConfigOption("mirror.initial-load.snapshot-above-events", "10000",
-                    "A container mirrored for the first time whose change feed holds at least this many changes "
-                            + "is loaded from a snapshot of the store, straight into its tables as `docmirror "
-                            + "backfill` does (several times faster than replaying the changes one by one), and then "
-                            + "followed from the snapshot's position, with no gap and no duplicate. Its history "
-                            + "then starts with each document's version at the snapshot, as Debezium's initial "
-                            + "snapshot does: the earlier versions and deletes still in the change log are not "
-                            + "replayed into it. Below this many changes, or with -1, the changes are replayed. "
-                            + "Snapshots need the store itself (`--data`); a mirror reading a store over HTTP "
-                            + "always replays. A load a killed process began is finished the same way.")),
+    public static final ConfigOption BATCH_MAX_EVENTS = new ConfigOption("mirror.batch.max-events", "50000",
+            "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it holds this "
+                    + "many changes.");
+    public static final ConfigOption BATCH_MAX_INTERVAL_MS = new ConfigOption("mirror.batch.max-interval-ms",
+            "500", "... or when its first change is this many milliseconds old: counted from the change's commit in "
+                    + "the store once the mirror has caught up, from its read while it works through a backlog. An "
+                    + "idle mirror is at most about this far behind the store (a little more under load: the commit "
+                    + "itself).");
+    public static final ConfigOption POLL_INTERVAL_MS = new ConfigOption("mirror.poll-interval-ms", "200",
+            "How long a caught-up daemon waits before reading the change feed again.");
+    public static final ConfigOption PARQUET_COMPRESSION = new ConfigOption("mirror.parquet.compression", "zstd",
+            "Compression of Parquet files: `zstd`, `gzip`, `lz4_raw` or `uncompressed`.");
+    public static final ConfigOption PARQUET_ROW_GROUP_BYTES = new ConfigOption("mirror.parquet.row-group-bytes",
+            "33554432", "A row group closes when its buffered size reaches this many bytes (32 MiB: about 100,000 "
+                    + "narrow rows, small enough for min/max statistics to skip row groups; parquet-avro's own "
+                    + "default of 128 MiB would put a million rows in one group).");
+    public static final ConfigOption PARQUET_PAGE_BYTES = new ConfigOption("mirror.parquet.page-bytes", "1048576",
+            "Target size of a Parquet page.");
+    public static final ConfigOption SNAPSHOTS_KEEP = new ConfigOption("mirror.snapshots.keep", "10",
+            "Each table keeps at least its newest this many Iceberg snapshots ...");
+    public static final ConfigOption SNAPSHOTS_KEEP_MS = new ConfigOption("mirror.snapshots.keep-ms", "60000",
+            "... and every snapshot younger than this many milliseconds; older ones expire between batches, with the "
+                    + "files only they need, unless a reader holds them (the SQL endpoint and a reconcile take a "
+                    + "lease, in `_readers/`, on the batch they read). Files no snapshot lists (a crash's leftovers) "
+                    + "are removed once this old, when no reader holds a lease.");
+    public static final ConfigOption COMPACTION_FILES = new ConfigOption("mirror.compaction.files", "10",
+            "A table is compacted between batches when it has this many small files (under 128 MiB) or files with "
+                    + "deleted rows: they are rewritten into one file of their live rows, an Iceberg rewrite that "
+                    + "changes no query result. 0 turns compaction off.");
+    public static final ConfigOption ANALYTICAL_TTL_INTERVAL_MS = new ConfigOption(
+            "mirror.analytical-ttl.interval-ms", "60000",
+            "How often each container's analytical TTL is applied to its tables: a commit of its own (commit kind "
+                    + "`ttl`) deletes the rows of the documents whose `_ts` is past the TTL, their child rows and "
+                    + "their history entries, so that every engine reading the tables leaves them out, not only the "
+                    + "SQL endpoint (whose views leave them out as soon as they expire). A check that finds nothing "
+                    + "due reads no data file, only the manifests' `_ts` statistics. Must be positive.");
+    public static final ConfigOption BACKFILL_READERS = new ConfigOption("mirror.backfill.readers", "1",
+            "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own thread, "
+                    + "ahead of the one thread that flattens (encoder threads, one per core, write Parquet). 1 keeps "
+                    + "both cores of a small machine busy.");
+    public static final ConfigOption SNAPSHOT_LOAD_ABOVE_EVENTS = new ConfigOption(
+            "mirror.initial-load.snapshot-above-events", "10000",
+            "A container mirrored for the first time whose change feed holds at least this many changes is loaded "
+                    + "from a snapshot of the store, straight into its tables as `docmirror backfill` does (several "
+                    + "times faster than replaying the changes one by one), and then followed from the snapshot's "
+                    + "position, with no gap and no duplicate. Its history then starts with each document's version "
+                    + "at the snapshot, as Debezium's initial snapshot does: the earlier versions and deletes still "
+                    + "in the change log are not replayed into it. Below this many changes, or with -1, the changes "
+                    + "are replayed. Snapshots need the store itself (`--data`); a mirror reading a store over HTTP "
+                    + "always replays. A load a killed process began is finished the same way.");
+    public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(BATCH_MAX_EVENTS, BATCH_MAX_INTERVAL_MS,
+                    POLL_INTERVAL_MS, PARQUET_COMPRESSION, PARQUET_ROW_GROUP_BYTES, PARQUET_PAGE_BYTES, SNAPSHOTS_KEEP,
+                    SNAPSHOTS_KEEP_MS, COMPACTION_FILES, ANALYTICAL_TTL_INTERVAL_MS, BACKFILL_READERS,
+                    SNAPSHOT_LOAD_ABOVE_EVENTS),
             // Declared with the tables' layout, which the SQL endpoint reads them through too.
             CatalogOptions.OPTIONS.stream()).toList();
 
@@ -93,41 +100,39 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         requireNonNull(pollInterval, "pollInterval is null");
         requireNonNull(parquet, "parquet is null");
         if (batchMaxEvents < 1) {
-            throw ConfigSection.invalid("mirror.batch.max-events", batchMaxEvents, "must be at least 1");
+            throw BATCH_MAX_EVENTS.invalid(batchMaxEvents, "must be at least 1");
         }
         if (batchMaxInterval.isNegative()) {
-            throw ConfigSection.invalid("mirror.batch.max-interval-ms", batchMaxInterval.toMillis(), "must not be negative");
+            throw BATCH_MAX_INTERVAL_MS.invalid(batchMaxInterval.toMillis(), "must not be negative");
         }
         if (pollInterval.isNegative() || pollInterval.isZero()) {
-            throw ConfigSection.invalid("mirror.poll-interval-ms", pollInterval.toMillis(), "must be positive");
+            throw POLL_INTERVAL_MS.invalid(pollInterval.toMillis(), "must be positive");
         }
         if (parquet.rowGroupBytes() < 1 << 16) {
-            throw ConfigSection.invalid("mirror.parquet.row-group-bytes", parquet.rowGroupBytes(), "must be at least 65536");
+            throw PARQUET_ROW_GROUP_BYTES.invalid(parquet.rowGroupBytes(), "must be at least 65536");
         }
         if (parquet.pageBytes() < 1 << 12) {
-            throw ConfigSection.invalid("mirror.parquet.page-bytes", parquet.pageBytes(), "must be at least 4096");
+            throw PARQUET_PAGE_BYTES.invalid(parquet.pageBytes(), "must be at least 4096");
         }
         if (keepSnapshots < 1) {
-            throw ConfigSection.invalid("mirror.snapshots.keep", keepSnapshots, "must be at least 1");
+            throw SNAPSHOTS_KEEP.invalid(keepSnapshots, "must be at least 1");
         }
         requireNonNull(keepSnapshotsFor, "keepSnapshotsFor is null");
         if (keepSnapshotsFor.isNegative()) {
-            throw ConfigSection.invalid("mirror.snapshots.keep-ms", keepSnapshotsFor.toMillis(), "must not be negative");
+            throw SNAPSHOTS_KEEP_MS.invalid(keepSnapshotsFor.toMillis(), "must not be negative");
         }
         if (compactionFiles < 0 || compactionFiles == 1) {
-            throw ConfigSection.invalid("mirror.compaction.files", compactionFiles, "must be 0 (off) or at least 2");
+            throw COMPACTION_FILES.invalid(compactionFiles, "must be 0 (off) or at least 2");
         }
         requireNonNull(analyticalTtlInterval, "analyticalTtlInterval is null");
         if (analyticalTtlInterval.isNegative() || analyticalTtlInterval.isZero()) {
-            throw ConfigSection.invalid("mirror.analytical-ttl.interval-ms", analyticalTtlInterval.toMillis(),
-                    "must be positive");
+            throw ANALYTICAL_TTL_INTERVAL_MS.invalid(analyticalTtlInterval.toMillis(), "must be positive");
         }
         if (backfillReaders < 1) {
-            throw ConfigSection.invalid("mirror.backfill.readers", backfillReaders, "must be at least 1");
+            throw BACKFILL_READERS.invalid(backfillReaders, "must be at least 1");
         }
         if (snapshotLoadAbove < -1) {
-            throw ConfigSection.invalid("mirror.initial-load.snapshot-above-events", snapshotLoadAbove,
-                    "must be -1 (never) or at least 0");
+            throw SNAPSHOT_LOAD_ABOVE_EVENTS.invalid(snapshotLoadAbove, "must be -1 (never) or at least 0");
         }
         requireNonNull(catalog, "catalog is null");
     }
@@ -144,18 +149,18 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
     public static MirrorConfig fromProperties(Map<String, String> properties) {
         ConfigSection section = ConfigSection.of("mirror.", OPTIONS, properties);
         return new MirrorConfig(
-                section.intValue("mirror.batch.max-events"),
-                Duration.ofMillis(section.longValue("mirror.batch.max-interval-ms")),
-                Duration.ofMillis(section.longValue("mirror.poll-interval-ms")),
-                new ParquetOptions(compression(section.text("mirror.parquet.compression").trim()),
-                        section.longValue("mirror.parquet.row-group-bytes"),
-                        section.intValue("mirror.parquet.page-bytes")),
-                section.intValue("mirror.snapshots.keep"),
-                Duration.ofMillis(section.longValue("mirror.snapshots.keep-ms")),
-                section.intValue("mirror.compaction.files"),
-                Duration.ofMillis(section.longValue("mirror.analytical-ttl.interval-ms")),
-                section.intValue("mirror.backfill.readers"),
-                section.longValue("mirror.initial-load.snapshot-above-events"),
+                section.intValue(BATCH_MAX_EVENTS),
+                Duration.ofMillis(section.longValue(BATCH_MAX_INTERVAL_MS)),
+                Duration.ofMillis(section.longValue(POLL_INTERVAL_MS)),
+                new ParquetOptions(compression(section.text(PARQUET_COMPRESSION).trim()),
+                        section.longValue(PARQUET_ROW_GROUP_BYTES),
+                        section.intValue(PARQUET_PAGE_BYTES)),
+                section.intValue(SNAPSHOTS_KEEP),
+                Duration.ofMillis(section.longValue(SNAPSHOTS_KEEP_MS)),
+                section.intValue(COMPACTION_FILES),
+                Duration.ofMillis(section.longValue(ANALYTICAL_TTL_INTERVAL_MS)),
+                section.intValue(BACKFILL_READERS),
+                section.longValue(SNAPSHOT_LOAD_ABOVE_EVENTS),
                 CatalogOptions.fromProperties(properties));
     }
 
@@ -189,7 +194,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             case "gzip" -> CompressionCodecName.GZIP;
             case "lz4_raw" -> CompressionCodecName.LZ4_RAW;
             case "uncompressed" -> CompressionCodecName.UNCOMPRESSED;
-            default -> throw ConfigSection.invalid("mirror.parquet.compression", text,
+            default -> throw PARQUET_COMPRESSION.invalid(text,
                     "must be zstd, gzip, lz4_raw or uncompressed");
         };
     }

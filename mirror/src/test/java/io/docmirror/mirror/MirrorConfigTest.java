@@ -1,7 +1,6 @@
 package io.docmirror.mirror;
 
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -45,10 +44,5 @@ class MirrorConfigTest {
                 .hasMessage("Invalid value 0 for configuration mirror.analytical-ttl.interval-ms: must be positive");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.poll-interval-ms", "soon")))
                 .hasMessage("Invalid value soon for configuration mirror.poll-interval-ms: must be an integer");
-    }
-
-    @Test
-    void everyOptionIsDocumentedWithItsDefault() {
-        ConfigDocumentation.assertDocumented(MirrorConfig.OPTIONS);
     }
 }

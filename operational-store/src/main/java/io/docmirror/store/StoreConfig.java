@@ -58,7 +58,7 @@ public record StoreConfig(
 
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("store.sync-writes", ConfigType.BOOLEAN, "true",
-                    "fsync the write-ahead log before acknowledging a write. false keeps writes safe from a killed "
+                    "fsync the write-ahead log before acknowledging a write. `false` keeps writes safe from a killed "
                             + "process but not from a power loss, and is faster for small writes."),
             new ConfigOption("store.ttl.reaper-interval-ms", ConfigType.INTEGER, "1000",
                     "How often the background TTL reaper physically removes expired items (they are invisible "
@@ -66,48 +66,52 @@ public record StoreConfig(
             new ConfigOption("store.ttl.reaper-batch-size", ConfigType.INTEGER, "1000",
                     "How many expired items the reaper removes in one atomic write."),
             new ConfigOption("store.http.bind", ConfigType.STRING, "127.0.0.1",
-                    "Address the store's HTTP API listens on. Any address other than 127.0.0.1 and ::1 (other "
-                            + "loopback addresses such as 127.0.0.2 included) requires store.http.primary-key."),
+                    "Address the store's HTTP API listens on. Any address other than `127.0.0.1` and `::1` (other "
+                            + "loopback addresses such as `127.0.0.2` included: [why](http-api.md#local-addresses)) "
+                            + "requires `store.http.primary-key`."),
             new ConfigOption("store.http.port", ConfigType.INTEGER, "8081", "Port of the store's HTTP API."),
             new ConfigOption("store.http.threads", ConfigType.INTEGER, "16",
                     "Threads that run the store work of HTTP requests (reads and writes, which block on RocksDB). "
                             + "Connections are served by one non-blocking event loop per core, so a slow client "
                             + "holds none of these threads."),
             new ConfigOption("store.http.primary-key", ConfigType.STRING, "",
-                    "Read-write key: clients send 'Authorization: Bearer <key>'. Empty: no key (127.0.0.1 and ::1 "
-                            + "only). 32 to 512 characters of base64 or base64url (A-Z a-z 0-9 + / - _, '=' "
-                            + "padding at the end), e.g. from 'openssl rand -base64 32'."),
+                    "Read-write key: clients send `Authorization: Bearer <key>`. Empty: no key (`127.0.0.1` and `::1` "
+                            + "only). 32 to 512 characters of base64 or base64url (`A-Z a-z 0-9 + / - _`, `=` padding "
+                            + "at the end), e.g. from `openssl rand -base64 32`; anything else is refused at start, "
+                            + "naming the option and the rule (never the key)."),
             new ConfigOption("store.http.read-only-key", ConfigType.STRING, "",
-                    "Read-only key: allows GET and HEAD requests only. Empty: none. Same rules as the primary "
+                    "Read-only key: allows `GET` and `HEAD` requests only. Empty: none. Same rules as the primary "
                             + "key, and different from it."),
             new ConfigOption("store.http.max-connections", ConfigType.INTEGER, "1024",
                     "The most connections the HTTP API holds open at once; a connection beyond it is closed as "
                             + "soon as it is accepted."),
             new ConfigOption("store.http.request-timeout-ms", ConfigType.INTEGER, "30000",
-                    "The most time a request may take to arrive in full, counted from the connection's opening "
-                            + "or, on a kept-alive connection, from the request's first byte; a slower request is "
-                            + "answered 408 and its connection closed. A response that takes longer to send "
-                            + "closes its connection too."),
+                    "The most time a request may take to arrive in full, counted from the connection's opening or, on "
+                            + "a kept-alive connection, from the request's first byte; a slower request is answered "
+                            + "`408` and its connection closed. A response that takes longer to send closes its "
+                            + "connection too."),
             new ConfigOption("store.http.idle-timeout-ms", ConfigType.INTEGER, "60000",
                     "How long a kept-alive connection may wait for its next request before it is closed."),
             new ConfigOption("store.http.max-page-items", ConfigType.INTEGER, "1000",
-                    "The most items or events one page of a scan, the change log or the change feed answers "
-                            + "with; a larger maxItems or maxEvents is lowered to it (the continuation reads on), "
-                            + "and a page asked without one holds up to it."),
+                    "The most items or events one page of a scan, the change log or the change feed answers with; a "
+                            + "larger `maxItems` or `maxEvents` is lowered to it (the continuation reads on), and a "
+                            + "page asked without one holds up to it."),
             new ConfigOption("store.http.login-failures", ConfigType.INTEGER, "10",
-                    "Wrong keys one client address (an IPv6 /64) may send within store.http.login-lockout-ms; "
-                            + "then each of its requests is answered 429 until the lockout has passed."),
+                    "Wrong keys one client address (an IPv6 `/64`) may send within `store.http.login-lockout-ms`; "
+                            + "then each of its requests is answered `429` (with `Retry-After`) until the lockout has "
+                            + "passed."),
             new ConfigOption("store.http.login-lockout-ms", ConfigType.INTEGER, "60000",
                     "How long a client address that sent too many wrong keys is locked out, and the window its "
                             + "wrong keys are counted in."),
             new ConfigOption("store.change-log.retention-ms", ConfigType.INTEGER, "604800000",
-                    "How long change events stay readable (all versions and deletes), in milliseconds; -1 keeps "
+                    "How long change events stay readable (all versions and deletes), in milliseconds; `-1` keeps "
                             + "them forever. The default, 7 days, is the shorter of Cosmos DB's continuous-backup "
                             + "windows. A reader whose position is older gets an error naming the oldest position "
-                            + "left, never a silent gap."),
+                            + "left, never a silent gap. Trimmed by the same background thread as the TTL reaper, "
+                            + "every `store.ttl.reaper-interval-ms`."),
             new ConfigOption("store.change-log.retention-events", ConfigType.INTEGER, "-1",
-                    "At most this many events are kept per log partition (feed range); -1: no limit. Applies "
-                            + "together with store.change-log.retention-ms: an event goes when either says so."));
+                    "At most this many events are kept per log partition (feed range); `-1`: no limit. Applies "
+                            + "together with `store.change-log.retention-ms`: an event goes when either says so."));
 
     public StoreConfig {
         if (reaperInterval.isNegative() || reaperInterval.isZero()) {

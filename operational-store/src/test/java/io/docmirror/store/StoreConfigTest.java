@@ -1,6 +1,5 @@
 package io.docmirror.store;
 
-import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -105,11 +104,6 @@ class StoreConfigTest {
                         + "store.http.primary-key, or it would allow writes");
 
         assertThat(StoreConfig.defaults().withKeys(PRIMARY_KEY, READ_ONLY_KEY).primaryKey()).contains(PRIMARY_KEY);
-    }
-
-    @Test
-    void everyOptionIsDocumentedWithItsDefault() {
-        ConfigDocumentation.assertDocumented(StoreConfig.OPTIONS);
     }
 
     @Test

@@ -74,7 +74,7 @@ public final class DocmirrorDriver implements Driver {
     @Override
     public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
         return Stream.concat(SqlConfig.OPTIONS.stream(), CatalogOptions.OPTIONS.stream()).map(option -> {
-            DriverPropertyInfo property = new DriverPropertyInfo(option.key(), option.defaultValue());
+            DriverPropertyInfo property = new DriverPropertyInfo(option.key(), option.defaultValue().orElse(null));
             property.description = option.description();
             return property;
         }).toArray(DriverPropertyInfo[]::new);

@@ -29,16 +29,17 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
                             + "Synapse and Fabric SQL endpoints do)."),
             new ConfigOption("sql.memory-limit", "4GB",
                     "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a "
-                            + "temporary directory (up to sql.spill-limit)."),
+                            + "temporary directory (up to `sql.spill-limit`)."),
             new ConfigOption("sql.threads", "0", "DuckDB's worker threads; 0: one per processor."),
             new ConfigOption("sql.query-timeout-ms", "300000",
-                    "A query running longer than this is cancelled with an error; the endpoint keeps serving."),
+                    "A query running longer than this is cancelled with an error; the endpoint keeps serving. A "
+                            + "statement's own `setQueryTimeout` can only shorten it."),
             new ConfigOption("sql.refresh-interval-ms", "200",
                     "A query first looks for newer commits of the mirror when the last look is older than this, so "
                             + "results are at most this much older than the mirror's last commit."),
             new ConfigOption("sql.spill-limit", "4GB",
-                    "How much all queries together may spill to disk (DuckDB's max_temp_directory_size, in the "
-                            + "endpoint's temporary directory) when they outgrow sql.memory-limit; a query that "
+                    "How much all queries together may spill to disk (DuckDB's `max_temp_directory_size`, in the "
+                            + "endpoint's temporary directory) when they outgrow `sql.memory-limit`; a query that "
                             + "needs more fails with an error, and the disk the store shares stays free."));
 
     private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",

@@ -1,6 +1,5 @@
 package io.docmirror.sql;
 
-import io.docmirror.config.ConfigDocumentation;
 import io.docmirror.sql.flight.FlightConfig;
 import org.junit.jupiter.api.Test;
 
@@ -41,10 +40,5 @@ class FlightConfigTest {
         assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.user", "me")))
                 .hasMessage("Unknown configuration flight.user (did you mean flight.username?);"
                         + " see docs/configuration.md");
-    }
-
-    @Test
-    void everyOptionIsDocumentedWithItsDefault() {
-        ConfigDocumentation.assertDocumented(FlightConfig.OPTIONS);
     }
 }

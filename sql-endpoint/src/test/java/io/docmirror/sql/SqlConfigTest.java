@@ -1,6 +1,5 @@
 package io.docmirror.sql;
 
-import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -36,10 +35,5 @@ class SqlConfigTest {
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.timeout", "5")))
                 .hasMessage("Unknown configuration sql.timeout (did you mean sql.query-timeout-ms?);"
                         + " see docs/configuration.md");
-    }
-
-    @Test
-    void everyOptionIsDocumentedWithItsDefault() {
-        ConfigDocumentation.assertDocumented(SqlConfig.OPTIONS);
     }
 }

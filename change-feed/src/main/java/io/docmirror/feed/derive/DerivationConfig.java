@@ -2,6 +2,11 @@ package io.docmirror.feed.derive;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigSection;
+import io.docmirror.config.ConfigType;
+import io.docmirror.config.NearestKey;
+import io.docmirror.config.TreeValue;
 import io.docmirror.store.StoreException;
 
 import java.util.ArrayList;
@@ -11,17 +16,53 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Reads the config file's {@code derivations} section: a mapping from each derivation's name to its source and
- * targets (docs/configuration.md, "Derivations", shows every key). Errors name the derivation, the target and the
+ * targets. The keys of a derivation and of a target are declared once below, with their types, defaults and docs
+ * (docs/configuration.md, "Derivations", is generated from them). Errors name the derivation, the target and the
  * key, so a mistake is found without reading the code.
  */
 public final class DerivationConfig {
-    private static final Set<String> DERIVATION_KEYS = Set.of("source", "targets");
-    private static final Set<String> TARGET_KEYS = Set.of("partition-key", "id", "fields", "drop", "flatten", "split",
-            "parent-fields", "index-field", "delete-with-source", "ttl", "analytical-ttl");
+    private static final ConfigOption SOURCE = ConfigOption.withoutDefault("source", ConfigType.STRING,
+            "Required: the container the derivation reads (its change feed); it must exist.");
+    private static final ConfigOption TARGETS = ConfigOption.withoutDefault("targets", ConfigType.MAPPING,
+            "Required: each target container's name, mapped to its keys (below). A target is created when missing; "
+                    + "no two derivations may write the same one, and none its own source.");
+    /** The keys of a derivation, relative to {@code derivations.<name>}. */
+    public static final List<ConfigOption> DERIVATION_OPTIONS = List.of(SOURCE, TARGETS);
+
+    private static final ConfigOption PARTITION_KEY = ConfigOption.withoutDefault("partition-key", ConfigType.STRING,
+            "Required: the target's partition key, a JSON pointer into the produced document (`/customerId`).");
+    private static final ConfigOption ID = ConfigOption.withoutDefault("id", ConfigType.STRING,
+            "Required: the template of the deterministic id, `{field}` standing for a top-level field of the "
+                    + "produced document (`\"{orderId}:{line}\"`).");
+    private static final ConfigOption SPLIT = ConfigOption.withoutDefault("split", ConfigType.STRING,
+            "One target document per element of the array at this JSON pointer (a non-object element becomes "
+                    + "`{\"value\": element}`; a missing or null array gives none). Absent: one target document per "
+                    + "source document.");
+    private static final ConfigOption PARENT_FIELDS = ConfigOption.withoutDefault("parent-fields",
+            ConfigType.MAPPING, "With `split` only: fields copied from the whole source document, each mapped to a "
+                    + "JSON pointer (`orderId: /id`).");
+    private static final ConfigOption INDEX_FIELD = ConfigOption.withoutDefault("index-field", ConfigType.STRING,
+            "With `split` only: the field that receives the element's position (0, 1, ...).");
+    private static final ConfigOption FIELDS = ConfigOption.withoutDefault("fields", ConfigType.MAPPING,
+            "The target's fields, each mapped to a JSON pointer into the source document (or the element, with "
+                    + "`split`). Absent: every field is kept except the store's system properties and `ttl`.");
+    private static final ConfigOption DROP = ConfigOption.withoutDefault("drop", ConfigType.LIST,
+            "JSON pointers removed from the produced document (`[/discounts, /customer/email]`).");
+    private static final ConfigOption FLATTEN = new ConfigOption("flatten", ConfigType.BOOLEAN, "false",
+            "`true`: nested objects become top-level fields named `a_b_c`.");
+    private static final ConfigOption DELETE_WITH_SOURCE = new ConfigOption("delete-with-source", ConfigType.BOOLEAN,
+            "true", "`false`: a user delete of the source (or an update that no longer produces the document) "
+                    + "leaves this target document alone.");
+    private static final ConfigOption TTL = ConfigOption.withoutDefault("ttl", ConfigType.INTEGER,
+            "The target container's default TTL: `-1` or a number of seconds. Absent: none.");
+    private static final ConfigOption ANALYTICAL_TTL = new ConfigOption("analytical-ttl", ConfigType.INTEGER, "-1",
+            "The target's analytical TTL in seconds; `-1` mirrors it and keeps every version.");
+    /** The keys of a target, relative to {@code derivations.<name>.targets.<container>}. */
+    public static final List<ConfigOption> TARGET_OPTIONS = List.of(PARTITION_KEY, ID, SPLIT, PARENT_FIELDS,
+            INDEX_FIELD, FIELDS, DROP, FLATTEN, DELETE_WITH_SOURCE, TTL, ANALYTICAL_TTL);
 
     private DerivationConfig() {
     }
@@ -58,9 +99,9 @@ public final class DerivationConfig {
 
     private static Derivation derivation(String name, JsonNode node) {
         String key = "derivations." + name;
-        checkKeys(key, node, DERIVATION_KEYS);
-        String source = requiredText(key, node, "source");
-        JsonNode targetsNode = node.path("targets");
+        checkKeys(key, node, DERIVATION_OPTIONS);
+        String source = requiredText(key, node, SOURCE);
+        JsonNode targetsNode = node.path(TARGETS.key());
         if (!targetsNode.isObject() || targetsNode.isEmpty()) {
             throw invalid(key + ".targets", "it must map each target container's name to its mapping");
         }
@@ -76,32 +117,36 @@ public final class DerivationConfig {
     }
 
     private static TargetMapping target(String key, String container, JsonNode node) {
-        checkKeys(key, node, TARGET_KEYS);
-        JsonPointer partitionKey = pointer(key + ".partition-key", requiredText(key, node, "partition-key"));
+        checkKeys(key, node, TARGET_OPTIONS);
+        JsonPointer partitionKey = pointer(key + "." + PARTITION_KEY.key(), requiredText(key, node, PARTITION_KEY));
         IdTemplate id;
         try {
-            id = IdTemplate.parse(requiredText(key, node, "id"));
+            id = IdTemplate.parse(requiredText(key, node, ID));
         } catch (IllegalArgumentException e) {
-            throw invalid(key + ".id", e.getMessage());
+            throw invalid(key + "." + ID.key(), e.getMessage());
         }
-        Optional<JsonPointer> split = optionalText(key, node, "split").map(text -> pointer(key + ".split", text));
-        Map<String, JsonPointer> parentFields = pointerMap(key + ".parent-fields", node.path("parent-fields"));
-        Optional<String> indexField = optionalText(key, node, "index-field");
+        Optional<JsonPointer> split = optionalText(key, node, SPLIT)
+                .map(text -> pointer(key + "." + SPLIT.key(), text));
+        Map<String, JsonPointer> parentFields = pointerMap(key + "." + PARENT_FIELDS.key(),
+                node.path(PARENT_FIELDS.key()));
+        Optional<String> indexField = optionalText(key, node, INDEX_FIELD);
         if (split.isEmpty() && (!parentFields.isEmpty() || indexField.isPresent())) {
             throw invalid(key, "parent-fields and index-field need split (they describe array elements)");
         }
         List<JsonPointer> drop = new ArrayList<>();
-        JsonNode dropNode = node.path("drop");
+        JsonNode dropNode = node.path(DROP.key());
         if (!dropNode.isMissingNode() && !dropNode.isArray()) {
-            throw invalid(key + ".drop", "it must be a list of JSON pointers such as [/items, /customer/email]");
+            throw invalid(key + "." + DROP.key(),
+                    "it must be a list of JSON pointers such as [/items, /customer/email]");
         }
         for (JsonNode pointer : dropNode) {
-            drop.add(pointer(key + ".drop", pointer.asText()));
+            String dropKey = key + "." + DROP.key();
+            drop.add(pointer(dropKey, new TreeValue(dropKey, pointer).textFor(ConfigType.STRING)));
         }
         TargetMapping mapping = new TargetMapping(container, partitionKey, id,
-                pointerMap(key + ".fields", node.path("fields")), drop, bool(key, node, "flatten", false), split,
-                parentFields, indexField, bool(key, node, "delete-with-source", true), ttl(key, node, "ttl", null),
-                ttl(key, node, "analytical-ttl", -1));
+                pointerMap(key + "." + FIELDS.key(), node.path(FIELDS.key())), drop, bool(key, node, FLATTEN), split,
+                parentFields, indexField, bool(key, node, DELETE_WITH_SOURCE), ttl(key, node, TTL),
+                ttl(key, node, ANALYTICAL_TTL));
         try {
             mapping.containerProperties();
         } catch (StoreException e) {
@@ -110,57 +155,66 @@ public final class DerivationConfig {
         return mapping;
     }
 
-    private static void checkKeys(String key, JsonNode node, Set<String> known) {
+    /** Every key must be declared: an unknown one is refused with the nearest declared one. */
+    private static void checkKeys(String key, JsonNode node, List<ConfigOption> declared) {
         if (!node.isObject()) {
             throw invalid(key, "it must be a mapping of keys");
         }
+        List<String> known = declared.stream().map(ConfigOption::key).toList();
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!known.contains(name)) {
-                throw new IllegalArgumentException("Unknown configuration " + key + "." + name + "; the keys are "
-                        + known.stream().sorted().toList() + " (docs/configuration.md)");
+                throw new IllegalArgumentException("Unknown configuration " + key + "." + name + " (did you mean "
+                        + new NearestKey(known).to(name) + "?); see docs/configuration.md");
             }
         }
     }
 
-    private static String requiredText(String key, JsonNode node, String name) {
-        return optionalText(key, node, name).orElseThrow(() -> invalid(key + "." + name, "it is required"));
+    private static String requiredText(String key, JsonNode node, ConfigOption option) {
+        return optionalText(key, node, option)
+                .orElseThrow(() -> invalid(key + "." + option.key(), "it is required"));
     }
 
-    private static Optional<String> optionalText(String key, JsonNode node, String name) {
-        JsonNode value = node.path(name);
-        if (value.isMissingNode() || value.isNull()) {
-            return Optional.empty();
-        }
-        if (!value.isTextual() || value.textValue().isEmpty()) {
-            throw invalid(key + "." + name, "it must be a non-empty string");
-        }
-        return Optional.of(value.textValue());
+    /** A string option's value; null is the same as absent. */
+    private static Optional<String> optionalText(String key, JsonNode node, ConfigOption option) {
+        return given(node, option).map(value -> {
+            String optionKey = key + "." + option.key();
+            String text = new TreeValue(optionKey, value).textFor(option.type());
+            if (text.isEmpty()) {
+                throw invalid(optionKey, "it must be a non-empty string");
+            }
+            return text;
+        });
     }
 
-    private static boolean bool(String key, JsonNode node, String name, boolean defaultValue) {
-        JsonNode value = node.path(name);
-        if (value.isMissingNode()) {
-            return defaultValue;
-        }
-        if (!value.isBoolean()) {
-            throw invalid(key + "." + name, "it must be true or false");
-        }
-        return value.booleanValue();
+    private static boolean bool(String key, JsonNode node, ConfigOption option) {
+        String text = given(node, option).map(value -> new TreeValue(key + "." + option.key(), value)
+                .textFor(option.type())).orElseGet(() -> option.defaultValue().orElseThrow());
+        return Boolean.parseBoolean(text.trim());
     }
 
-    private static Integer ttl(String key, JsonNode node, String name, Integer defaultValue) {
-        JsonNode value = node.path(name);
-        if (value.isMissingNode()) {
-            return defaultValue;
-        }
-        if (value.isNull()) {
+    /** A TTL in seconds; absent: the option's default, or none; null: none (the store's own default). */
+    private static Integer ttl(String key, JsonNode node, ConfigOption option) {
+        String optionKey = key + "." + option.key();
+        if (node.path(option.key()).isNull()) {
             return null;
         }
-        if (!value.canConvertToInt() || !value.isIntegralNumber()) {
-            throw invalid(key + "." + name, "it must be -1 or a number of seconds");
+        Optional<String> text = given(node, option).map(value -> new TreeValue(optionKey, value).textFor(option.type()))
+                .or(option::defaultValue);
+        if (text.isEmpty()) {
+            return null;
         }
-        return value.intValue();
+        try {
+            return Integer.parseInt(text.get().trim());
+        } catch (NumberFormatException e) {
+            throw ConfigSection.invalid(optionKey, text.get(), "must be -1 or a number of seconds");
+        }
+    }
+
+    /** The option's node in a mapping, unless absent or null. */
+    private static Optional<JsonNode> given(JsonNode node, ConfigOption option) {
+        JsonNode value = node.path(option.key());
+        return value.isMissingNode() || value.isNull() ? Optional.empty() : Optional.of(value);
     }
 
     private static Map<String, JsonPointer> pointerMap(String key, JsonNode node) {
@@ -171,8 +225,11 @@ public final class DerivationConfig {
         if (!node.isObject()) {
             throw invalid(key, "it must map each target field to a JSON pointer such as /customer/name");
         }
-        node.fields().forEachRemaining(field -> pointers.put(field.getKey(),
-                pointer(key + "." + field.getKey(), field.getValue().asText())));
+        node.fields().forEachRemaining(field -> {
+            String fieldKey = key + "." + field.getKey();
+            pointers.put(field.getKey(), pointer(fieldKey,
+                    new TreeValue(fieldKey, field.getValue()).textFor(ConfigType.STRING)));
+        });
         return pointers;
     }
 

@@ -41,8 +41,8 @@ public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int
                     "Each event carries its Kafka Connect schema, `{\"schema\":…,\"payload\":…}`, as Connect's "
                             + "`JsonConverter` expects with `schemas.enable=true` (its default) and Debezium's "
                             + "`ExtractNewRecordState` needs; `false`: the payload alone, for `schemas.enable=false` "
-                            + "and plain consumers. The payload is the same either way; changing it keeps an item's "
-                            + "changes in one partition."));
+                            + "and plain consumers. The payload is the same either way, and an item's changes stay in "
+                            + "one partition when it is changed. The event format: README, \"Kafka events\"."));
 
     public KafkaBridgeConfig {
         requireNonNull(bootstrapServers, "bootstrapServers is null");

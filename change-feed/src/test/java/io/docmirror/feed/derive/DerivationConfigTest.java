@@ -47,7 +47,18 @@ class DerivationConfigTest {
                 "Invalid configuration derivations.d.targets.T: parent-fields and index-field need split (they "
                         + "describe array elements)");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"flatten\": \"yes\""),
-                "Invalid configuration derivations.d.targets.T.flatten: it must be true or false");
+                "Invalid value yes for configuration derivations.d.targets.T.flatten: must be true or false");
+        assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": \"a day\""),
+                "Invalid value a day for configuration derivations.d.targets.T.ttl: must be an integer");
+        assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 1.5"),
+                "Invalid value 1.5 for configuration derivations.d.targets.T.ttl: must be an integer");
+        assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 9999999999"),
+                "Invalid value 9999999999 for configuration derivations.d.targets.T.ttl: must be -1 or a number of "
+                        + "seconds");
+        assertInvalid(target("\"partition-key\": 7, \"id\": \"{k}\""), "Invalid value (a number) for "
+                + "configuration derivations.d.targets.T.partition-key: must be a string; put it in quotes");
+        assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"fields\": {\"k\": [\"/k\"]}"),
+                "Invalid value (a list) for configuration derivations.d.targets.T.fields.k: must be a string");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 0"),
                 "Invalid configuration derivations.d.targets.T: Cannot create container T: default TTL 0 must be "
                         + "absent, -1 or a positive number of seconds");
@@ -55,9 +66,8 @@ class DerivationConfigTest {
                 "Invalid configuration derivations.d.targets.T.drop: it must be a list of JSON pointers such as "
                         + "[/items, /customer/email]");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"split-on\": \"/a\""),
-                "Unknown configuration derivations.d.targets.T.split-on; the keys are [analytical-ttl, "
-                        + "delete-with-source, drop, fields, flatten, id, index-field, parent-fields, partition-key, "
-                        + "split, ttl] (docs/configuration.md)");
+                "Unknown configuration derivations.d.targets.T.split-on (did you mean split?); see "
+                        + "docs/configuration.md");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.docmirror.feed.kafka;
 
-import io.docmirror.config.ConfigDocumentation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -16,8 +15,6 @@ class KafkaBridgeConfigTest {
         assertThat(defaults).isEqualTo(new KafkaBridgeConfig("127.0.0.1:9092", "docmirror.", 4,
                 "docmirror.feed-offsets", 1000, Duration.ofMillis(200), false));
         assertThat(defaults.topic("orders")).isEqualTo("docmirror.orders");
-
-        ConfigDocumentation.assertDocumented(KafkaBridgeConfig.OPTIONS);
     }
 
     @Test

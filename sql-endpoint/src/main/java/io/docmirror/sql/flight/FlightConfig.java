@@ -32,9 +32,10 @@ public record FlightConfig(String bind, int port, String username, Optional<Stri
         Duration ticketLifetime, int maxTicketsPerClient, int maxTickets) {
     public static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("flight.bind", "127.0.0.1",
-                    "The address the Arrow Flight SQL endpoint listens on; 0.0.0.0 for every interface. Any "
-                            + "address but 127.0.0.1 and ::1 needs TLS, or flight.allow-plaintext."),
-            new ConfigOption("flight.port", "32010", "Its port; 0 picks a free one."),
+                    "The address the Arrow Flight SQL endpoint listens on; 0.0.0.0 for every interface. Any address "
+                            + "but `127.0.0.1` and `::1` needs TLS, or `flight.allow-plaintext`."),
+            new ConfigOption("flight.port", "32010",
+                    "Its port; 0 picks a free one. `--port` of `sql serve` and `--sql-port` of `run` override it."),
             new ConfigOption("flight.username", "docmirror", "The user name clients log in with."),
             new ConfigOption("flight.password", "",
                     "The password; empty makes a random one at each start, printed with the JDBC URL."),
@@ -44,7 +45,7 @@ public record FlightConfig(String bind, int port, String username, Optional<Stri
                     "The certificate's private key, a PEM PKCS#8 file (required with a certificate)."),
             new ConfigOption("flight.batch-rows", "65536", "Rows per Arrow record batch sent to a client."),
             new ConfigOption("flight.allow-plaintext", "false",
-                    "true lets the endpoint listen on an address other than 127.0.0.1 or ::1 without TLS, "
+                    "`true` lets the endpoint listen on an address other than `127.0.0.1` or `::1` without TLS, "
                             + "passwords and results in the clear (a trusted network, or TLS ended in front of it)."),
             new ConfigOption("flight.ticket-lifetime-ms", "300000",
                     "How long the ticket of a GetFlightInfo can be fetched. A query runs when its ticket is "
