@@ -115,7 +115,8 @@ class CosmosGatewayTest {
 
     @Test
     void itemsAreCreatedReadReplacedUpsertedAndDeleted() {
-        CosmosContainer orders = freshContainer();
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
         CosmosItemResponse<ObjectNode> created = orders.createItem(order("o1", "c1", 10));
         assertThat(created.getStatusCode()).isEqualTo(201);
         assertThat(created.getETag()).isNotBlank();
@@ -143,11 +144,156 @@ class CosmosGatewayTest {
                 .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(409));
     }
 
-    private CosmosContainer freshContainer() {
+    @Test
+    void conditionalWritesCheckTheEtag() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        String first = orders.createItem(order("o1", "c1", 10)).getETag();
+        String second = orders.replaceItem(order("o1", "c1", 11), "o1", new PartitionKey("c1"),
+                new CosmosItemRequestOptions().setIfMatchETag(first)).getETag();
+
+        assertThatThrownBy(() -> orders.replaceItem(order("o1", "c1", 12), "o1", new PartitionKey("c1"),
+                new CosmosItemRequestOptions().setIfMatchETag(first)))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(412));
+        assertThatThrownBy(() -> orders.deleteItem("o1", new PartitionKey("c1"),
+                new CosmosItemRequestOptions().setIfMatchETag(first)))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(412));
+        assertThat(orders.readItem("o1", new PartitionKey("c1"), ObjectNode.class).getItem().get("total").intValue())
+                .isEqualTo(11);
+        assertThat(orders.deleteItem("o1", new PartitionKey("c1"),
+                new CosmosItemRequestOptions().setIfMatchETag(second)).getStatusCode()).isEqualTo(204);
+    }
+
+    @Test
+    void patchAppliesEveryOperation() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        ObjectNode order = order("o1", "c1", 10).put("status", "new").put("note", "x");
+        order.putArray("lines").add("a");
+        orders.createItem(order);
+
+        CosmosItemResponse<ObjectNode> patched = orders.patchItem("o1", new PartitionKey("c1"),
+                CosmosPatchOperations.create().set("/status", "paid").increment("/total", 5).remove("/note")
+                        .add("/lines/-", "b"),
+                ObjectNode.class);
+
+        ObjectNode item = patched.getItem();
+        assertThat(item.get("status").asText()).isEqualTo("paid");
+        assertThat(item.get("total").intValue()).isEqualTo(15);
+        assertThat(item.has("note")).isFalse();
+        assertThat(item.get("lines").toString()).isEqualTo("[\"a\",\"b\"]");
+        assertThatThrownBy(() -> orders.patchItem("o1", new PartitionKey("c1"),
+                CosmosPatchOperations.create().remove("/missing"), ObjectNode.class))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(400));
+    }
+
+    @Test
+    void aTransactionalBatchIsAllOrNothing() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        orders.createItem(order("o1", "c1", 10));
+
+        CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("c1"));
+        batch.createItemOperation(order("o2", "c1", 20));
+        batch.upsertItemOperation(order("o3", "c1", 30));
+        batch.replaceItemOperation("o1", order("o1", "c1", 11));
+        batch.readItemOperation("o1");
+        batch.patchItemOperation("o2", CosmosPatchOperations.create().increment("/total", 1));
+        CosmosBatchResponse applied = orders.executeCosmosBatch(batch);
+        assertThat(applied.isSuccessStatusCode()).isTrue();
+        // An upsert answers 200 whether it created or replaced (Cosmos DB answers 201 when it created).
+        assertThat(applied.getResults()).extracting(result -> result.getStatusCode())
+                .containsExactly(201, 200, 200, 200, 200);
+        assertThat(applied.getResults().get(3).getItem(ObjectNode.class).get("total").intValue()).isEqualTo(11);
+        assertThat(orders.readItem("o2", new PartitionKey("c1"), ObjectNode.class).getItem().get("total").intValue())
+                .isEqualTo(21);
+
+        CosmosBatch failing = CosmosBatch.createCosmosBatch(new PartitionKey("c1"));
+        failing.deleteItemOperation("o3");
+        failing.createItemOperation(order("o1", "c1", 99));
+        failing.createItemOperation(order("o4", "c1", 40));
+        CosmosBatchResponse failed = orders.executeCosmosBatch(failing);
+        assertThat(failed.isSuccessStatusCode()).isFalse();
+        assertThat(failed.getStatusCode()).isEqualTo(409);
+        assertThat(failed.getResults()).extracting(result -> result.getStatusCode()).containsExactly(424, 409, 424);
+        assertThat(orders.readItem("o3", new PartitionKey("c1"), ObjectNode.class).getStatusCode()).isEqualTo(200);
+        assertThatThrownBy(() -> orders.readItem("o4", new PartitionKey("c1"), ObjectNode.class))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+    }
+
+    @Test
+    void partitionKeysOfAnyCharactersRoundTrip() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        for (String customer : List.of("日本 \"quoted\" \\ back", "emoji 😀", "", "a/b?c#d%20e", "line\nbreak")) {
+            orders.createItem(order("o-" + customer.hashCode(), customer, 1));
+            ObjectNode read = orders.readItem("o-" + customer.hashCode(), new PartitionKey(customer), ObjectNode.class)
+                    .getItem();
+            assertThat(read.get("customerId").asText()).isEqualTo(customer);
+            assertThat(store.readItem(database + ".orders", io.docmirror.store.PartitionKey.of(customer),
+                    "o-" + customer.hashCode()).tree().get("customerId").asText()).isEqualTo(customer);
+            orders.deleteItem("o-" + customer.hashCode(), new PartitionKey(customer), new CosmosItemRequestOptions());
+        }
+        ObjectNode numeric = JSON.createObjectNode().put("id", "n").put("customerId", 42);
+        orders.createItem(numeric);
+        assertThat(orders.readItem("n", new PartitionKey(42), ObjectNode.class).getItem().get("customerId").intValue())
+                .isEqualTo(42);
+        orders.createItem(JSON.createObjectNode().put("id", "none"));
+        assertThat(orders.readItem("none", PartitionKey.NONE, ObjectNode.class).getStatusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theStoresFeedRangesAreTheSdksPartitionKeyRanges() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        List<FeedRange> ranges = orders.getFeedRanges();
+        assertThat(ranges).hasSize(store.readContainer(database + ".orders").logPartitions());
+    }
+
+    @Test
+    void queriesAreRefusedNamingWhatIsMissing() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        assertThatThrownBy(() -> orders.queryItems("SELECT * FROM c", new com.azure.cosmos.models.CosmosQueryRequestOptions(),
+                ObjectNode.class).stream().toList())
+                .isInstanceOfSatisfying(CosmosException.class, e -> {
+                    assertThat(e.getStatusCode()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("not supported yet");
+                });
+    }
+
+    @Test
+    void aWrongKeyIsRefusedAndTheReadOnlyKeyOnlyReads() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        orders.createItem(order("o1", "c1", 10));
+
+        // The SDK reads the account as it starts, and fails to start with the 401 it got.
+        assertThatThrownBy(() -> client(randomKey()).close())
+                .hasMessageContaining("\"statusCode\":401")
+                .hasMessageContaining("The input authorization token can't serve the request");
+
+        try (CosmosClient reader = client(READ_ONLY_KEY)) {
+            CosmosContainer readOnly = reader.getDatabase(database).getContainer("orders");
+            assertThat(readOnly.readItem("o1", new PartitionKey("c1"), ObjectNode.class).getItem().get("total")
+                    .intValue()).isEqualTo(10);
+            assertThatThrownBy(() -> readOnly.upsertItem(order("o1", "c1", 0)))
+                    .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(403));
+        }
+        assertThat(orders.readItem("o1", new PartitionKey("c1"), ObjectNode.class).getItem().get("total").intValue())
+                .isEqualTo(10);
+    }
+
+    /** A new database with a container {@code orders} partitioned by {@code /customerId}; returns its name. */
+    private String freshDatabase() {
         String name = "db" + UUID.randomUUID().toString().substring(0, 8);
         client.createDatabase(name);
         client.getDatabase(name).createContainer(new CosmosContainerProperties("orders", "/customerId"));
-        return client.getDatabase(name).getContainer("orders");
+        return name;
+    }
+
+    private CosmosContainer orders(String database) {
+        return client.getDatabase(database).getContainer("orders");
     }
 
     private static ObjectNode order(String id, String customer, int total) {
