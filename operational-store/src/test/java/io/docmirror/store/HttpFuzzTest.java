@@ -51,7 +51,12 @@ class HttpFuzzTest {
             "/containers/orders/scan/0?maxItems=-1&continuation=%25%25",
             "/containers/orders/scan/0?continuation=AAAA",
             "/containers/orders/changelog/0?after=x&maxEvents=99999999999",
-            "/containers/orders/changelog/0?after=-5&maxEvents=-1");
+            "/containers/orders/changelog/0?after=-5&maxEvents=-1",
+            // The Cosmos DB routes
+            "/dbs", "/dbs/shop", "/dbs/shop/colls", "/dbs/shop/colls/orders", "/dbs/shop/colls/orders/pkranges",
+            "/dbs/shop/colls/orders/docs", "/dbs/shop/colls/orders/docs/o1", "/dbs/shop/colls/orders/docs/missing",
+            "/dbs/nope/colls/orders/docs/o1", "/dbs/shop/colls/nope/docs", "/dbs/shop/users", "/dbs/a.b/colls",
+            "/dbs/%FF/colls", "/dbs/AAAAAA==/colls/AAAAAIAAAAA=", "/dbs/shop/colls/orders/docs/o1/attachments");
     private static final List<String> PARTITION_KEY_HEADERS = List.of("[\"c1\"]", "[{}]", "[null]", "x", "[]",
             "[1,2]", "[{\"a\":1}]", "[[1]]", "[1e2147483648]", "[\"\\ud800\"]", "[\"c1\"] trailing", "",
             "[" + "1".repeat(3000) + "]");
@@ -162,6 +167,11 @@ class HttpFuzzTest {
         if (random.nextInt(4) == 0) {
             request.header("x-ms-documentdb-is-upsert", List.of("true", "false", "yes", "").get(random.nextInt(4)));
         }
+        if (route.startsWith("/dbs") && random.nextInt(3) == 0) {
+            request.header(List.of("x-ms-cosmos-is-batch-request", "x-ms-documentdb-isquery", "a-im",
+                    "If-None-Match").get(random.nextInt(4)), List.of("True", "False", "maybe", "\"1\"").get(
+                    random.nextInt(4)));
+        }
         Snapshot before = snapshot();
         long start = System.nanoTime();
         RawHttp.Response response;
@@ -187,7 +197,7 @@ class HttpFuzzTest {
             violations.add("answered after " + millis + " ms: " + what);
         }
         if (response.status() >= 400) {
-            checkErrorBody(method, response, what);
+            checkErrorBody(method, route, response, what);
             Snapshot after = snapshot();
             if (!after.equals(before)) {
                 violations.add("refused with " + response.status() + " but changed the store from " + before
@@ -199,7 +209,8 @@ class HttpFuzzTest {
         }
     }
 
-    private void checkErrorBody(String method, RawHttp.Response response, String what) {
+    private void checkErrorBody(String method, String route, RawHttp.Response response, String what) {
+        boolean cosmos = route.equals("/") || route.startsWith("/dbs");
         if (method.equals("HEAD")) {
             return;
         }
@@ -218,6 +229,12 @@ class HttpFuzzTest {
                     .findFirst().orElse(null);
             if (error == null || !error.path("message").isTextual()) {
                 violations.add("batch results without an operation of the answer's status: " + what);
+                return;
+            }
+        }
+        else if (cosmos) {
+            if (error == null || !error.path("code").isTextual() || !error.path("message").isTextual()) {
+                violations.add("error body is not Cosmos DB's {\"code\",\"message\"}: " + what);
                 return;
             }
         }
@@ -274,6 +291,19 @@ class HttpFuzzTest {
                 + "{\"partitionKey\":{},\"type\":\"read\",\"id\":\"o1\"},"
                 + "{\"partitionKey\":\"c1\",\"type\":\"patch\",\"id\":\"o1\",\"patch\":[{\"op\":\"set\",\"path\":\"/a\",\"value\":1}],\"ifMatch\":\"\\\"x\\\"\"},"
                 + "{\"partitionKey\":null,\"type\":\"delete\",\"id\":\"zz\"}]}");
+        bodies.put("POST /dbs", "{\"id\":\"fuzzdb\"}");
+        bodies.put("POST /dbs/shop/colls", "{\"id\":\"c2\",\"partitionKey\":{\"paths\":[\"/k\"],\"kind\":\"Hash\","
+                + "\"version\":2},\"defaultTtl\":3600,\"analyticalStorageTtl\":-1,\"indexingPolicy\":{}}");
+        bodies.put("PUT /dbs/shop/colls/orders", "{\"id\":\"orders\",\"partitionKey\":{\"paths\":[\"/customerId\"]}}");
+        bodies.put("POST /dbs/shop/colls/orders/docs", "{\"id\":\"n1\",\"customerId\":\"c1\",\"total\":12.50}");
+        bodies.put("PUT /dbs/shop/colls/orders/docs/o1", "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}");
+        bodies.put("PATCH /dbs/shop/colls/orders/docs/o1", "{\"operations\":[{\"op\":\"set\",\"path\":\"/status\","
+                + "\"value\":\"paid\"},{\"op\":\"remove\",\"path\":\"/total\",\"value\":null}],\"condition\":null}");
+        bodies.put("POST /dbs/shop/colls/orders/docs?batch", "[{\"operationType\":\"Create\",\"resourceBody\":"
+                + "{\"id\":\"b1\",\"customerId\":\"c1\"}},{\"operationType\":\"Patch\",\"id\":\"o1\","
+                + "\"resourceBody\":{\"operations\":[{\"op\":\"incr\",\"path\":\"/total\",\"value\":1}]}},"
+                + "{\"operationType\":\"Read\",\"id\":\"o1\",\"ifMatch\":\"\\\"x\\\"\"},"
+                + "{\"operationType\":\"Delete\",\"id\":\"b1\"}]");
         bodies.put("POST /containers/orders/bulk", "{\"id\":\"l1\",\"customerId\":\"c1\"}\n{\"id\":\"l2\",\"customerId\":"
                 + "\"c2\"}\r\n{\"id\":\"l3\"}\n");
         Map<String, byte[]> bytes = new TreeMap<>();
@@ -290,6 +320,12 @@ class HttpFuzzTest {
         embedded.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1,\"tags\":[\"a\"]}");
         embedded.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\"}");
         embedded.createItem("orders", "{\"id\":\"o3\"}");
+        // The Cosmos DB routes' database "shop" with its container "orders", as those routes keep them.
+        embedded.createContainer(ContainerProperties.of("cosmos-databases", "/id").withLogPartitions(1));
+        embedded.createItem("cosmos-databases", "{\"id\":\"shop\"}");
+        embedded.createContainer(ContainerProperties.of("shop.orders", "/customerId")
+                .withPartitionHashing(ContainerProperties.PartitionHashing.COSMOS_HASH_V2));
+        embedded.createItem("shop.orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1}");
     }
 
     /** What a refused request must not change: each container, its item count and its change log ends. */
