@@ -101,6 +101,12 @@ class CosmosGatewayTest {
         assertThat(client.readAllDatabases().stream().map(properties -> properties.getId()).toList()).contains(name);
         assertThatThrownBy(() -> database.createContainer(new CosmosContainerProperties("orders", "/customerId")))
                 .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(409));
+        assertThat(database.createContainerIfNotExists(new CosmosContainerProperties("orders", "/customerId"))
+                .getProperties().getDefaultTimeToLiveInSeconds()).isEqualTo(3600);
+        assertThat(database.createContainerIfNotExists(new CosmosContainerProperties("lines", "/orderId"))
+                .getStatusCode()).isEqualTo(201);
+        assertThat(database.readAllContainers().stream().map(CosmosContainerProperties::getId).toList())
+                .containsExactlyInAnyOrder("orders", "lines");
 
         // A test suite's usual pattern: delete the database, create it again with the same containers, start empty.
         database.getContainer("orders").createItem(order("o1", "c1", 10));
@@ -234,6 +240,12 @@ class CosmosGatewayTest {
                     "o-" + customer.hashCode()).tree().get("customerId").asText()).isEqualTo(customer);
             orders.deleteItem("o-" + customer.hashCode(), new PartitionKey(customer), new CosmosItemRequestOptions());
         }
+        // Ids are path segments the SDK escapes and signs as they are.
+        String id = "ordre n° 1 é 😀 +%";
+        orders.createItem(order(id, "c1", 5));
+        assertThat(orders.readItem(id, new PartitionKey("c1"), ObjectNode.class).getItem().get("id").asText())
+                .isEqualTo(id);
+        orders.deleteItem(id, new PartitionKey("c1"), new CosmosItemRequestOptions());
         ObjectNode numeric = JSON.createObjectNode().put("id", "n").put("customerId", 42);
         orders.createItem(numeric);
         assertThat(orders.readItem("n", new PartitionKey(42), ObjectNode.class).getItem().get("customerId").intValue())

@@ -117,9 +117,10 @@ final class CosmosAuthorization {
 
     /** The signature's bytes from {@code type=master&ver=1.0&sig=...} (URL-encoded or not); empty when malformed. */
     private static Optional<byte[]> signature(String header) {
+        // The SDKs URL-encode the header; a hand-made one may not be, and then its base64 '+' must stay a '+'.
         String decoded;
         try {
-            decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
+            decoded = header.contains("%") ? URLDecoder.decode(header, StandardCharsets.UTF_8) : header;
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -34,7 +34,7 @@ final class CosmosEndpoints {
     private static final String DATABASE = "/dbs/{db}";
     private static final String CONTAINER = DATABASE + "/colls/{coll}";
     private static final String SESSION_TOKEN = "x-ms-session-token";
-    static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
+    private static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
     private static final String IS_QUERY = "x-ms-documentdb-isquery";
     private static final String INCREMENTAL_FEED = "a-im";
 
@@ -124,7 +124,7 @@ final class CosmosEndpoints {
 
     private ApiResponse deleteDatabase(ApiRequest request, Map<String, String> path) {
         databases.delete(databases.resolve(path.get("db")).id());
-        return CosmosWire.empty(204);
+        return ApiResponse.empty(204);
     }
 
     // Containers
@@ -167,7 +167,7 @@ final class CosmosEndpoints {
 
     private ApiResponse deleteContainer(ApiRequest request, Map<String, String> path) {
         store.deleteContainer(containers.resolve(path.get("db"), path.get("coll")).properties().id());
-        return CosmosWire.empty(204);
+        return ApiResponse.empty(204);
     }
 
     /**
@@ -179,7 +179,7 @@ final class CosmosEndpoints {
         CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
         String etag = "\"" + container.properties().logPartitions() + "\"";
         if (request.header("If-None-Match").filter(etag::equals).isPresent()) {
-            return CosmosWire.empty(304).withHeader("etag", etag);
+            return ApiResponse.empty(304).withHeader("etag", etag);
         }
         int count = container.properties().logPartitions();
         List<JsonNode> ranges = new ArrayList<>();
@@ -204,7 +204,7 @@ final class CosmosEndpoints {
     // Items
 
     private ApiResponse readFeed(ApiRequest request, Map<String, String> path) {
-        containers.resolve(path.get("db"), path.get("coll"));
+        containers.resolve(path.get("db"), path.get("coll")); // a missing container is 404, as for any other read
         if (request.header(INCREMENTAL_FEED).isPresent()) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "The change feed over the Cosmos DB routes is not "
                     + "supported yet; read it with GET /containers/{c}/changefeed (docs/http-api.md)");
@@ -242,7 +242,7 @@ final class CosmosEndpoints {
         Item item = store.readItem(container.properties().id(), RequestHeaders.requiredPartitionKey(request),
                 path.get("id"));
         if (request.header("If-None-Match").filter(item.etag()::equals).isPresent()) {
-            return CosmosWire.empty(304).withHeader("etag", item.etag());
+            return ApiResponse.empty(304).withHeader("etag", item.etag());
         }
         return item(200, container, item);
     }
@@ -266,7 +266,7 @@ final class CosmosEndpoints {
         PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
         store.deleteItem(container.properties().id(), partitionKey, path.get("id"),
                 RequestHeaders.precondition(request));
-        return CosmosWire.empty(204).withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, 0));
+        return ApiResponse.empty(204).withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, 0));
     }
 
     /**

@@ -41,10 +41,6 @@ final class CosmosWire {
         }
     }
 
-    static ApiResponse empty(int status) {
-        return ApiResponse.empty(status);
-    }
-
     /** Cosmos DB's error body: the status's name as the code ({@code NotFound}) and the message. */
     static byte[] error(int status, String message) {
         ObjectNode body = StoreJson.mapper().createObjectNode();
