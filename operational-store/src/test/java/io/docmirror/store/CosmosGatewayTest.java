@@ -7,12 +7,14 @@ import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosBatch;
 import com.azure.cosmos.models.CosmosBatchResponse;
+import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosContainerResponse;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.CosmosPatchOperations;
 import com.azure.cosmos.models.FeedRange;
+import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,13 +24,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -260,6 +265,83 @@ class CosmosGatewayTest {
         CosmosContainer orders = orders(database);
         List<FeedRange> ranges = orders.getFeedRanges();
         assertThat(ranges).hasSize(store.readContainer(database + ".orders").logPartitions());
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void theChangeFeedInLatestVersionModeGivesEachItemsNewestVersionOnce() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        for (int index = 1; index <= 20; index++) {
+            orders.createItem(order("o" + index, "c" + (index % 7), index));
+        }
+        orders.upsertItem(order("o1", "c1", 100));
+        orders.upsertItem(order("o1", "c1", 101));
+        orders.deleteItem("o2", new PartitionKey("c2"), new CosmosItemRequestOptions());
+
+        ChangeFeedRead first = readChangeFeed(orders,
+                CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(FeedRange.forFullRange()));
+        assertThat(first.ids()).hasSize(19).doesNotHaveDuplicates().doesNotContain("o2").contains("o1", "o20");
+        assertThat(first.documents().stream().filter(document -> document.get("id").asText().equals("o1"))
+                .findFirst().orElseThrow().get("total").intValue()).isEqualTo(101);
+
+        orders.createItem(order("o21", "c0", 21));
+        orders.upsertItem(order("o3", "c3", 300));
+        ChangeFeedRead next = readChangeFeed(orders,
+                CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(first.continuation()));
+        assertThat(next.ids()).containsExactlyInAnyOrder("o21", "o3");
+
+        ChangeFeedRead onePartition = readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                .createForProcessingFromBeginning(FeedRange.forLogicalPartition(new PartitionKey("c3"))));
+        assertThat(onePartition.ids()).containsExactlyInAnyOrder("o3", "o10", "o17");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void theChangeFeedInAllVersionsAndDeletesModeGivesEveryChange() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        orders.createItem(order("before", "c1", 0));
+        ChangeFeedRead now = readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                .createForProcessingFromNow(FeedRange.forFullRange()).allVersionsAndDeletes());
+        assertThat(now.documents()).isEmpty();
+
+        orders.createItem(order("o1", "c1", 1));
+        orders.replaceItem(order("o1", "c1", 2), "o1", new PartitionKey("c1"), new CosmosItemRequestOptions());
+        orders.deleteItem("o1", new PartitionKey("c1"), new CosmosItemRequestOptions());
+        ChangeFeedRead changes = readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                .createForProcessingFromContinuation(now.continuation()).allVersionsAndDeletes());
+
+        assertThat(changes.documents()).extracting(change -> change.path("metadata").path("operationType").asText())
+                .containsExactly("create", "replace", "delete");
+        JsonNode create = changes.documents().get(0);
+        JsonNode replace = changes.documents().get(1);
+        JsonNode delete = changes.documents().get(2);
+        assertThat(create.path("current").path("total").intValue()).isEqualTo(1);
+        assertThat(replace.path("current").path("total").intValue()).isEqualTo(2);
+        assertThat(replace.path("metadata").path("previousImageLSN").longValue())
+                .isEqualTo(create.path("metadata").path("lsn").longValue());
+        assertThat(delete.has("current")).isFalse();
+        assertThat(delete.path("metadata").path("id").asText()).isEqualTo("o1");
+        assertThat(delete.path("metadata").path("partitionKey").path("customerId").asText()).isEqualTo("c1");
+        assertThat(delete.path("metadata").path("timeToLiveExpired").booleanValue()).isFalse();
+    }
+
+    /** The documents of a change feed read until it has nothing more, and where to go on from. */
+    private record ChangeFeedRead(List<JsonNode> documents, String continuation) {
+        List<String> ids() {
+            return documents.stream().map(document -> document.get("id").asText()).toList();
+        }
+    }
+
+    private static ChangeFeedRead readChangeFeed(CosmosContainer container, CosmosChangeFeedRequestOptions options) {
+        List<JsonNode> documents = new ArrayList<>();
+        String continuation = null;
+        for (FeedResponse<JsonNode> page : container.queryChangeFeed(options, JsonNode.class).iterableByPage()) {
+            documents.addAll(page.getResults());
+            continuation = page.getContinuationToken();
+        }
+        return new ChangeFeedRead(documents, continuation);
     }
 
     @Test

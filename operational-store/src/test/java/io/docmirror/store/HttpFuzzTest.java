@@ -113,6 +113,23 @@ class HttpFuzzTest {
             }
         }
 
+        // The change feed over the Cosmos DB routes: its headers right, wrong or missing, in every combination.
+        for (String mode : List.of("Incremental Feed", "Full-Fidelity Feed", "incremental feed", "Bogus")) {
+            for (String position : List.of("", "*", "\"0\"", "\"3\"", "\"-1\"", "x", "\"99999999999999999999\"")) {
+                for (String range : List.of("", "0", "rid,3", "4", "-1", "a,b,c", "99999")) {
+                    Map<String, String> headers = new TreeMap<>(Map.of("A-IM", mode));
+                    if (!position.isEmpty()) {
+                        headers.put("If-None-Match", position);
+                    }
+                    if (!range.isEmpty()) {
+                        headers.put("x-ms-documentdb-partitionkeyrangeid", range);
+                    }
+                    headers.put("x-ms-max-item-count", List.of("1", "-1", "0", "x").get(random.nextInt(4)));
+                    exchange("GET", "/dbs/shop/colls/orders/docs", new byte[0], headers);
+                }
+            }
+        }
+
         System.out.println("Fuzzed " + requests + " requests; answers by status: " + statuses);
         assertThat(violations).as("violations in %d requests (answers by status: %s)", requests, statuses).isEmpty();
         assertThat(requests).isGreaterThan(1000);
@@ -155,7 +172,13 @@ class HttpFuzzTest {
     }
 
     private void exchange(String method, String route, byte[] body) throws IOException {
+        exchange(method, route, body, Map.of());
+    }
+
+    private void exchange(String method, String route, byte[] body, Map<String, String> extraHeaders)
+            throws IOException {
         RawHttp request = RawHttp.request(method, route).body(body);
+        extraHeaders.forEach(request::header);
         int headers = random.nextInt(4);
         if (headers > 0) {
             request.header(HEADER, headers == 1 ? "[\"c1\"]"
@@ -168,9 +191,11 @@ class HttpFuzzTest {
             request.header("x-ms-documentdb-is-upsert", List.of("true", "false", "yes", "").get(random.nextInt(4)));
         }
         if (route.startsWith("/dbs") && random.nextInt(3) == 0) {
-            request.header(List.of("x-ms-cosmos-is-batch-request", "x-ms-documentdb-isquery", "a-im",
-                    "If-None-Match").get(random.nextInt(4)), List.of("True", "False", "maybe", "\"1\"").get(
-                    random.nextInt(4)));
+            request.header(List.of("x-ms-cosmos-is-batch-request", "x-ms-documentdb-isquery", "A-IM",
+                    "If-None-Match", "x-ms-documentdb-partitionkeyrangeid", "x-ms-max-item-count", "x-ms-start-epk",
+                    "If-Modified-Since").get(random.nextInt(8)), List.of("True", "False", "maybe", "\"1\"", "*",
+                    "Incremental Feed", "Full-Fidelity Feed", "rid,0", "-1", "99999999999", "Tue, 24 Nov 2026 08:00:00 GMT",
+                    "").get(random.nextInt(12)));
         }
         Snapshot before = snapshot();
         long start = System.nanoTime();

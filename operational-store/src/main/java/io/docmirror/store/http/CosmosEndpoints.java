@@ -26,28 +26,34 @@ import static java.util.Objects.requireNonNull;
 /**
  * Cosmos DB for NoSQL's REST protocol in gateway mode (docs/http-api.md, "Cosmos DB routes"), so that the official
  * SDKs work against the store unchanged: the database account, databases, containers, partition key ranges and items
- * (create, upsert, read, replace, patch, delete, transactional batch). Databases map onto the store's containers as
- * {@link CosmosDatabases} says. Queries and the change feed over these routes answer 400 naming what is not supported
- * yet.
+ * (create, upsert, read, replace, patch, delete, transactional batch) and the change feed ({@link CosmosChangeFeed}).
+ * Databases map onto the store's containers as {@link CosmosDatabases} says. Queries answer 400 naming what is not
+ * supported yet.
  */
 final class CosmosEndpoints {
     private static final String DATABASE = "/dbs/{db}";
     private static final String CONTAINER = DATABASE + "/colls/{coll}";
     private static final String SESSION_TOKEN = "x-ms-session-token";
+    private static final String OWNER_NAME = "x-ms-alt-content-path";
+    private static final String OWNER_ID = "x-ms-content-path";
     private static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
     private static final String IS_QUERY = "x-ms-documentdb-isquery";
-    private static final String INCREMENTAL_FEED = "a-im";
 
     private final StoreClient store;
     private final CosmosDatabases databases;
     private final CosmosContainers containers;
+    private final CosmosChangeFeed changeFeed;
     private final boolean tls;
 
-    /** @param tls whether the server speaks TLS, so the account's endpoints are https */
-    CosmosEndpoints(StoreClient store, boolean tls) {
+    /**
+     * @param maxPageItems the most changes one change feed answer holds
+     * @param tls whether the server speaks TLS, so the account's endpoints are https
+     */
+    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls) {
         this.store = requireNonNull(store, "store is null");
         this.databases = new CosmosDatabases(store);
         this.containers = new CosmosContainers(store, databases);
+        this.changeFeed = new CosmosChangeFeed(store, maxPageItems);
         this.tls = tls;
     }
 
@@ -134,18 +140,19 @@ final class CosmosEndpoints {
         List<JsonNode> list = databases.containers(database).stream()
                 .map(properties -> CosmosWire.container(database, properties))
                 .toList();
-        return CosmosWire.feed(request, database.resourceId(), "DocumentCollections", list);
+        return owned(CosmosWire.feed(request, database.resourceId(), "DocumentCollections", list), database);
     }
 
     private ApiResponse createContainer(ApiRequest request, Map<String, String> path) {
         CosmosDatabases.Database database = databases.resolve(path.get("db"));
         ContainerProperties created = store.createContainer(containers.fromCosmos(database, request.body()));
-        return CosmosWire.json(201, CosmosWire.container(database, created));
+        return owned(CosmosWire.json(201, CosmosWire.container(database, created)), database);
     }
 
     private ApiResponse readContainer(ApiRequest request, Map<String, String> path) {
         CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
-        return CosmosWire.json(200, CosmosWire.container(container.database(), container.properties()));
+        return owned(CosmosWire.json(200, CosmosWire.container(container.database(), container.properties())),
+                container.database());
     }
 
     /** Replacing a container's settings: only the same settings are taken for now (the store cannot change them). */
@@ -162,7 +169,7 @@ final class CosmosEndpoints {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot replace container " + current.id()
                     + ": changing defaultTtl or analyticalStorageTtl of an existing container is not supported yet");
         }
-        return CosmosWire.json(200, CosmosWire.container(container.database(), current));
+        return owned(CosmosWire.json(200, CosmosWire.container(container.database(), current)), container.database());
     }
 
     private ApiResponse deleteContainer(ApiRequest request, Map<String, String> path) {
@@ -203,14 +210,15 @@ final class CosmosEndpoints {
 
     // Items
 
+    /** The change feed ({@code A-IM}); reading all items without it (a read feed) is not supported yet. */
     private ApiResponse readFeed(ApiRequest request, Map<String, String> path) {
-        containers.resolve(path.get("db"), path.get("coll")); // a missing container is 404, as for any other read
-        if (request.header(INCREMENTAL_FEED).isPresent()) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "The change feed over the Cosmos DB routes is not "
-                    + "supported yet; read it with GET /containers/{c}/changefeed (docs/http-api.md)");
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        if (request.header(CosmosChangeFeed.A_IM).isPresent()) {
+            return changeFeed.read(request, container);
         }
         throw new StoreException(StoreErrorCode.BAD_REQUEST, "Reading all items (a read feed) over the Cosmos DB "
-                + "routes is not supported yet; read a logical partition or scan with the /containers routes");
+                + "routes is not supported yet; read the change feed (A-IM: Incremental Feed) or scan with the "
+                + "/containers routes");
     }
 
     /** Create, upsert ({@code x-ms-documentdb-is-upsert}), a transactional batch, or a query (not supported yet). */
@@ -294,8 +302,19 @@ final class CosmosEndpoints {
                 .withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, lsn));
     }
 
+    /**
+     * An answer about a database's containers, naming the database as its owner: the SDKs make a container's name
+     * path ({@code dbs/shop/colls/orders}) from it.
+     */
+    private static ApiResponse owned(ApiResponse response, CosmosDatabases.Database database) {
+        return response.withHeader(OWNER_NAME, "dbs/" + database.id())
+                .withHeader(OWNER_ID, database.resourceId());
+    }
+
     private static ApiResponse item(int status, CosmosContainers.Resolved container, Item item) {
         return ApiResponse.json(status, item.jsonBytes())
+                .withHeader(OWNER_NAME, "dbs/" + container.database().id() + "/colls/" + container.id())
+                .withHeader(OWNER_ID, container.resourceId())
                 .withHeader("etag", item.etag())
                 .withHeader(SESSION_TOKEN, sessionToken(container, item.partitionKey(), item.lsn()))
                 .withHeader("lsn", Long.toString(item.lsn()));

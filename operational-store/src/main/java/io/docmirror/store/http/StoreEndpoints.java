@@ -49,7 +49,7 @@ final class StoreEndpoints {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = maxPageItems;
         this.extraRoutes = Map.copyOf(extraRoutes);
-        this.cosmos = new CosmosEndpoints(store, tls);
+        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls);
         for (String name : this.extraRoutes.keySet()) {
             if (!ROUTE_NAME.matcher(name).matches() || BUILT_IN_RESOURCES.contains(name)) {
                 throw new IllegalArgumentException("Cannot serve route /containers/{c}/" + name + ": a route's name is "
