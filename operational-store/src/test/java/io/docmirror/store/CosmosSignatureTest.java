@@ -70,6 +70,31 @@ class CosmosSignatureTest {
     }
 
     @Test
+    void databasesLastThroughARestartOfTheStore() throws Exception {
+        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        RawHttp.Response created = RawHttp.request("POST", "/dbs")
+                .header("x-ms-date", date)
+                .header("Authorization", authorization(KEY, "POST", "dbs", "", date))
+                .body("{\"id\":\"shop\"}")
+                .send(server.port());
+        String resourceId = StoreJson.mapper().readTree(created.body()).get("_rid").asText();
+
+        server.close();
+        store.close();
+        store = EmbeddedStore.open(directory, StoreConfig.defaults().withSyncWrites(false));
+        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+                .withKeys(KEY, READ_ONLY_KEY));
+
+        String later = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        RawHttp.Response read = RawHttp.request("GET", "/dbs/shop")
+                .header("x-ms-date", later)
+                .header("Authorization", authorization(KEY, "GET", "dbs", "dbs/shop", later))
+                .send(server.port());
+        assertThat(read.status()).as(read.bodyText()).isEqualTo(200);
+        assertThat(StoreJson.mapper().readTree(read.body()).get("_rid").asText()).isEqualTo(resourceId);
+    }
+
+    @Test
     void aDateMoreThanFifteenMinutesOffIsForbidden() throws Exception {
         for (ZonedDateTime skewed : new ZonedDateTime[] {ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(16),
                 ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(16)}) {

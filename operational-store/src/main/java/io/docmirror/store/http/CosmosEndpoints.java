@@ -274,7 +274,7 @@ final class CosmosEndpoints {
         PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
         store.deleteItem(container.properties().id(), partitionKey, path.get("id"),
                 RequestHeaders.precondition(request));
-        return ApiResponse.empty(204).withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, 0));
+        return ApiResponse.empty(204);
     }
 
     /**
