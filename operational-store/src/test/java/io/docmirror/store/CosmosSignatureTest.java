@@ -51,31 +51,20 @@ class CosmosSignatureTest {
 
     @Test
     void aRequestSignedAsTheSdksSignItPasses() throws Exception {
-        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
-        RawHttp.Response created = RawHttp.request("POST", "/dbs")
-                .header("x-ms-date", date)
-                .header("Authorization", authorization(KEY, "POST", "dbs", "", date))
-                .body("{\"id\":\"shop\"}")
+        RawHttp.Response created = signedNow(KEY, "POST", "/dbs", "dbs", "").body("{\"id\":\"shop\"}")
                 .send(server.port());
         assertThat(created.status()).as(created.bodyText()).isEqualTo(201);
         assertThat(created.header("x-ms-activity-id")).isPresent();
         assertThat(created.header("x-ms-request-charge")).isPresent();
 
-        RawHttp.Response read = RawHttp.request("GET", "/dbs/shop")
-                .header("x-ms-date", date)
-                .header("Authorization", authorization(READ_ONLY_KEY, "GET", "dbs", "dbs/shop", date))
-                .send(server.port());
+        RawHttp.Response read = signedNow(READ_ONLY_KEY, "GET", "/dbs/shop", "dbs", "dbs/shop").send(server.port());
         assertThat(read.status()).as(read.bodyText()).isEqualTo(200);
         assertThat(read.bodyText()).contains("\"id\":\"shop\"");
     }
 
     @Test
     void databasesLastThroughARestartOfTheStore() throws Exception {
-        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
-        RawHttp.Response created = RawHttp.request("POST", "/dbs")
-                .header("x-ms-date", date)
-                .header("Authorization", authorization(KEY, "POST", "dbs", "", date))
-                .body("{\"id\":\"shop\"}")
+        RawHttp.Response created = signedNow(KEY, "POST", "/dbs", "dbs", "").body("{\"id\":\"shop\"}")
                 .send(server.port());
         String resourceId = StoreJson.mapper().readTree(created.body()).get("_rid").asText();
 
@@ -85,11 +74,7 @@ class CosmosSignatureTest {
         server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
                 .withKeys(KEY, READ_ONLY_KEY));
 
-        String later = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
-        RawHttp.Response read = RawHttp.request("GET", "/dbs/shop")
-                .header("x-ms-date", later)
-                .header("Authorization", authorization(KEY, "GET", "dbs", "dbs/shop", later))
-                .send(server.port());
+        RawHttp.Response read = signedNow(KEY, "GET", "/dbs/shop", "dbs", "dbs/shop").send(server.port());
         assertThat(read.status()).as(read.bodyText()).isEqualTo(200);
         assertThat(StoreJson.mapper().readTree(read.body()).get("_rid").asText()).isEqualTo(resourceId);
     }
@@ -178,6 +163,15 @@ class CosmosSignatureTest {
         assertThat(unsigned.status()).isEqualTo(401);
         // The store's own routes keep their rules: without keys configured they are open on 127.0.0.1.
         assertThat(RawHttp.request("GET", "/containers").send(server.port()).status()).isEqualTo(200);
+    }
+
+    /** A request signed now with {@code key}, as the SDKs sign it. */
+    private static RawHttp signedNow(String key, String method, String path, String resourceType, String link)
+            throws Exception {
+        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        return RawHttp.request(method, path)
+                .header("x-ms-date", date)
+                .header("Authorization", authorization(key, method, resourceType, link, date));
     }
 
     /** The Authorization header as the SDKs write it, from the specification of the signature. */
