@@ -81,7 +81,6 @@ class CosmosGatewayTest {
                 .endpoint(server.baseUri())
                 .key(key)
                 .gatewayMode()
-                .endpointDiscoveryEnabled(false)
                 .contentResponseOnWriteEnabled(true)
                 .buildClient();
     }
