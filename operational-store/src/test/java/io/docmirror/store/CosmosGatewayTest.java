@@ -170,6 +170,12 @@ class CosmosGatewayTest {
                 .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(412));
         assertThat(orders.readItem("o1", new PartitionKey("c1"), ObjectNode.class).getItem().get("total").intValue())
                 .isEqualTo(11);
+        assertThat(orders.readItem("o1", new PartitionKey("c1"),
+                new CosmosItemRequestOptions().setIfNoneMatchETag(second), ObjectNode.class).getStatusCode())
+                .isEqualTo(304);
+        assertThat(orders.readItem("o1", new PartitionKey("c1"),
+                new CosmosItemRequestOptions().setIfNoneMatchETag(first), ObjectNode.class).getStatusCode())
+                .isEqualTo(200);
         assertThat(orders.deleteItem("o1", new PartitionKey("c1"),
                 new CosmosItemRequestOptions().setIfMatchETag(second)).getStatusCode()).isEqualTo(204);
     }
