@@ -13,6 +13,7 @@ import com.azure.cosmos.models.CosmosContainerResponse;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.CosmosPatchOperations;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
@@ -353,8 +354,8 @@ class CosmosGatewayTest {
     void queriesAreRefusedNamingWhatIsMissing() {
         String database = freshDatabase();
         CosmosContainer orders = orders(database);
-        assertThatThrownBy(() -> orders.queryItems("SELECT * FROM c", new com.azure.cosmos.models.CosmosQueryRequestOptions(),
-                ObjectNode.class).stream().toList())
+        assertThatThrownBy(() -> orders.queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
+                .stream().toList())
                 .isInstanceOfSatisfying(CosmosException.class, e -> {
                     assertThat(e.getStatusCode()).isEqualTo(400);
                     assertThat(e.getMessage()).contains("not supported yet");

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CosmosSignatureTest {
     private static final String KEY = "VGhpcyBpcyBhIHRlc3Qga2V5IGZvciBkb2NtaXJyb3IncyBzaWduYXR1cmUgdGVzdHMhISE=";
-    private static final String READ_ONLY_KEY = "UmVhZC1vbmx5IGtleSBmb3IgZG9jbWlycm9yJ3Mgc2lnbmF0dXJlIHRlc3RzISEhISEhISE=";
+    private static final String READ_ONLY_KEY =
+            "UmVhZC1vbmx5IGtleSBmb3IgZG9jbWlycm9yJ3Mgc2lnbmF0dXJlIHRlc3RzISEhISEhISE=";
     private static final String EMULATOR_KEY =
             "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 

@@ -194,8 +194,8 @@ class HttpFuzzTest {
             request.header(List.of("x-ms-cosmos-is-batch-request", "x-ms-documentdb-isquery", "A-IM",
                     "If-None-Match", "x-ms-documentdb-partitionkeyrangeid", "x-ms-max-item-count", "x-ms-start-epk",
                     "If-Modified-Since").get(random.nextInt(8)), List.of("True", "False", "maybe", "\"1\"", "*",
-                    "Incremental Feed", "Full-Fidelity Feed", "rid,0", "-1", "99999999999", "Tue, 24 Nov 2026 08:00:00 GMT",
-                    "").get(random.nextInt(12)));
+                    "Incremental Feed", "Full-Fidelity Feed", "rid,0", "-1", "99999999999",
+                    "Tue, 24 Nov 2026 08:00:00 GMT", "").get(random.nextInt(12)));
         }
         Snapshot before = snapshot();
         long start = System.nanoTime();

@@ -100,7 +100,8 @@ final class CosmosChangeFeed {
             return Mode.ALL_VERSIONS_AND_DELETES;
         }
         throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + A_IM + " '" + header + "': the change "
-                + "feed is '" + INCREMENTAL + "' (latest version) or '" + FULL_FIDELITY + "' (all versions and deletes)");
+                + "feed is '" + INCREMENTAL + "' (latest version) or '" + FULL_FIDELITY
+                + "' (all versions and deletes)");
     }
 
     /** The partition key range read: the header's (which the SDKs write as {@code <collection rid>,<range>}). */

@@ -62,8 +62,8 @@ final class RequestBodies {
         try {
             return name == null ? null : ContainerProperties.PartitionHashing.fromWireName(name);
         } catch (IllegalArgumentException e) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": 'partitionHashing' is an " + e.getMessage(),
-                    e);
+            throw new StoreException(StoreErrorCode.BAD_REQUEST,
+                    context + ": 'partitionHashing' is an " + e.getMessage(), e);
         }
     }
 

@@ -30,8 +30,8 @@ final class ServerCertificate {
             keys.init(store, password.toCharArray());
             return SslContextBuilder.forServer(keys).build();
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("Invalid value " + keystore + " for configuration store.http.tls-keystore: "
-                    + "cannot read a certificate and private key from it with store.http.tls-keystore-password: "
+            throw new IllegalArgumentException("Invalid value " + keystore
+                    + " for configuration store.http.tls-keystore: cannot read a certificate and private key from it with store.http.tls-keystore-password: "
                     + e.getMessage(), e);
         }
     }
