@@ -13,6 +13,7 @@ import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.Operation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -240,7 +241,8 @@ final class CosmosEndpoints {
             RequestHeaders.checkStatedPartitionKey(store, storeId, document, stated.get());
         }
         if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
-            return item(200, container, store.upsertItem(storeId, document, RequestHeaders.precondition(request)));
+            Item upserted = store.upsertItem(storeId, document, RequestHeaders.precondition(request));
+            return item(upsertStatus(container, upserted), container, upserted);
         }
         return item(201, container, store.createItem(storeId, document));
     }
@@ -286,9 +288,12 @@ final class CosmosEndpoints {
         List<BatchOperation> operations = CosmosWire.batchOperations(request.body());
         BatchResult result = store.executeBatch(container.properties().id(), partitionKey, operations);
         ArrayNode results = StoreJson.mapper().createArrayNode();
-        for (BatchResult.OperationResult operation : result.results()) {
+        for (int index = 0; index < operations.size(); index++) {
+            BatchResult.OperationResult operation = result.results().get(index);
+            boolean upserted = operations.get(index).type() == BatchOperation.Type.UPSERT && operation.item() != null;
             ObjectNode node = results.addObject();
-            node.put("statusCode", operation.status()).put("requestCharge", 1.0);
+            node.put("statusCode", upserted ? upsertStatus(container, operation.item()) : operation.status())
+                    .put("requestCharge", 1.0);
             if (operation.etag() != null) {
                 node.put("eTag", operation.etag());
             }
@@ -309,6 +314,18 @@ final class CosmosEndpoints {
     private static ApiResponse owned(ApiResponse response, CosmosDatabases.Database database) {
         return response.withHeader(OWNER_NAME, "dbs/" + database.id())
                 .withHeader(OWNER_ID, database.resourceId());
+    }
+
+    /**
+     * An upsert's status as Cosmos DB gives it: 201 when it created the item, 200 when it replaced one. The store's
+     * answer does not say which; the change event the write logged at the item's LSN does.
+     */
+    private int upsertStatus(CosmosContainers.Resolved container, Item item) {
+        String storeId = container.properties().id();
+        int logPartition = container.properties().logPartitionOf(item.partitionKey());
+        boolean created = store.readChangeLog(storeId, logPartition, item.lsn() - 1, 1).events().stream()
+                .anyMatch(event -> event.lsn() == item.lsn() && event.operation() == Operation.CREATE);
+        return created ? 201 : 200;
     }
 
     private static ApiResponse item(int status, CosmosContainers.Resolved container, Item item) {
