@@ -323,6 +323,9 @@ final class CosmosEndpoints {
     private int upsertStatus(CosmosContainers.Resolved container, Item item) {
         String storeId = container.properties().id();
         int logPartition = container.properties().logPartitionOf(item.partitionKey());
+        if (item.lsn() - 1 < store.readChangeLog(storeId, logPartition, Long.MAX_VALUE, 1).logStartLsn()) {
+            return 200; // the change log's retention has already dropped the event (a tiny retention-events)
+        }
         boolean created = store.readChangeLog(storeId, logPartition, item.lsn() - 1, 1).events().stream()
                 .anyMatch(event -> event.lsn() == item.lsn() && event.operation() == Operation.CREATE);
         return created ? 201 : 200;
