@@ -1,7 +1,9 @@
 package io.docmirror.store;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
@@ -22,6 +24,10 @@ import static java.util.Objects.requireNonNull;
  *        partition key value; fixed when the container is created
  * @param resourceId the store's identity of the container ({@code _rid}), given when it is created and never given
  *        again: a container deleted and created again under the same name has another. {@code null} in a request
+ * @param partitionHashing how a partition key value picks its log partition: {@code null} (absent) for the store's
+ *        own hash, {@link PartitionHashing#COSMOS_HASH_V2} for Cosmos DB's effective partition key, which the
+ *        containers created through the Cosmos DB routes use so that their feed ranges are the SDKs' partition key
+ *        ranges; fixed when the container is created
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContainerProperties(
@@ -30,13 +36,34 @@ public record ContainerProperties(
         Integer defaultTtl,
         Integer analyticalTtl,
         int logPartitions,
-        @JsonProperty("_rid") String resourceId) {
+        @JsonProperty("_rid") String resourceId,
+        PartitionHashing partitionHashing) {
     public static final int DEFAULT_LOG_PARTITIONS = 4;
     public static final int MAX_LOG_PARTITIONS = 1024;
     public static final int MAX_ID_LENGTH = 255;
 
     private static final Pattern VALID_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
     private static final Pattern VALID_PATH = Pattern.compile("(/[^/]+)+");
+
+    /** How a partition key value picks its log partition. */
+    public enum PartitionHashing {
+        /** Cosmos DB's effective partition key (hash version 2): log partition i is the i-th of equal hash ranges. */
+        COSMOS_HASH_V2;
+
+        @JsonValue
+        public String wireName() {
+            return "cosmos-hash-v2";
+        }
+
+        @JsonCreator
+        public static PartitionHashing fromWireName(String name) {
+            if (!"cosmos-hash-v2".equals(name)) {
+                throw new IllegalArgumentException("unknown partition hashing '" + name + "', expected cosmos-hash-v2 "
+                        + "(or none, for the store's own hash)");
+            }
+            return COSMOS_HASH_V2;
+        }
+    }
 
     public ContainerProperties {
         requireNonNull(id, "id is null");
@@ -67,7 +94,7 @@ public record ContainerProperties(
     /** Settings for a container to create: the store gives its {@link #resourceId}. */
     public ContainerProperties(String id, String partitionKeyPath, Integer defaultTtl, Integer analyticalTtl,
             int logPartitions) {
-        this(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, null);
+        this(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, null, null);
     }
 
     public static ContainerProperties of(String id, String partitionKeyPath) {
@@ -75,19 +102,28 @@ public record ContainerProperties(
     }
 
     public ContainerProperties withDefaultTtl(Integer seconds) {
-        return new ContainerProperties(id, partitionKeyPath, seconds, analyticalTtl, logPartitions, resourceId);
+        return new ContainerProperties(id, partitionKeyPath, seconds, analyticalTtl, logPartitions, resourceId,
+                partitionHashing);
     }
 
     public ContainerProperties withAnalyticalTtl(Integer seconds) {
-        return new ContainerProperties(id, partitionKeyPath, defaultTtl, seconds, logPartitions, resourceId);
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, seconds, logPartitions, resourceId,
+                partitionHashing);
     }
 
     public ContainerProperties withLogPartitions(int count) {
-        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, count, resourceId);
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, count, resourceId,
+                partitionHashing);
     }
 
     public ContainerProperties withResourceId(String resourceId) {
-        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId);
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId,
+                partitionHashing);
+    }
+
+    public ContainerProperties withPartitionHashing(PartitionHashing hashing) {
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId,
+                hashing);
     }
 
     /** Whether the container is mirrored: an analytical TTL of -1 or a positive number of seconds. */
@@ -98,9 +134,13 @@ public record ContainerProperties(
 
     /**
      * The log partition (feed range) whose change log holds an item's changes: a stable hash of its partition key
-     * value's canonical bytes.
+     * value's canonical bytes, or under {@link PartitionHashing#COSMOS_HASH_V2} the range of its effective partition
+     * key.
      */
     public int logPartitionOf(PartitionKey partitionKey) {
+        if (partitionHashing == PartitionHashing.COSMOS_HASH_V2) {
+            return EffectivePartitionKey.of(partitionKey).rangeIndex(logPartitions);
+        }
         CRC32C crc = new CRC32C();
         crc.update(partitionKey.encoded());
         return (int) (crc.getValue() % logPartitions);

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * The operational store's settings. Every option is declared once in {@link #OPTIONS} with its key, type, default
  * and description, and its value checked in the constructor; {@code docs/configuration.md} lists them all (a test
@@ -30,6 +32,11 @@ import java.util.regex.Pattern;
  * @param httpMaxPageItems the most items or events one scan, change log or change feed page answers with
  * @param httpLoginFailures how many wrong keys one client address may send before it is locked out
  * @param httpLoginLockout how long such a client address is locked out (and the window its failures count in)
+ * @param acceptEmulatorKey whether the Cosmos DB routes also accept the Azure Cosmos DB emulator's published key as a
+ *        read-write key
+ * @param tlsKeystore a PKCS#12 file with the server's certificate and private key: the HTTP API then speaks TLS only
+ *        (https), as the Cosmos DB SDKs require; empty for plain HTTP
+ * @param tlsKeystorePassword the keystore's password
  */
 public record StoreConfig(
         boolean syncWrites,
@@ -47,7 +54,10 @@ public record StoreConfig(
         Duration httpIdleTimeout,
         int httpMaxPageItems,
         int httpLoginFailures,
-        Duration httpLoginLockout) {
+        Duration httpLoginLockout,
+        boolean acceptEmulatorKey,
+        Optional<String> tlsKeystore,
+        String tlsKeystorePassword) {
     /** The fewest characters of a key: 32 base64 characters carry 192 bits. */
     public static final int MIN_KEY_LENGTH = 32;
     public static final int MAX_KEY_LENGTH = 512;
@@ -103,6 +113,16 @@ public record StoreConfig(
             new ConfigOption("store.http.login-lockout-ms", ConfigType.INTEGER, "60000",
                     "How long a client address that sent too many wrong keys is locked out, and the window its "
                             + "wrong keys are counted in."),
+            new ConfigOption("store.http.accept-emulator-key", ConfigType.BOOLEAN, "false",
+                    "Whether the Cosmos DB routes (/ and /dbs/...) also accept requests signed with the Azure Cosmos "
+                            + "DB emulator's published well-known key, as a read-write key, so that tools and tests "
+                            + "written for the emulator run unchanged. The key is public: use it on 127.0.0.1 only."),
+            new ConfigOption("store.http.tls-keystore", ConfigType.STRING, "",
+                    "A PKCS#12 file holding the server's certificate and private key. When set, the HTTP API "
+                            + "speaks only HTTPS (TLS), which the Cosmos DB SDKs require; clients must trust the "
+                            + "certificate. Empty: plain HTTP."),
+            new ConfigOption("store.http.tls-keystore-password", ConfigType.STRING, "",
+                    "The password of store.http.tls-keystore."),
             new ConfigOption("store.change-log.retention-ms", ConfigType.INTEGER, "604800000",
                     "How long change events stay readable (all versions and deletes), in milliseconds; `-1` keeps "
                             + "them forever. The default, 7 days, is the shorter of Cosmos DB's continuous-backup "
@@ -149,6 +169,8 @@ public record StoreConfig(
             throw ConfigSection.invalid("store.http.login-failures", httpLoginFailures, "must be at least 1");
         }
         checkTimeout("store.http.login-lockout-ms", httpLoginLockout);
+        tlsKeystore = tlsKeystore.filter(path -> !path.isEmpty());
+        requireNonNull(tlsKeystorePassword, "tlsKeystorePassword is null");
         if (changeLogRetentionMs < 1 && changeLogRetentionMs != -1) {
             throw ConfigSection.invalid("store.change-log.retention-ms", changeLogRetentionMs, "must be positive, or -1 for forever");
         }
@@ -206,26 +228,31 @@ public record StoreConfig(
                 Duration.ofMillis(section.longValue("store.http.idle-timeout-ms")),
                 section.intValue("store.http.max-page-items"),
                 section.intValue("store.http.login-failures"),
-                Duration.ofMillis(section.longValue("store.http.login-lockout-ms")));
+                Duration.ofMillis(section.longValue("store.http.login-lockout-ms")),
+                section.booleanValue("store.http.accept-emulator-key"),
+                Optional.of(section.text("store.http.tls-keystore")),
+                section.text("store.http.tls-keystore-password"));
     }
 
     public StoreConfig withSyncWrites(boolean sync) {
         return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout);
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
+                tlsKeystorePassword);
     }
 
     public StoreConfig withHttp(String bind, int port) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout);
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
+                tlsKeystorePassword);
     }
 
     public StoreConfig withKeys(String primary, String readOnly) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 Optional.ofNullable(primary), Optional.ofNullable(readOnly), changeLogRetentionMs,
                 changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout, httpIdleTimeout, httpMaxPageItems,
-                httpLoginFailures, httpLoginLockout);
+                httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword);
     }
 
     /**
@@ -235,7 +262,24 @@ public record StoreConfig(
     public StoreConfig withChangeLogRetention(long retentionMs, long retentionEvents) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, retentionMs, retentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout);
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
+                tlsKeystorePassword);
+    }
+
+    /** This configuration with the Cosmos DB emulator's key accepted or not. */
+    public StoreConfig withEmulatorKey(boolean accept) {
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
+                primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, accept,
+                tlsKeystore, tlsKeystorePassword);
+    }
+
+    /** This configuration serving TLS with the certificate and key of a PKCS#12 file. */
+    public StoreConfig withTls(String keystore, String password) {
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
+                primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout,
+                acceptEmulatorKey, Optional.of(keystore), password);
     }
 
     @Override
@@ -249,6 +293,7 @@ public record StoreConfig(
                 + changeLogRetentionEvents + ", httpMaxConnections=" + httpMaxConnections + ", httpRequestTimeout="
                 + httpRequestTimeout + ", httpIdleTimeout=" + httpIdleTimeout + ", httpMaxPageItems="
                 + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginLockout="
-                + httpLoginLockout + "]";
+                + httpLoginLockout + ", acceptEmulatorKey=" + acceptEmulatorKey + ", tlsKeystore="
+                + tlsKeystore.orElse("(none)") + "]";
     }
 }

@@ -60,7 +60,7 @@ class ContainerPropertiesOverHttpTest {
                 Map.entry("{\"id\":\"c\"}", "Cannot create container: 'partitionKeyPath' must be a string, not missing"),
                 Map.entry("{\"id\":\"c\",\"partitionKeyPath\":\"/k\",\"defaultTTL\":60}",
                         "Cannot create container: unknown property 'defaultTTL'; a container's properties are id, "
-                                + "partitionKeyPath, defaultTtl, analyticalTtl and logPartitions"),
+                                + "partitionKeyPath, defaultTtl, analyticalTtl, logPartitions and partitionHashing"),
                 Map.entry("[{\"id\":\"c\",\"partitionKeyPath\":\"/k\"}]",
                         "Cannot create container: the body must be a JSON object"),
                 Map.entry("", "Request body is empty"));

@@ -51,7 +51,12 @@ class HttpFuzzTest {
             "/containers/orders/scan/0?maxItems=-1&continuation=%25%25",
             "/containers/orders/scan/0?continuation=AAAA",
             "/containers/orders/changelog/0?after=x&maxEvents=99999999999",
-            "/containers/orders/changelog/0?after=-5&maxEvents=-1");
+            "/containers/orders/changelog/0?after=-5&maxEvents=-1",
+            // The Cosmos DB routes
+            "/dbs", "/dbs/shop", "/dbs/shop/colls", "/dbs/shop/colls/orders", "/dbs/shop/colls/orders/pkranges",
+            "/dbs/shop/colls/orders/docs", "/dbs/shop/colls/orders/docs/o1", "/dbs/shop/colls/orders/docs/missing",
+            "/dbs/nope/colls/orders/docs/o1", "/dbs/shop/colls/nope/docs", "/dbs/shop/users", "/dbs/a.b/colls",
+            "/dbs/%FF/colls", "/dbs/AAAAAA==/colls/AAAAAIAAAAA=", "/dbs/shop/colls/orders/docs/o1/attachments");
     private static final List<String> PARTITION_KEY_HEADERS = List.of("[\"c1\"]", "[{}]", "[null]", "x", "[]",
             "[1,2]", "[{\"a\":1}]", "[[1]]", "[1e2147483648]", "[\"\\ud800\"]", "[\"c1\"] trailing", "",
             "[" + "1".repeat(3000) + "]");
@@ -108,6 +113,23 @@ class HttpFuzzTest {
             }
         }
 
+        // The change feed over the Cosmos DB routes: its headers right, wrong or missing, in every combination.
+        for (String mode : List.of("Incremental Feed", "Full-Fidelity Feed", "incremental feed", "Bogus")) {
+            for (String position : List.of("", "*", "\"0\"", "\"3\"", "\"-1\"", "x", "\"99999999999999999999\"")) {
+                for (String range : List.of("", "0", "rid,3", "4", "-1", "a,b,c", "99999")) {
+                    Map<String, String> headers = new TreeMap<>(Map.of("A-IM", mode));
+                    if (!position.isEmpty()) {
+                        headers.put("If-None-Match", position);
+                    }
+                    if (!range.isEmpty()) {
+                        headers.put("x-ms-documentdb-partitionkeyrangeid", range);
+                    }
+                    headers.put("x-ms-max-item-count", List.of("1", "-1", "0", "x").get(random.nextInt(4)));
+                    exchange("GET", "/dbs/shop/colls/orders/docs", new byte[0], headers);
+                }
+            }
+        }
+
         System.out.println("Fuzzed " + requests + " requests; answers by status: " + statuses);
         assertThat(violations).as("violations in %d requests (answers by status: %s)", requests, statuses).isEmpty();
         assertThat(requests).isGreaterThan(1000);
@@ -150,7 +172,13 @@ class HttpFuzzTest {
     }
 
     private void exchange(String method, String route, byte[] body) throws IOException {
+        exchange(method, route, body, Map.of());
+    }
+
+    private void exchange(String method, String route, byte[] body, Map<String, String> extraHeaders)
+            throws IOException {
         RawHttp request = RawHttp.request(method, route).body(body);
+        extraHeaders.forEach(request::header);
         int headers = random.nextInt(4);
         if (headers > 0) {
             request.header(HEADER, headers == 1 ? "[\"c1\"]"
@@ -161,6 +189,13 @@ class HttpFuzzTest {
         }
         if (random.nextInt(4) == 0) {
             request.header("x-ms-documentdb-is-upsert", List.of("true", "false", "yes", "").get(random.nextInt(4)));
+        }
+        if (route.startsWith("/dbs") && random.nextInt(3) == 0) {
+            request.header(List.of("x-ms-cosmos-is-batch-request", "x-ms-documentdb-isquery", "A-IM",
+                    "If-None-Match", "x-ms-documentdb-partitionkeyrangeid", "x-ms-max-item-count", "x-ms-start-epk",
+                    "If-Modified-Since").get(random.nextInt(8)), List.of("True", "False", "maybe", "\"1\"", "*",
+                    "Incremental Feed", "Full-Fidelity Feed", "rid,0", "-1", "99999999999",
+                    "Tue, 24 Nov 2026 08:00:00 GMT", "").get(random.nextInt(12)));
         }
         Snapshot before = snapshot();
         long start = System.nanoTime();
@@ -187,7 +222,7 @@ class HttpFuzzTest {
             violations.add("answered after " + millis + " ms: " + what);
         }
         if (response.status() >= 400) {
-            checkErrorBody(method, response, what);
+            checkErrorBody(method, route, response, what);
             Snapshot after = snapshot();
             if (!after.equals(before)) {
                 violations.add("refused with " + response.status() + " but changed the store from " + before
@@ -199,7 +234,8 @@ class HttpFuzzTest {
         }
     }
 
-    private void checkErrorBody(String method, RawHttp.Response response, String what) {
+    private void checkErrorBody(String method, String route, RawHttp.Response response, String what) {
+        boolean cosmos = route.equals("/") || route.startsWith("/dbs");
         if (method.equals("HEAD")) {
             return;
         }
@@ -218,6 +254,12 @@ class HttpFuzzTest {
                     .findFirst().orElse(null);
             if (error == null || !error.path("message").isTextual()) {
                 violations.add("batch results without an operation of the answer's status: " + what);
+                return;
+            }
+        }
+        else if (cosmos) {
+            if (error == null || !error.path("code").isTextual() || !error.path("message").isTextual()) {
+                violations.add("error body is not Cosmos DB's {\"code\",\"message\"}: " + what);
                 return;
             }
         }
@@ -274,6 +316,19 @@ class HttpFuzzTest {
                 + "{\"partitionKey\":{},\"type\":\"read\",\"id\":\"o1\"},"
                 + "{\"partitionKey\":\"c1\",\"type\":\"patch\",\"id\":\"o1\",\"patch\":[{\"op\":\"set\",\"path\":\"/a\",\"value\":1}],\"ifMatch\":\"\\\"x\\\"\"},"
                 + "{\"partitionKey\":null,\"type\":\"delete\",\"id\":\"zz\"}]}");
+        bodies.put("POST /dbs", "{\"id\":\"fuzzdb\"}");
+        bodies.put("POST /dbs/shop/colls", "{\"id\":\"c2\",\"partitionKey\":{\"paths\":[\"/k\"],\"kind\":\"Hash\","
+                + "\"version\":2},\"defaultTtl\":3600,\"analyticalStorageTtl\":-1,\"indexingPolicy\":{}}");
+        bodies.put("PUT /dbs/shop/colls/orders", "{\"id\":\"orders\",\"partitionKey\":{\"paths\":[\"/customerId\"]}}");
+        bodies.put("POST /dbs/shop/colls/orders/docs", "{\"id\":\"n1\",\"customerId\":\"c1\",\"total\":12.50}");
+        bodies.put("PUT /dbs/shop/colls/orders/docs/o1", "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}");
+        bodies.put("PATCH /dbs/shop/colls/orders/docs/o1", "{\"operations\":[{\"op\":\"set\",\"path\":\"/status\","
+                + "\"value\":\"paid\"},{\"op\":\"remove\",\"path\":\"/total\",\"value\":null}],\"condition\":null}");
+        bodies.put("POST /dbs/shop/colls/orders/docs?batch", "[{\"operationType\":\"Create\",\"resourceBody\":"
+                + "{\"id\":\"b1\",\"customerId\":\"c1\"}},{\"operationType\":\"Patch\",\"id\":\"o1\","
+                + "\"resourceBody\":{\"operations\":[{\"op\":\"incr\",\"path\":\"/total\",\"value\":1}]}},"
+                + "{\"operationType\":\"Read\",\"id\":\"o1\",\"ifMatch\":\"\\\"x\\\"\"},"
+                + "{\"operationType\":\"Delete\",\"id\":\"b1\"}]");
         bodies.put("POST /containers/orders/bulk", "{\"id\":\"l1\",\"customerId\":\"c1\"}\n{\"id\":\"l2\",\"customerId\":"
                 + "\"c2\"}\r\n{\"id\":\"l3\"}\n");
         Map<String, byte[]> bytes = new TreeMap<>();
@@ -290,6 +345,12 @@ class HttpFuzzTest {
         embedded.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1,\"tags\":[\"a\"]}");
         embedded.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\"}");
         embedded.createItem("orders", "{\"id\":\"o3\"}");
+        // The Cosmos DB routes' database "shop" with its container "orders", as those routes keep them.
+        embedded.createContainer(ContainerProperties.of("cosmos-databases", "/id").withLogPartitions(1));
+        embedded.createItem("cosmos-databases", "{\"id\":\"shop\"}");
+        embedded.createContainer(ContainerProperties.of("shop.orders", "/customerId")
+                .withPartitionHashing(ContainerProperties.PartitionHashing.COSMOS_HASH_V2));
+        embedded.createItem("shop.orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1}");
     }
 
     /** What a refused request must not change: each container, its item count and its change log ends. */

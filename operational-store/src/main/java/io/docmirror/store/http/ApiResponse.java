@@ -27,25 +27,43 @@ final class ApiResponse {
     private final int status;
     private final Map<String, String> headers;
     private final byte[] body;
+    /** What an error answer says, so that the Cosmos DB routes can say it in their own shape; null otherwise. */
+    private final String errorMessage;
 
-    private ApiResponse(int status, Map<String, String> headers, byte[] body) {
+    private ApiResponse(int status, Map<String, String> headers, byte[] body, String errorMessage) {
         this.status = status;
         this.headers = headers;
         this.body = body;
+        this.errorMessage = errorMessage;
     }
 
     static ApiResponse json(int status, byte[] body) {
-        return new ApiResponse(status, new LinkedHashMap<>(), requireNonNull(body, "body is null"))
+        return new ApiResponse(status, new LinkedHashMap<>(), requireNonNull(body, "body is null"), null)
                 .withHeader("Content-Type", JSON);
     }
 
     static ApiResponse empty(int status) {
-        return new ApiResponse(status, new LinkedHashMap<>(), null);
+        return new ApiResponse(status, new LinkedHashMap<>(), null, null);
     }
 
     /** The API's error body: {@code {"code":"CONFLICT","status":409,"message":"..."}}. */
     static ApiResponse error(int status, String code, String message) {
-        return json(status, WireFormat.error(status, code, message));
+        ApiResponse json = json(status, WireFormat.error(status, code, message));
+        return new ApiResponse(status, json.headers, json.body, message);
+    }
+
+    /** Cosmos DB's error body: {@code {"code":"Conflict","message":"..."}}. */
+    static ApiResponse cosmosError(int status, String message) {
+        ApiResponse json = json(status, CosmosWire.error(status, message));
+        return new ApiResponse(status, json.headers, json.body, message);
+    }
+
+    /** This error answer in Cosmos DB's shape, with the same headers; any other answer as it is. */
+    ApiResponse inCosmosShape() {
+        if (errorMessage == null) {
+            return this;
+        }
+        return new ApiResponse(status, headers, CosmosWire.error(status, errorMessage), errorMessage);
     }
 
     /**
@@ -63,7 +81,7 @@ final class ApiResponse {
         }
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
-        return new ApiResponse(status, more, body);
+        return new ApiResponse(status, more, body, errorMessage);
     }
 
     int status() {

@@ -31,7 +31,8 @@ import java.util.Set;
  */
 final class RequestBodies {
     private static final Set<String> CONTAINER_PROPERTIES =
-            Set.of("id", "partitionKeyPath", "defaultTtl", "analyticalTtl", "logPartitions", "_rid");
+            Set.of("id", "partitionKeyPath", "defaultTtl", "analyticalTtl", "logPartitions", "_rid",
+                    "partitionHashing");
     private static final Set<String> PATCH_FIELDS = Set.of("op", "path", "from", "value");
     /** The fields of a batch operation, in the order messages list them; a bulk operation has partitionKey too. */
     private static final List<String> OPERATION_FIELDS = List.of("type", "id", "document", "patch", "ifMatch");
@@ -45,7 +46,7 @@ final class RequestBodies {
         JsonNode node = object(parse(body), context, "the body",
                 "{\"id\":\"orders\",\"partitionKeyPath\":\"/customerId\"}");
         onlyKnownFields(node, CONTAINER_PROPERTIES, context, "a container's properties are id, partitionKeyPath, "
-                + "defaultTtl, analyticalTtl and logPartitions ('_rid' is ignored)");
+                + "defaultTtl, analyticalTtl, logPartitions and partitionHashing ('_rid' is ignored)");
         String id = requiredString(node, "id", context);
         String path = requiredString(node, "partitionKeyPath", context);
         context = "Cannot create container " + id;
@@ -53,7 +54,17 @@ final class RequestBodies {
                 optionalInt(node, "defaultTtl", context, "seconds: -1, or a positive number; absent for no TTL"),
                 optionalInt(node, "analyticalTtl", context, "seconds: -1, 0, or a positive number"),
                 Optional.ofNullable(optionalInt(node, "logPartitions", context, "1 to "
-                        + ContainerProperties.MAX_LOG_PARTITIONS)).orElse(ContainerProperties.DEFAULT_LOG_PARTITIONS));
+                        + ContainerProperties.MAX_LOG_PARTITIONS)).orElse(ContainerProperties.DEFAULT_LOG_PARTITIONS))
+                .withPartitionHashing(partitionHashing(optionalString(node, "partitionHashing", context), context));
+    }
+
+    private static ContainerProperties.PartitionHashing partitionHashing(String name, String context) {
+        try {
+            return name == null ? null : ContainerProperties.PartitionHashing.fromWireName(name);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST,
+                    context + ": 'partitionHashing' is an " + e.getMessage(), e);
+        }
     }
 
     /** A transactional batch: {@code {"operations":[{"type":"create","document":"{...}"}, ...]}}. */

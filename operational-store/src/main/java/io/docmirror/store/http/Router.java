@@ -128,7 +128,8 @@ final class Router {
          * @throws IllegalArgumentException when the pattern already has a handler for the method
          */
         Builder add(String method, String pattern, Handler handler) {
-            List<String> segments = List.of(pattern.replaceFirst("^/", "").split("/"));
+            List<String> segments = pattern.equals("/")
+                    ? List.of() : List.of(pattern.replaceFirst("^/", "").split("/"));
             Map<String, Handler> handlers = routes.computeIfAbsent(segments, key -> new LinkedHashMap<>());
             if (handlers.putIfAbsent(method, handler) != null) {
                 throw new IllegalArgumentException("Route " + method + " " + pattern + " is given twice");

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -16,16 +18,26 @@ import static java.util.Objects.requireNonNull;
  * Serves one request, whatever carries it: the login throttle, then the key check, then the route; and every
  * failure turned into the API's error answer ({@code {"code":..., "status":..., "message":...}}). A 5xx is the
  * store's or the server's fault, never the request's, and is logged with its cause.
+ *
+ * <p>The Cosmos DB routes ({@code /} and below {@code /dbs}) are signed with Cosmos DB's master-key signature instead
+ * of a bearer key, answer errors in Cosmos DB's shape ({@code {"code":"NotFound","message":...}}) and carry the
+ * headers the SDKs read on every answer ({@code x-ms-activity-id}, {@code x-ms-request-charge}).
  */
 final class StoreApi {
     private static final Logger log = LoggerFactory.getLogger(StoreApi.class);
+    private static final String ACTIVITY_ID = "x-ms-activity-id";
+    /** A client's activity id is echoed only when it looks like one (a GUID), so no header can carry anything else. */
+    private static final Pattern ACTIVITY_ID_FORM = Pattern.compile("[0-9A-Fa-f-]{1,64}");
 
     private final Authenticator authenticator;
+    private final CosmosAuthorization cosmosAuthorization;
     private final LoginThrottle throttle;
     private final Router router;
 
-    StoreApi(Authenticator authenticator, LoginThrottle throttle, Router router) {
+    StoreApi(Authenticator authenticator, CosmosAuthorization cosmosAuthorization, LoginThrottle throttle,
+            Router router) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
+        this.cosmosAuthorization = requireNonNull(cosmosAuthorization, "cosmosAuthorization is null");
         this.throttle = requireNonNull(throttle, "throttle is null");
         this.router = requireNonNull(router, "router is null");
     }
@@ -36,6 +48,17 @@ final class StoreApi {
     }
 
     ApiResponse serve(ApiRequest request) {
+        if (!CosmosResourcePath.isCosmos(request.segments())) {
+            return answer(request);
+        }
+        String activityId = request.header(ACTIVITY_ID).filter(id -> ACTIVITY_ID_FORM.matcher(id).matches())
+                .orElseGet(() -> UUID.randomUUID().toString());
+        return answer(request).inCosmosShape()
+                .withHeader(ACTIVITY_ID, activityId)
+                .withHeader("x-ms-request-charge", "1");
+    }
+
+    private ApiResponse answer(ApiRequest request) {
         try {
             Optional<ApiResponse> refusal = refusal(request);
             return refusal.isPresent() ? refusal.get() : router.dispatch(request);
@@ -57,7 +80,8 @@ final class StoreApi {
 
     /** The answer to a request that may not go on: a locked-out client, a missing or wrong key. */
     private Optional<ApiResponse> refusal(ApiRequest request) {
-        if (!authenticator.requiresKeys()) {
+        boolean cosmos = CosmosResourcePath.isCosmos(request.segments());
+        if (cosmos ? !cosmosAuthorization.requiresSignature() : !authenticator.requiresKeys()) {
             return Optional.empty();
         }
         Optional<Duration> lockout = throttle.lockout(request.client());
@@ -67,6 +91,9 @@ final class StoreApi {
                             + "it is locked out for " + seconds + " more seconds (store.http.login-failures, "
                             + "store.http.login-lockout-ms)")
                     .withHeader("Retry-After", Long.toString(seconds)));
+        }
+        if (cosmos) {
+            return cosmosRefusal(request);
         }
         return switch (authenticator.check(request)) {
             case ALLOWED -> Optional.empty();
@@ -79,6 +106,34 @@ final class StoreApi {
             }
             case READ_ONLY_KEY_CANNOT_WRITE -> Optional.of(ApiResponse.error(403, StoreErrorCode.FORBIDDEN.name(),
                     "The read-only key cannot " + request.method() + "; use the primary key"));
+        };
+    }
+
+    /** Cosmos DB's answers to a request whose signature does not allow it, in Cosmos DB's words where it has them. */
+    private Optional<ApiResponse> cosmosRefusal(ApiRequest request) {
+        CosmosResourcePath resource = new CosmosResourcePath(request.segments());
+        CosmosAuthorization.Verdict verdict = cosmosAuthorization.check(request, resource);
+        if (verdict == CosmosAuthorization.Verdict.MALFORMED_SIGNATURE
+                || verdict == CosmosAuthorization.Verdict.WRONG_SIGNATURE) {
+            throttle.recordFailure(request.client());
+        }
+        return switch (verdict) {
+            case ALLOWED -> Optional.empty();
+            case MISSING_SIGNATURE -> Optional.of(ApiResponse.cosmosError(401, "Required header authorization is "
+                    + "missing: sign requests with the account key (type=master&ver=1.0&sig=...)"));
+            case MALFORMED_SIGNATURE -> Optional.of(ApiResponse.cosmosError(401, "The authorization header is not "
+                    + "of the form type=master&ver=1.0&sig=<base64 HMAC-SHA256>, URL-encoded"));
+            case MISSING_DATE -> Optional.of(ApiResponse.cosmosError(401, "The authorization token mandates the "
+                    + CosmosAuthorization.DATE_HEADER + " header, an RFC 1123 date"));
+            case DATE_OUT_OF_RANGE -> Optional.of(ApiResponse.cosmosError(403, "The authorization token is not "
+                    + "valid at the current time: " + CosmosAuthorization.DATE_HEADER + " '"
+                    + request.header(CosmosAuthorization.DATE_HEADER).orElse("") + "' is not an RFC 1123 date within "
+                    + CosmosAuthorization.ALLOWED_SKEW.toMinutes() + " minutes of the server's time"));
+            case WRONG_SIGNATURE -> Optional.of(ApiResponse.cosmosError(401, "The input authorization token can't "
+                    + "serve the request: the signature over verb, resource type '" + resource.type()
+                    + "', resource link '" + resource.link() + "' and date matches no key"));
+            case READ_ONLY_KEY_CANNOT_WRITE -> Optional.of(ApiResponse.cosmosError(403, "The read-only key cannot "
+                    + request.method() + " " + request.rawPath() + "; use the read-write key"));
         };
     }
 }

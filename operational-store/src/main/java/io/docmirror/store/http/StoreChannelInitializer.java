@@ -4,15 +4,18 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Sets up each connection: the connection limit, the time limits, the HTTP/1.1 codec with bounded request line and
- * headers, the body gathered up to its limit, and the dispatcher to the store's threads.
+ * Sets up each connection: the connection limit, the time limits, TLS when the server has a certificate, the HTTP/1.1
+ * codec with bounded request line and headers, the body gathered up to its limit, and the dispatcher to the store's
+ * threads.
  */
 final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
     /** The store's limit on a request body (a bulk write's NDJSON is the largest). */
@@ -29,9 +32,11 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final Duration requestTimeout;
     private final Duration idleTimeout;
     private final RequestObserver observer;
+    private final Optional<SslContext> tls;
 
+    /** @param tls the server's TLS context: each connection then speaks TLS first; empty for plain HTTP */
     StoreChannelInitializer(OpenConnections connections, StoreApi api, Executor storeWork, RequestGate gate,
-            Duration requestTimeout, Duration idleTimeout, RequestObserver observer) {
+            Duration requestTimeout, Duration idleTimeout, RequestObserver observer, Optional<SslContext> tls) {
         this.connections = requireNonNull(connections, "connections is null");
         this.api = requireNonNull(api, "api is null");
         this.storeWork = requireNonNull(storeWork, "storeWork is null");
@@ -39,6 +44,7 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
         this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout is null");
         this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout is null");
         this.observer = requireNonNull(observer, "observer is null");
+        this.tls = requireNonNull(tls, "tls is null");
     }
 
     @Override
@@ -46,7 +52,9 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
         ConnectionTimeouts timeouts = new ConnectionTimeouts(requestTimeout, idleTimeout);
         channel.pipeline()
                 .addLast("connections", connections)
-                .addLast("timeouts", timeouts)
+                .addLast("timeouts", timeouts);
+        tls.ifPresent(context -> channel.pipeline().addLast("tls", context.newHandler(channel.alloc())));
+        channel.pipeline()
                 .addLast("http", new HttpServerCodec(new HttpDecoderConfig()
                         .setMaxInitialLineLength(MAX_REQUEST_LINE_BYTES)
                         .setMaxHeaderSize(MAX_HEADER_BYTES)))

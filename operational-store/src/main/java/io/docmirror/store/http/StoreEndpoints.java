@@ -8,7 +8,6 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
-import io.docmirror.store.Precondition;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -39,15 +38,18 @@ final class StoreEndpoints {
     private final StoreClient store;
     private final int maxPageItems;
     private final Map<String, ContainerRoute> extraRoutes;
+    private final CosmosEndpoints cosmos;
 
     /**
      * @param extraRoutes read-only routes below {@code /containers/{c}/<name>} served by other modules
+     * @param tls whether the server speaks TLS (the Cosmos DB account then names https endpoints)
      * @throws IllegalArgumentException when an extra route's name is not a lower-case word or is a built-in one
      */
-    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes) {
+    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes, boolean tls) {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = maxPageItems;
         this.extraRoutes = Map.copyOf(extraRoutes);
+        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls);
         for (String name : this.extraRoutes.keySet()) {
             if (!ROUTE_NAME.matcher(name).matches() || BUILT_IN_RESOURCES.contains(name)) {
                 throw new IllegalArgumentException("Cannot serve route /containers/{c}/" + name + ": a route's name is "
@@ -75,6 +77,7 @@ final class StoreEndpoints {
                 .add("GET", CONTAINER + "/changelog/{logPartition}", this::changeLog);
         extraRoutes.forEach((name, route) -> router.add("GET", CONTAINER + "/" + name,
                 (request, path) -> ApiResponse.json(200, route.get(path.get("container"), cappedQuery(request)))));
+        cosmos.addTo(router);
         return router.build();
     }
 
@@ -101,7 +104,7 @@ final class StoreEndpoints {
     // Items
 
     private ApiResponse readPartition(ApiRequest request, Map<String, String> path) {
-        List<Item> items = store.readPartition(path.get("container"), requiredPartitionKey(request));
+        List<Item> items = store.readPartition(path.get("container"), RequestHeaders.requiredPartitionKey(request));
         return ApiResponse.json(200, WireFormat.items("items", items, WireFormat.Extra.NONE));
     }
 
@@ -109,44 +112,33 @@ final class StoreEndpoints {
     private ApiResponse createItem(ApiRequest request, Map<String, String> path) {
         String container = path.get("container");
         byte[] document = request.body();
-        Optional<PartitionKey> stated = partitionKey(request);
+        Optional<PartitionKey> stated = RequestHeaders.partitionKey(request);
         if (stated.isPresent()) {
-            checkStatedPartitionKey(container, document, stated.get());
+            RequestHeaders.checkStatedPartitionKey(store, container, document, stated.get());
         }
-        if (booleanHeader(request, WireFormat.UPSERT_HEADER)) {
-            return item(200, store.upsertItem(container, document, precondition(request)));
+        if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
+            return item(200, store.upsertItem(container, document, RequestHeaders.precondition(request)));
         }
         return item(201, store.createItem(container, document));
     }
 
-    /** As Cosmos DB does, a write whose partition key header contradicts its document is refused. */
-    private void checkStatedPartitionKey(String container, byte[] document, PartitionKey stated) {
-        String partitionKeyPath = store.readContainer(container).partitionKeyPath();
-        Optional<PartitionKey> actual = RequestBodies.documentPartitionKey(document, partitionKeyPath);
-        if (actual.isPresent() && !actual.get().equals(stated)) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot write item to container " + container
-                    + ": the document's partition key " + actual.get().toWire() + " (at " + partitionKeyPath
-                    + ") differs from the " + WireFormat.PARTITION_KEY_HEADER + " header's " + stated.toWire());
-        }
-    }
-
     private ApiResponse readItem(ApiRequest request, Map<String, String> path) {
-        return item(200, store.readItem(path.get("container"), requiredPartitionKey(request), path.get("id")));
+        return item(200, store.readItem(path.get("container"), RequestHeaders.requiredPartitionKey(request), path.get("id")));
     }
 
     private ApiResponse replaceItem(ApiRequest request, Map<String, String> path) {
-        return item(200, store.replaceItem(path.get("container"), requiredPartitionKey(request), path.get("id"),
-                request.body(), precondition(request)));
+        return item(200, store.replaceItem(path.get("container"), RequestHeaders.requiredPartitionKey(request), path.get("id"),
+                request.body(), RequestHeaders.precondition(request)));
     }
 
     private ApiResponse patchItem(ApiRequest request, Map<String, String> path) {
-        PartitionKey partitionKey = requiredPartitionKey(request);
+        PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
         return item(200, store.patchItem(path.get("container"), partitionKey, path.get("id"),
-                RequestBodies.patchOperations(request.body()), precondition(request)));
+                RequestBodies.patchOperations(request.body()), RequestHeaders.precondition(request)));
     }
 
     private ApiResponse deleteItem(ApiRequest request, Map<String, String> path) {
-        store.deleteItem(path.get("container"), requiredPartitionKey(request), path.get("id"), precondition(request));
+        store.deleteItem(path.get("container"), RequestHeaders.requiredPartitionKey(request), path.get("id"), RequestHeaders.precondition(request));
         return ApiResponse.empty(204);
     }
 
@@ -160,7 +152,7 @@ final class StoreEndpoints {
     // Batches and bulk
 
     private ApiResponse batch(ApiRequest request, Map<String, String> path) {
-        PartitionKey partitionKey = requiredPartitionKey(request);
+        PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
         BatchResult result = store.executeBatch(path.get("container"), partitionKey,
                 RequestBodies.batchOperations(request.body()));
         return ApiResponse.json(result.status(), WireFormat.operationResults(result.results()));
@@ -240,41 +232,6 @@ final class StoreEndpoints {
     }
 
     // Parameters and headers
-
-    private static Optional<PartitionKey> partitionKey(ApiRequest request) {
-        Optional<String> header = request.header(WireFormat.PARTITION_KEY_HEADER);
-        if (header.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(PartitionKey.fromWire(header.get()));
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + WireFormat.PARTITION_KEY_HEADER
-                    + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static PartitionKey requiredPartitionKey(ApiRequest request) {
-        return partitionKey(request).orElseThrow(() -> new StoreException(StoreErrorCode.BAD_REQUEST,
-                "Missing header " + WireFormat.PARTITION_KEY_HEADER
-                        + ": the partition key value as a JSON array of one element, e.g. [\"c1\"] ([{}] for none)"));
-    }
-
-    private static Precondition precondition(ApiRequest request) {
-        return Precondition.ofNullable(request.header("If-Match").orElse(null));
-    }
-
-    private static boolean booleanHeader(ApiRequest request, String name) {
-        Optional<String> value = request.header(name);
-        if (value.isEmpty() || value.get().equalsIgnoreCase("false")) {
-            return false;
-        }
-        if (value.get().equalsIgnoreCase("true")) {
-            return true;
-        }
-        throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + name + " '" + value.get()
-                + "': must be true or false");
-    }
 
     private static boolean booleanParameter(ApiRequest request, String name) {
         Optional<String> value = request.queryParameter(name);

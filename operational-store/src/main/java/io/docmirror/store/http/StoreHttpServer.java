@@ -9,6 +9,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +18,12 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -43,6 +47,10 @@ import static java.util.Objects.requireNonNull;
  * <p>Without keys it listens only on 127.0.0.1 or ::1 (see docs/http-api.md for why not all of 127.0.0.0/8); any
  * other address requires a primary key, which clients send as {@code Authorization: Bearer <key>}. A read-only key
  * allows GET and HEAD only. Repeated wrong keys lock their address out for a while. Keys are never logged.
+ *
+ * <p>The same server speaks Cosmos DB's gateway protocol at {@code /} and below {@code /dbs} ({@link CosmosEndpoints}),
+ * signed with the same keys as Cosmos DB signs requests; with {@code store.http.tls-keystore} it speaks TLS only, as
+ * the Cosmos DB SDKs require.
  */
 public final class StoreHttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoreHttpServer.class);
@@ -55,16 +63,18 @@ public final class StoreHttpServer implements AutoCloseable {
     private final ExecutorService storeWork;
     private final OpenConnections connections;
     private final RequestGate gate;
+    private final boolean tls;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private StoreHttpServer(Channel listener, EventLoopGroup acceptLoop, EventLoopGroup ioLoops,
-            ExecutorService storeWork, OpenConnections connections, RequestGate gate) {
+            ExecutorService storeWork, OpenConnections connections, RequestGate gate, boolean tls) {
         this.listener = listener;
         this.acceptLoop = acceptLoop;
         this.ioLoops = ioLoops;
         this.storeWork = storeWork;
         this.connections = connections;
         this.gate = gate;
+        this.tls = tls;
     }
 
     /**
@@ -107,9 +117,14 @@ public final class StoreHttpServer implements AutoCloseable {
                     + "store.http.bind: listening on an address other than 127.0.0.1 or ::1 (other loopback "
                     + "addresses included) requires store.http.primary-key");
         }
+        Optional<SslContext> tls = config.tlsKeystore().isPresent()
+                ? Optional.of(ServerCertificate.load(Path.of(config.tlsKeystore().get()), config.tlsKeystorePassword()))
+                : Optional.empty();
         StoreApi api = new StoreApi(new Authenticator(config.primaryKey(), config.readOnlyKey()),
+                new CosmosAuthorization(config.primaryKey(), config.readOnlyKey(), config.acceptEmulatorKey(),
+                        Clock.systemUTC()),
                 new LoginThrottle(config.httpLoginFailures(), config.httpLoginLockout(), System::nanoTime),
-                new StoreEndpoints(store, config.httpMaxPageItems(), containerRoutes).router());
+                new StoreEndpoints(store, config.httpMaxPageItems(), containerRoutes, tls.isPresent()).router());
 
         ExecutorService storeWork = Executors.newFixedThreadPool(config.httpThreads(),
                 daemonThreads("docmirror-store-http-"));
@@ -125,7 +140,7 @@ public final class StoreHttpServer implements AutoCloseable {
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new StoreChannelInitializer(connections, api, storeWork, gate,
-                        config.httpRequestTimeout(), config.httpIdleTimeout(), observer))
+                        config.httpRequestTimeout(), config.httpIdleTimeout(), observer, tls))
                 .bind(new InetSocketAddress(address, config.httpPort()))
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
@@ -135,7 +150,8 @@ public final class StoreHttpServer implements AutoCloseable {
             throw new IOException("Cannot listen on " + config.httpBind() + ":" + config.httpPort() + ": "
                     + bound.cause().getMessage(), bound.cause());
         }
-        StoreHttpServer server = new StoreHttpServer(bound.channel(), acceptLoop, ioLoops, storeWork, connections, gate);
+        StoreHttpServer server = new StoreHttpServer(bound.channel(), acceptLoop, ioLoops, storeWork, connections, gate,
+                tls.isPresent());
         log.info("Store HTTP API listening on {}/ ({})", server.baseUri(),
                 config.primaryKey().isPresent() ? "keys required" : "no keys, 127.0.0.1 or ::1 only");
         return server;
@@ -169,7 +185,7 @@ public final class StoreHttpServer implements AutoCloseable {
     public String baseUri() {
         InetSocketAddress address = (InetSocketAddress) listener.localAddress();
         String host = address.getAddress().getHostAddress();
-        return "http://" + (address.getAddress() instanceof Inet6Address ? "[" + host + "]" : host) + ":" + port();
+        return (tls ? "https://" : "http://") + (address.getAddress() instanceof Inet6Address ? "[" + host + "]" : host) + ":" + port();
     }
 
     /**

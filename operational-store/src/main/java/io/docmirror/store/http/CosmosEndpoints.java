@@ -1,0 +1,350 @@
+package io.docmirror.store.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.BatchOperation;
+import io.docmirror.store.BatchResult;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EffectivePartitionKey;
+import io.docmirror.store.Item;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.changelog.Operation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Cosmos DB for NoSQL's REST protocol in gateway mode (docs/http-api.md, "Cosmos DB routes"), so that the official
+ * SDKs work against the store unchanged: the database account, databases, containers, partition key ranges and items
+ * (create, upsert, read, replace, patch, delete, transactional batch) and the change feed ({@link CosmosChangeFeed}).
+ * Databases map onto the store's containers as {@link CosmosDatabases} says. Queries answer 400 naming what is not
+ * supported yet.
+ */
+final class CosmosEndpoints {
+    private static final String DATABASE = "/dbs/{db}";
+    private static final String CONTAINER = DATABASE + "/colls/{coll}";
+    private static final String SESSION_TOKEN = "x-ms-session-token";
+    private static final String OWNER_NAME = "x-ms-alt-content-path";
+    private static final String OWNER_ID = "x-ms-content-path";
+    private static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
+    private static final String IS_QUERY = "x-ms-documentdb-isquery";
+
+    private final StoreClient store;
+    private final CosmosDatabases databases;
+    private final CosmosContainers containers;
+    private final CosmosChangeFeed changeFeed;
+    private final boolean tls;
+
+    /**
+     * @param maxPageItems the most changes one change feed answer holds
+     * @param tls whether the server speaks TLS, so the account's endpoints are https
+     */
+    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls) {
+        this.store = requireNonNull(store, "store is null");
+        this.databases = new CosmosDatabases(store);
+        this.containers = new CosmosContainers(store, databases);
+        this.changeFeed = new CosmosChangeFeed(store, maxPageItems);
+        this.tls = tls;
+    }
+
+    void addTo(Router.Builder router) {
+        router.add("GET", "/", this::account)
+                .add("GET", "/dbs", this::listDatabases)
+                .add("POST", "/dbs", this::createDatabase)
+                .add("GET", DATABASE, this::readDatabase)
+                .add("DELETE", DATABASE, this::deleteDatabase)
+                .add("GET", DATABASE + "/colls", this::listContainers)
+                .add("POST", DATABASE + "/colls", this::createContainer)
+                .add("GET", CONTAINER, this::readContainer)
+                .add("PUT", CONTAINER, this::replaceContainer)
+                .add("DELETE", CONTAINER, this::deleteContainer)
+                .add("GET", CONTAINER + "/pkranges", this::partitionKeyRanges)
+                .add("GET", CONTAINER + "/docs", this::readFeed)
+                .add("POST", CONTAINER + "/docs", this::postItem)
+                .add("GET", CONTAINER + "/docs/{id}", this::readItem)
+                .add("PUT", CONTAINER + "/docs/{id}", this::replaceItem)
+                .add("PATCH", CONTAINER + "/docs/{id}", this::patchItem)
+                .add("DELETE", CONTAINER + "/docs/{id}", this::deleteItem);
+    }
+
+    // The account
+
+    /**
+     * The database account, which the SDKs read first: one region whose endpoint is the address the client used,
+     * session consistency, and the limits of the query engine.
+     */
+    private ApiResponse account(ApiRequest request, Map<String, String> path) {
+        String endpoint = (tls ? "https://" : "http://") + request.header("Host").orElse("127.0.0.1") + "/";
+        ObjectNode account = StoreJson.mapper().createObjectNode();
+        account.put("_self", "").put("id", "docmirror").put("_rid", "docmirror")
+                .put("media", "//media/").put("addresses", "//addresses/").put("_dbs", "//dbs/");
+        ObjectNode location = StoreJson.mapper().createObjectNode().put("name", "docmirror")
+                .put("databaseAccountEndpoint", endpoint);
+        account.putArray("writableLocations").add(location);
+        account.putArray("readableLocations").add(location.deepCopy());
+        account.put("enableMultipleWriteLocations", false)
+                .put("enablePerPartitionFailoverBehavior", false)
+                .put("enableNRegionSynchronousCommit", false);
+        account.putObject("userReplicationPolicy").put("asyncReplication", false).put("minReplicaSetSize", 1)
+                .put("maxReplicasetSize", 1);
+        account.putObject("userConsistencyPolicy").put("defaultConsistencyLevel", "Session");
+        account.putObject("systemReplicationPolicy").put("minReplicaSetSize", 1).put("maxReplicasetSize", 1);
+        account.putObject("readPolicy").put("primaryReadCoefficient", 1).put("secondaryReadCoefficient", 1);
+        account.put("queryEngineConfiguration", "{\"maxSqlQueryInputLength\":262144,\"maxJoinsPerSqlQuery\":5,"
+                + "\"maxLogicalAndPerSqlQuery\":500,\"maxLogicalOrPerSqlQuery\":500,\"maxUdfRefPerSqlQuery\":10,"
+                + "\"maxInExpressionItemsCount\":16000,\"queryMaxInMemorySortDocumentCount\":500,"
+                + "\"maxQueryRequestTimeoutFraction\":0.9,\"sqlAllowNonFiniteNumbers\":false,"
+                + "\"sqlAllowAggregateFunctions\":true,\"sqlAllowSubQuery\":true,\"sqlAllowScalarSubQuery\":true,"
+                + "\"allowNewKeywordsAsIdentifiers\":true,\"enableSpatialIndexing\":true,"
+                + "\"maxSpatialQueryCells\":12,\"spatialMaxGeometryPointCount\":256,"
+                + "\"sqlDisableOptimizationFlags\":0,\"sqlEnableParameterizedQueryFlag\":true}");
+        return CosmosWire.json(200, account);
+    }
+
+    // Databases
+
+    private ApiResponse listDatabases(ApiRequest request, Map<String, String> path) {
+        List<JsonNode> list = databases.list().stream().map(CosmosWire::database).toList();
+        return CosmosWire.feed(request, "", "Databases", list);
+    }
+
+    private ApiResponse createDatabase(ApiRequest request, Map<String, String> path) {
+        JsonNode body = CosmosWire.object(request.body(), "Cannot create database");
+        String id = CosmosWire.requiredString(body, "id", "Cannot create database");
+        return CosmosWire.json(201, CosmosWire.database(databases.create(id)));
+    }
+
+    private ApiResponse readDatabase(ApiRequest request, Map<String, String> path) {
+        return CosmosWire.json(200, CosmosWire.database(databases.resolve(path.get("db"))));
+    }
+
+    private ApiResponse deleteDatabase(ApiRequest request, Map<String, String> path) {
+        databases.delete(databases.resolve(path.get("db")).id());
+        return ApiResponse.empty(204);
+    }
+
+    // Containers
+
+    private ApiResponse listContainers(ApiRequest request, Map<String, String> path) {
+        CosmosDatabases.Database database = databases.resolve(path.get("db"));
+        List<JsonNode> list = databases.containers(database).stream()
+                .map(properties -> CosmosWire.container(database, properties))
+                .toList();
+        return owned(CosmosWire.feed(request, database.resourceId(), "DocumentCollections", list), database);
+    }
+
+    private ApiResponse createContainer(ApiRequest request, Map<String, String> path) {
+        CosmosDatabases.Database database = databases.resolve(path.get("db"));
+        ContainerProperties created = store.createContainer(containers.fromCosmos(database, request.body()));
+        return owned(CosmosWire.json(201, CosmosWire.container(database, created)), database);
+    }
+
+    private ApiResponse readContainer(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        return owned(CosmosWire.json(200, CosmosWire.container(container.database(), container.properties())),
+                container.database());
+    }
+
+    /** Replacing a container's settings: only the same settings are taken for now (the store cannot change them). */
+    private ApiResponse replaceContainer(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        ContainerProperties asked = containers.fromCosmos(container.database(), request.body());
+        ContainerProperties current = container.properties();
+        if (!asked.id().equals(current.id()) || !asked.partitionKeyPath().equals(current.partitionKeyPath())) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot replace container " + current.id()
+                    + ": its id and partition key cannot change");
+        }
+        if (!Objects.equals(asked.defaultTtl(), current.defaultTtl())
+                || !Objects.equals(asked.analyticalTtl(), current.analyticalTtl())) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot replace container " + current.id()
+                    + ": changing defaultTtl or analyticalStorageTtl of an existing container is not supported yet");
+        }
+        return owned(CosmosWire.json(200, CosmosWire.container(container.database(), current)), container.database());
+    }
+
+    private ApiResponse deleteContainer(ApiRequest request, Map<String, String> path) {
+        store.deleteContainer(containers.resolve(path.get("db"), path.get("coll")).properties().id());
+        return ApiResponse.empty(204);
+    }
+
+    /**
+     * The container's partition key ranges, one per log partition (feed range), read by the SDKs as a change feed:
+     * the first read answers every range with an ETag, and a read with that ETag in {@code If-None-Match} answers
+     * 304 (ranges never split or merge in the store).
+     */
+    private ApiResponse partitionKeyRanges(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        String etag = "\"" + container.properties().logPartitions() + "\"";
+        if (request.header("If-None-Match").filter(etag::equals).isPresent()) {
+            return ApiResponse.empty(304).withHeader("etag", etag);
+        }
+        int count = container.properties().logPartitions();
+        List<JsonNode> ranges = new ArrayList<>();
+        for (int index = 0; index < count; index++) {
+            ObjectNode range = StoreJson.mapper().createObjectNode();
+            range.put("id", Integer.toString(index))
+                    .put("_rid", container.resourceId() + "#" + index)
+                    .put("minInclusive", EffectivePartitionKey.rangeStart(index, count))
+                    .put("maxExclusive", EffectivePartitionKey.rangeStart(index + 1, count))
+                    .put("ridPrefix", index)
+                    .put("throughputFraction", 1.0 / count)
+                    .put("status", "online")
+                    .put("_self", container.selfLink() + "pkranges/" + index + "/")
+                    .put("_etag", etag)
+                    .put("_ts", 0);
+            range.putArray("parents");
+            ranges.add(range);
+        }
+        return CosmosWire.feed(request, container.resourceId(), "PartitionKeyRanges", ranges).withHeader("etag", etag);
+    }
+
+    // Items
+
+    /** The change feed ({@code A-IM}); reading all items without it (a read feed) is not supported yet. */
+    private ApiResponse readFeed(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        if (request.header(CosmosChangeFeed.A_IM).isPresent()) {
+            return changeFeed.read(request, container);
+        }
+        throw new StoreException(StoreErrorCode.BAD_REQUEST, "Reading all items (a read feed) over the Cosmos DB "
+                + "routes is not supported yet; read the change feed (A-IM: Incremental Feed) or scan with the "
+                + "/containers routes");
+    }
+
+    /** Create, upsert ({@code x-ms-documentdb-is-upsert}), a transactional batch, or a query (not supported yet). */
+    private ApiResponse postItem(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        if (RequestHeaders.flag(request, IS_QUERY) || request.header("Content-Type")
+                .filter(type -> type.toLowerCase(Locale.ROOT).startsWith("application/query+json"))
+                .isPresent()) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Queries are not supported yet by docmirror's "
+                    + "Cosmos DB routes; read items by id and partition key (docs/http-api.md)");
+        }
+        if (RequestHeaders.flag(request, IS_BATCH)) {
+            return batch(request, container);
+        }
+        String storeId = container.properties().id();
+        byte[] document = request.body();
+        Optional<PartitionKey> stated = RequestHeaders.partitionKey(request);
+        if (stated.isPresent()) {
+            RequestHeaders.checkStatedPartitionKey(store, storeId, document, stated.get());
+        }
+        if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
+            Item upserted = store.upsertItem(storeId, document, RequestHeaders.precondition(request));
+            return item(upsertStatus(container, upserted), container, upserted);
+        }
+        return item(201, container, store.createItem(storeId, document));
+    }
+
+    private ApiResponse readItem(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        Item item = store.readItem(container.properties().id(), RequestHeaders.requiredPartitionKey(request),
+                path.get("id"));
+        if (request.header("If-None-Match").filter(item.etag()::equals).isPresent()) {
+            return ApiResponse.empty(304).withHeader("etag", item.etag());
+        }
+        return item(200, container, item);
+    }
+
+    private ApiResponse replaceItem(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        return item(200, container, store.replaceItem(container.properties().id(),
+                RequestHeaders.requiredPartitionKey(request), path.get("id"), request.body(),
+                RequestHeaders.precondition(request)));
+    }
+
+    private ApiResponse patchItem(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
+        return item(200, container, store.patchItem(container.properties().id(), partitionKey, path.get("id"),
+                CosmosWire.patchOperations(request.body()), RequestHeaders.precondition(request)));
+    }
+
+    private ApiResponse deleteItem(ApiRequest request, Map<String, String> path) {
+        CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
+        PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
+        store.deleteItem(container.properties().id(), partitionKey, path.get("id"),
+                RequestHeaders.precondition(request));
+        return ApiResponse.empty(204);
+    }
+
+    /**
+     * A transactional batch: the operations as a JSON array; the answer is one result per operation, 200 when all
+     * succeeded, otherwise 207 with the failing operation's own status and 424 for every other (nothing applied).
+     */
+    private ApiResponse batch(ApiRequest request, CosmosContainers.Resolved container) {
+        PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
+        List<BatchOperation> operations = CosmosWire.batchOperations(request.body());
+        BatchResult result = store.executeBatch(container.properties().id(), partitionKey, operations);
+        ArrayNode results = StoreJson.mapper().createArrayNode();
+        for (int index = 0; index < operations.size(); index++) {
+            BatchResult.OperationResult operation = result.results().get(index);
+            boolean upserted = operations.get(index).type() == BatchOperation.Type.UPSERT && operation.item() != null;
+            ObjectNode node = results.addObject();
+            node.put("statusCode", upserted ? upsertStatus(container, operation.item()) : operation.status())
+                    .put("requestCharge", 1.0);
+            if (operation.etag() != null) {
+                node.put("eTag", operation.etag());
+            }
+            if (operation.item() != null) {
+                node.set("resourceBody", operation.item().tree());
+            }
+        }
+        long lsn = result.results().stream().filter(operation -> operation.item() != null)
+                .mapToLong(operation -> operation.item().lsn()).max().orElse(0);
+        return CosmosWire.json(result.isSuccess() ? 200 : 207, results)
+                .withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, lsn));
+    }
+
+    /**
+     * An answer about a database's containers, naming the database as its owner: the SDKs make a container's name
+     * path ({@code dbs/shop/colls/orders}) from it.
+     */
+    private static ApiResponse owned(ApiResponse response, CosmosDatabases.Database database) {
+        return response.withHeader(OWNER_NAME, "dbs/" + database.id())
+                .withHeader(OWNER_ID, database.resourceId());
+    }
+
+    /**
+     * An upsert's status as Cosmos DB gives it: 201 when it created the item, 200 when it replaced one. The store's
+     * answer does not say which; the change event the write logged at the item's LSN does.
+     */
+    private int upsertStatus(CosmosContainers.Resolved container, Item item) {
+        String storeId = container.properties().id();
+        int logPartition = container.properties().logPartitionOf(item.partitionKey());
+        if (item.lsn() - 1 < store.readChangeLog(storeId, logPartition, Long.MAX_VALUE, 1).logStartLsn()) {
+            return 200; // the change log's retention has already dropped the event (a tiny retention-events)
+        }
+        boolean created = store.readChangeLog(storeId, logPartition, item.lsn() - 1, 1).events().stream()
+                .anyMatch(event -> event.lsn() == item.lsn() && event.operation() == Operation.CREATE);
+        return created ? 201 : 200;
+    }
+
+    private static ApiResponse item(int status, CosmosContainers.Resolved container, Item item) {
+        return ApiResponse.json(status, item.jsonBytes())
+                .withHeader(OWNER_NAME, "dbs/" + container.database().id() + "/colls/" + container.id())
+                .withHeader(OWNER_ID, container.resourceId())
+                .withHeader("etag", item.etag())
+                .withHeader(SESSION_TOKEN, sessionToken(container, item.partitionKey(), item.lsn()))
+                .withHeader("lsn", Long.toString(item.lsn()));
+    }
+
+    /**
+     * A session token as the SDKs parse it: {@code <partition key range>:<version>#<lsn>}; the range is the item's
+     * log partition, the version always 0 (ranges never split).
+     */
+    private static String sessionToken(CosmosContainers.Resolved container, PartitionKey partitionKey, long lsn) {
+        return container.properties().logPartitionOf(partitionKey) + ":0#" + lsn;
+    }
+}

@@ -1,0 +1,61 @@
+package io.docmirror.store.http;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Resource ids ({@code _rid}) in Cosmos DB's form, which the SDKs parse: base64 of big-endian bytes, with '/' written
+ * as '-'. A database's is its 4-byte number; a container's is its database's followed by 4 bytes with the top bit
+ * set (the mark of a container) and the store's internal number of the container.
+ */
+final class CosmosResourceIds {
+    private static final int CONTAINER_MARK = 0x8000_0000;
+
+    private CosmosResourceIds() {
+    }
+
+    static String database(int database) {
+        return encode(ByteBuffer.allocate(4).putInt(database).array());
+    }
+
+    static String container(int database, int container) {
+        return encode(ByteBuffer.allocate(8).putInt(database).putInt(CONTAINER_MARK | container).array());
+    }
+
+    /** The database number of a database or container id; empty when the text is no such id. */
+    static OptionalInt databaseOf(String resourceId) {
+        return decode(resourceId)
+                .filter(bytes -> bytes.length == 4 || bytes.length == 8)
+                .map(bytes -> OptionalInt.of(ByteBuffer.wrap(bytes).getInt()))
+                .orElse(OptionalInt.empty());
+    }
+
+    /** The container number of a container id; empty when the text is no such id. */
+    static OptionalInt containerOf(String resourceId) {
+        Optional<byte[]> bytes = decode(resourceId).filter(decoded -> decoded.length == 8);
+        if (bytes.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        int marked = ByteBuffer.wrap(bytes.get(), 4, 4).getInt();
+        return (marked & CONTAINER_MARK) == 0 ? OptionalInt.empty() : OptionalInt.of(marked & ~CONTAINER_MARK);
+    }
+
+    /** The store's own number of a container, from its {@code _rid} (URL-safe base64 of 4 bytes). */
+    static int storeContainerNumber(String storeResourceId) {
+        return ByteBuffer.wrap(Base64.getUrlDecoder().decode(storeResourceId)).getInt();
+    }
+
+    private static String encode(byte[] bytes) {
+        return Base64.getEncoder().encodeToString(bytes).replace('/', '-');
+    }
+
+    private static Optional<byte[]> decode(String resourceId) {
+        try {
+            return Optional.of(Base64.getDecoder().decode(resourceId.replace('-', '/')));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // not base64: a name, not an id
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.docmirror.store;
+
+import io.docmirror.store.http.StoreHttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Cosmos DB's master-key signature, spoken byte for byte: a request signed as the SDKs sign it passes; a date more
+ * than 15 minutes off is 403, a missing or malformed header 401 (never a 5xx), a signature over anything else 401,
+ * and the emulator's published key only when the store accepts it.
+ */
+class CosmosSignatureTest {
+    private static final String KEY = "VGhpcyBpcyBhIHRlc3Qga2V5IGZvciBkb2NtaXJyb3IncyBzaWduYXR1cmUgdGVzdHMhISE=";
+    private static final String READ_ONLY_KEY =
+            "UmVhZC1vbmx5IGtleSBmb3IgZG9jbWlycm9yJ3Mgc2lnbmF0dXJlIHRlc3RzISEhISEhISE=";
+    private static final String EMULATOR_KEY =
+            "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
+    @TempDir
+    Path directory;
+
+    private EmbeddedStore store;
+    private StoreHttpServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        store = EmbeddedStore.open(directory, StoreConfig.defaults().withSyncWrites(false));
+        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+                .withKeys(KEY, READ_ONLY_KEY));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        store.close();
+    }
+
+    @Test
+    void aRequestSignedAsTheSdksSignItPasses() throws Exception {
+        RawHttp.Response created = signedNow(KEY, "POST", "/dbs", "dbs", "").body("{\"id\":\"shop\"}")
+                .send(server.port());
+        assertThat(created.status()).as(created.bodyText()).isEqualTo(201);
+        assertThat(created.header("x-ms-activity-id")).isPresent();
+        assertThat(created.header("x-ms-request-charge")).isPresent();
+
+        RawHttp.Response read = signedNow(READ_ONLY_KEY, "GET", "/dbs/shop", "dbs", "dbs/shop").send(server.port());
+        assertThat(read.status()).as(read.bodyText()).isEqualTo(200);
+        assertThat(read.bodyText()).contains("\"id\":\"shop\"");
+    }
+
+    @Test
+    void databasesLastThroughARestartOfTheStore() throws Exception {
+        RawHttp.Response created = signedNow(KEY, "POST", "/dbs", "dbs", "").body("{\"id\":\"shop\"}")
+                .send(server.port());
+        String resourceId = StoreJson.mapper().readTree(created.body()).get("_rid").asText();
+
+        server.close();
+        store.close();
+        store = EmbeddedStore.open(directory, StoreConfig.defaults().withSyncWrites(false));
+        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+                .withKeys(KEY, READ_ONLY_KEY));
+
+        RawHttp.Response read = signedNow(KEY, "GET", "/dbs/shop", "dbs", "dbs/shop").send(server.port());
+        assertThat(read.status()).as(read.bodyText()).isEqualTo(200);
+        assertThat(StoreJson.mapper().readTree(read.body()).get("_rid").asText()).isEqualTo(resourceId);
+    }
+
+    @Test
+    void aDateMoreThanFifteenMinutesOffIsForbidden() throws Exception {
+        for (ZonedDateTime skewed : new ZonedDateTime[] {ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(16),
+                ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(16)}) {
+            String date = httpDate(skewed);
+            RawHttp.Response response = RawHttp.request("GET", "/dbs")
+                    .header("x-ms-date", date)
+                    .header("Authorization", authorization(KEY, "GET", "dbs", "", date))
+                    .send(server.port());
+            assertThat(response.status()).isEqualTo(403);
+            assertThat(response.bodyText()).contains("\"code\":\"Forbidden\"")
+                    .contains("is not an RFC 1123 date within 15 minutes of the server's time");
+        }
+    }
+
+    @Test
+    void malformedOrMissingAuthorizationIsUnauthorizedNeverAServerError() throws Exception {
+        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        String[] malformed = {"", "type=master", "type%3Dmaster%26ver%3D1.0%26sig%3D%ZZ", "%", "Bearer " + KEY,
+                "type=master&ver=1.0&sig=not*base64", "type=resource&ver=1.0&sig=AAAA", "type=master&ver=2.0&sig=AAAA",
+                "type=master&ver=1.0&sig=" + "A".repeat(10_000)};
+        for (String header : malformed) {
+            RawHttp.Response response = RawHttp.request("GET", "/dbs")
+                    .header("x-ms-date", date)
+                    .header("Authorization", header)
+                    .send(server.port());
+            assertThat(response.status()).as("Authorization: %s", header).isEqualTo(401);
+            assertThat(response.bodyText()).contains("\"code\":\"Unauthorized\"");
+        }
+        RawHttp.Response noDate = RawHttp.request("GET", "/dbs")
+                .header("Authorization", authorization(KEY, "GET", "dbs", "", "x"))
+                .send(server.port());
+        assertThat(noDate.status()).isEqualTo(401);
+        assertThat(noDate.bodyText()).contains("mandates the x-ms-date header");
+        RawHttp.Response badDate = RawHttp.request("GET", "/dbs")
+                .header("x-ms-date", "yesterday")
+                .header("Authorization", authorization(KEY, "GET", "dbs", "", "yesterday"))
+                .send(server.port());
+        assertThat(badDate.status()).isEqualTo(403);
+    }
+
+    @Test
+    void aSignatureOverAnotherRequestOrKeyIsUnauthorized() throws Exception {
+        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        String[][] wrong = {
+                {KEY, "GET", "dbs", "", date},          // signed as a GET, sent as a POST
+                {KEY, "POST", "colls", "", date},       // another resource type
+                {KEY, "POST", "dbs", "dbs/other", date}, // another link
+                {EMULATOR_KEY, "POST", "dbs", "", date}, // the emulator's key, not accepted here
+        };
+        for (String[] signed : wrong) {
+            RawHttp.Response response = RawHttp.request("POST", "/dbs")
+                    .header("x-ms-date", date)
+                    .header("Authorization", authorization(signed[0], signed[1], signed[2], signed[3], signed[4]))
+                    .body("{\"id\":\"shop\"}")
+                    .send(server.port());
+            assertThat(response.status()).as("signed %s %s %s", signed[1], signed[2], signed[3]).isEqualTo(401);
+            assertThat(response.bodyText()).contains("can't serve the request");
+        }
+        assertThat(store.listContainers()).isEmpty();
+
+        RawHttp.Response readOnlyWriting = RawHttp.request("POST", "/dbs")
+                .header("x-ms-date", date)
+                .header("Authorization", authorization(READ_ONLY_KEY, "POST", "dbs", "", date))
+                .body("{\"id\":\"shop\"}")
+                .send(server.port());
+        assertThat(readOnlyWriting.status()).isEqualTo(403);
+        assertThat(readOnlyWriting.bodyText()).contains("read-only key cannot POST");
+    }
+
+    @Test
+    void theEmulatorsKeyPassesWhenTheStoreAcceptsIt() throws Exception {
+        server.close();
+        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0).withEmulatorKey(true));
+        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        RawHttp.Response emulator = RawHttp.request("GET", "/dbs")
+                .header("x-ms-date", date)
+                .header("Authorization", authorization(EMULATOR_KEY, "GET", "dbs", "", date))
+                .send(server.port());
+        assertThat(emulator.status()).as(emulator.bodyText()).isEqualTo(200);
+        RawHttp.Response unsigned = RawHttp.request("GET", "/dbs").header("x-ms-date", date).send(server.port());
+        assertThat(unsigned.status()).isEqualTo(401);
+        // The store's own routes keep their rules: without keys configured they are open on 127.0.0.1.
+        assertThat(RawHttp.request("GET", "/containers").send(server.port()).status()).isEqualTo(200);
+    }
+
+    /** A request signed now with {@code key}, as the SDKs sign it. */
+    private static RawHttp signedNow(String key, String method, String path, String resourceType, String link)
+            throws Exception {
+        String date = httpDate(ZonedDateTime.now(ZoneOffset.UTC));
+        return RawHttp.request(method, path)
+                .header("x-ms-date", date)
+                .header("Authorization", authorization(key, method, resourceType, link, date));
+    }
+
+    /** The Authorization header as the SDKs write it, from the specification of the signature. */
+    private static String authorization(String key, String verb, String resourceType, String link, String date)
+            throws Exception {
+        String payload = verb.toLowerCase(Locale.ROOT) + "\n" + resourceType.toLowerCase(Locale.ROOT) + "\n" + link
+                + "\n" + date.toLowerCase(Locale.ROOT) + "\n" + "" + "\n";
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(Base64.getDecoder().decode(key), "HmacSHA256"));
+        String signature = Base64.getEncoder().encodeToString(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8)));
+        return URLEncoder.encode("type=master&ver=1.0&sig=" + signature, StandardCharsets.UTF_8);
+    }
+
+    private static String httpDate(ZonedDateTime time) {
+        return DateTimeFormatter.RFC_1123_DATE_TIME.format(time);
+    }
+}
