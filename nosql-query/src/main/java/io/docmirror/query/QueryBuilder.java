@@ -28,7 +28,8 @@ final class QueryBuilder {
         this.expressions = new ExpressionBuilder(parameters, text);
     }
 
-    QueryModel build(NoSqlParser.QueryContext query) {
+    QueryModel build(NoSqlParser.QueryContext tree) {
+        NoSqlParser.SelectQueryContext query = tree.selectQuery();
         FromClause from = query.fromClause() == null ? null : from(query.fromClause());
         NoSqlParser.SelectClauseContext select = query.selectClause();
         Selection selection = selection(select.selection(), from);
@@ -203,7 +204,7 @@ final class QueryBuilder {
                         + value, context);
     }
 
-    private void checkGrouping(QueryModel model, NoSqlParser.QueryContext query) {
+    private void checkGrouping(QueryModel model, NoSqlParser.SelectQueryContext query) {
         if (!model.isGrouped()) {
             return;
         }

@@ -9,7 +9,11 @@ grammar NoSql;
 options { caseInsensitive = true; }
 
 query
-    : selectClause fromClause? whereClause? groupByClause? orderByClause? offsetLimitClause? EOF
+    : selectQuery EOF
+    ;
+
+selectQuery
+    : selectClause fromClause? whereClause? groupByClause? orderByClause? offsetLimitClause?
     ;
 
 selectClause
@@ -42,7 +46,7 @@ fromClause
 fromSource
     : name IN expression                    # fromIterator
     | containerPath (AS? name)?             # fromContainer
-    | '(' query ')' (AS? name)?             # fromSubquery
+    | '(' selectQuery ')' (AS? name)?             # fromSubquery
     ;
 
 containerPath
@@ -56,7 +60,7 @@ pathStep
 
 joinClause
     : JOIN name IN expression               # joinIterator
-    | JOIN '(' query ')' (AS? name)?        # joinSubquery
+    | JOIN '(' selectQuery ')' (AS? name)?        # joinSubquery
     ;
 
 whereClause
@@ -146,9 +150,9 @@ primary
     | ROOT                                                  # rootVariable
     | '[' arguments? ']'                                    # arrayLiteral
     | '{' (objectEntry (',' objectEntry)*)? '}'             # objectLiteral
-    | '(' query ')'                                         # scalarSubquery
-    | EXISTS '(' query ')'                                  # existsSubquery
-    | ARRAY '(' query ')'                                   # arraySubquery
+    | '(' selectQuery ')'                                         # scalarSubquery
+    | EXISTS '(' selectQuery ')'                                  # existsSubquery
+    | ARRAY '(' selectQuery ')'                                   # arraySubquery
     | '(' expression ')'                                    # parenthesized
     ;
 
