@@ -26,7 +26,7 @@ record AggregateCall(AggregateFunction function, Expression argument, String arg
             }
             count++;
             if (value.isNumber() && allNumbers && (function == AggregateFunction.SUM || function == AggregateFunction.AVG)) {
-                sum = sum.add(DecimalArithmetic.valueOf(value));
+                sum = DecimalArithmetic.add(sum, DecimalArithmetic.valueOf(value));
             }
             allNumbers &= value.isNumber();
             allPrimitives &= !value.isContainerNode();

@@ -17,9 +17,9 @@ import java.util.function.IntPredicate;
  */
 record BinaryOperation(Operator operator, Expression left, Expression right) implements Expression {
     enum Operator {
-        ADD(BigDecimal::add),
-        SUBTRACT(BigDecimal::subtract),
-        MULTIPLY(BigDecimal::multiply),
+        ADD(DecimalArithmetic::add),
+        SUBTRACT(DecimalArithmetic::subtract),
+        MULTIPLY(DecimalArithmetic::multiply),
         DIVIDE(DecimalArithmetic::divide),
         REMAINDER(DecimalArithmetic::remainder),
         CONCATENATE(null),

@@ -17,6 +17,11 @@ import java.math.MathContext;
 final class DecimalArithmetic {
     /** The precision of a quotient that does not terminate (1/3). */
     static final MathContext QUOTIENT = MathContext.DECIMAL128;
+    /**
+     * The most digits a sum, difference or remainder may need: {@code 1e999999999 + 1} is exact in a BigDecimal of a
+     * billion digits, which a query must not make the server build.
+     */
+    static final long MAX_COMPUTED_DIGITS = 10_000;
     /** Integers up to this many digits are written as JSON integers; larger ones as their BigDecimal text (1E+400). */
     private static final int MAX_INTEGER_DIGITS = 1000;
 
@@ -36,7 +41,7 @@ final class DecimalArithmetic {
             String text = number.asText();
             throw new QueryException(QueryErrorCode.NUMBER_OUT_OF_RANGE, "Cannot compute with the number "
                     + (text.length() > 40 ? text.substring(0, 40) + "..." : text)
-                    + ": it is beyond what the query engine holds exactly (a BigDecimal)");
+                    + ": it is beyond what the query engine holds exactly (a BigDecimal)", e);
         }
     }
 
@@ -47,6 +52,24 @@ final class DecimalArithmetic {
             return JsonNodeFactory.instance.numberNode(stripped.toBigIntegerExact());
         }
         return new LiteralNumberNode(stripped.toString());
+    }
+
+    static BigDecimal add(BigDecimal left, BigDecimal right) {
+        checkAligned(left, right, "add");
+        return left.add(right);
+    }
+
+    static BigDecimal subtract(BigDecimal left, BigDecimal right) {
+        checkAligned(left, right, "subtract");
+        return left.subtract(right);
+    }
+
+    static BigDecimal multiply(BigDecimal left, BigDecimal right) {
+        long scale = (long) left.scale() + right.scale();
+        if (scale != (int) scale) {
+            throw tooManyDigits("multiply", left, right);
+        }
+        return left.multiply(right);
     }
 
     /** The quotient, or null (undefined) for a division by zero, where Cosmos DB's double would be infinite. */
@@ -63,6 +86,40 @@ final class DecimalArithmetic {
 
     /** The remainder with the dividend's sign, or null (undefined) for a remainder by zero. */
     static BigDecimal remainder(BigDecimal dividend, BigDecimal divisor) {
-        return divisor.signum() == 0 ? null : dividend.remainder(divisor);
+        if (divisor.signum() == 0) {
+            return null;
+        }
+        checkAligned(dividend, divisor, "divide");
+        long quotientDigits = integerDigits(dividend) - integerDigits(divisor);
+        if (quotientDigits > MAX_COMPUTED_DIGITS) {
+            throw tooManyDigits("divide", dividend, divisor);
+        }
+        return dividend.remainder(divisor);
+    }
+
+    /** Adding (or aligning for a remainder) needs the digits from the larger number's first to the smaller's last. */
+    private static void checkAligned(BigDecimal left, BigDecimal right, String operation) {
+        if (left.signum() == 0 || right.signum() == 0) {
+            return;
+        }
+        long digits = Math.max(integerDigits(left), integerDigits(right)) + Math.max(left.scale(), right.scale());
+        if (digits > MAX_COMPUTED_DIGITS) {
+            throw tooManyDigits(operation, left, right);
+        }
+    }
+
+    private static long integerDigits(BigDecimal value) {
+        return (long) value.precision() - value.scale();
+    }
+
+    private static QueryException tooManyDigits(String operation, BigDecimal left, BigDecimal right) {
+        return new QueryException(QueryErrorCode.NUMBER_OUT_OF_RANGE, "Cannot " + operation + " " + abbreviated(left)
+                + " and " + abbreviated(right) + ": the exact result would need more than " + MAX_COMPUTED_DIGITS
+                + " digits");
+    }
+
+    private static String abbreviated(BigDecimal value) {
+        String text = value.toString();
+        return text.length() > 40 ? text.substring(0, 40) + "..." : text;
     }
 }

@@ -47,8 +47,14 @@ public final class NoSqlQuery {
         NoSqlParser parser = new NoSqlParser(new CommonTokenStream(lexer));
         parser.removeErrorListeners();
         parser.addErrorListener(new SyntaxErrorListener());
-        NoSqlParser.QueryContext tree = parser.query();
-        return new NoSqlQuery(text, new QueryBuilder(Map.copyOf(parameters), new QueryText(characters)).build(tree));
+        try {
+            NoSqlParser.QueryContext tree = parser.query();
+            return new NoSqlQuery(text, new QueryBuilder(Map.copyOf(parameters), new QueryText(characters)).build(tree));
+        } catch (StackOverflowError tooDeep) {
+            // The parser descends once per nested parenthesis, NOT or sign: a hostile query must not kill the request.
+            throw new QueryException(QueryErrorCode.SYNTAX_ERROR, "Cannot parse the query: it nests expressions too "
+                    + "deeply", tooDeep);
+        }
     }
 
     /** Parses a query without parameters. */

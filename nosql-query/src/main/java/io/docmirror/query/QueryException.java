@@ -34,6 +34,12 @@ public final class QueryException extends RuntimeException {
     }
 
     /** The line of the fault, from 1; 0 when it has no position in the text. */
+    /** A fault with no position in the text, caused by another exception. */
+    public QueryException(QueryErrorCode code, String message, Throwable cause) {
+        this(code, message);
+        initCause(Objects.requireNonNull(cause, "cause is null"));
+    }
+
     public int line() {
         return line;
     }

@@ -156,7 +156,8 @@ final class QueryPlanner {
         if (offset.isEmpty()) {
             return "";
         }
-        return "\nOFFSET 0 LIMIT " + (offset.getAsLong() + model.limit().getAsLong());
+        // Both are at most Integer.MAX_VALUE; a range never gives more than that many results anyway.
+        return "\nOFFSET 0 LIMIT " + Math.min(Integer.MAX_VALUE, offset.getAsLong() + model.limit().getAsLong());
     }
 
     private static String quoted(String name) {

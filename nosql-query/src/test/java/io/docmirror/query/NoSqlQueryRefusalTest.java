@@ -1,9 +1,11 @@
 package io.docmirror.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,5 +135,37 @@ class NoSqlQueryRefusalTest {
         assertRefused("SELECT * FROM c LIMIT 5", QueryErrorCode.SYNTAX_ERROR,
                 "Cannot parse the query: mismatched input 'LIMIT' expecting {<EOF>, '.', '[', 'AS', 'JOIN', 'WHERE', "
                         + "'GROUP', 'ORDER', 'OFFSET', IDENTIFIER} at line 1, column 17");
+    }
+
+    @Test
+    void aQueryNestedTooDeeplyIsRefusedNotACrash() {
+        String nested = "(".repeat(100_000) + "1" + ")".repeat(100_000);
+        assertRefused("SELECT VALUE " + nested, QueryErrorCode.SYNTAX_ERROR,
+                "Cannot parse the query: it nests expressions too deeply");
+    }
+
+    @Test
+    void arithmeticThatWouldNeedAHugeNumberIsRefused() {
+        NoSqlQuery query = NoSqlQuery.parse("SELECT VALUE 1e999999999 + 1");
+        assertThatThrownBy(() -> query.execute(List.of()))
+                .isInstanceOfSatisfying(QueryException.class,
+                        error -> assertThat(error.code()).isEqualTo(QueryErrorCode.NUMBER_OUT_OF_RANGE))
+                .hasMessage("Cannot add 1E+999999999 and 1: the exact result would need more than 10000 digits");
+        assertThatThrownBy(() -> NoSqlQuery.parse("SELECT VALUE 1e999999999 % 7").execute(List.of()))
+                .hasMessage("Cannot divide 1E+999999999 and 7: the exact result would need more than 10000 digits");
+        assertThatThrownBy(() -> NoSqlQuery.parse("SELECT VALUE 1e-2147483648 + 1").execute(List.of()))
+                .hasMessage("Cannot compute with the number 1e-2147483648: it is beyond what the query engine holds "
+                        + "exactly (a BigDecimal)");
+    }
+
+    @Test
+    void aLikePatternCannotMakeMatchingExplode() {
+        // As a regular expression this pattern backtracks for as long as one cares to wait.
+        String text = "a".repeat(5_000);
+        String pattern = "%a".repeat(200) + "b";
+        JsonNode document = TestingOrders.JSON.createObjectNode().put("text", text);
+        assertThat(NoSqlQuery.parse("SELECT VALUE c.text LIKE @pattern FROM c",
+                Map.of("@pattern", TextNode.valueOf(pattern))).execute(List.of(document)))
+                .containsExactly(BooleanNode.FALSE);
     }
 }
