@@ -25,16 +25,24 @@ record AggregateCall(AggregateFunction function, Expression argument, String arg
                 continue;
             }
             count++;
-            if (value.isNumber() && allNumbers && (function == AggregateFunction.SUM || function == AggregateFunction.AVG)) {
-                sum = DecimalArithmetic.add(sum, DecimalArithmetic.valueOf(value));
-            }
-            allNumbers &= value.isNumber();
-            allPrimitives &= !value.isContainerNode();
-            if (least == null || JsonOrder.compare(value, least) < 0) {
-                least = value;
-            }
-            if (greatest == null || JsonOrder.compare(value, greatest) > 0) {
-                greatest = value;
+            switch (function) {
+                case SUM, AVG -> {
+                    allNumbers &= value.isNumber();
+                    if (allNumbers) {
+                        sum = DecimalArithmetic.add(sum, DecimalArithmetic.valueOf(value));
+                    }
+                }
+                case MIN, MAX -> {
+                    allPrimitives &= !value.isContainerNode();
+                    if (allPrimitives && (least == null || JsonOrder.compare(value, least) < 0)) {
+                        least = value;
+                    }
+                    if (allPrimitives && (greatest == null || JsonOrder.compare(value, greatest) > 0)) {
+                        greatest = value;
+                    }
+                }
+                default -> {
+                }
             }
         }
         return switch (function) {

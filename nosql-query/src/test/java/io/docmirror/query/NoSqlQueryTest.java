@@ -165,6 +165,10 @@ class NoSqlQueryTest {
             assertResults("SELECT VALUE c.id FROM c WHERE c.note LIKE \"100!%%\" ESCAPE \"!\"", "[\"o10\"]");
             assertResults("SELECT VALUE c.id FROM c WHERE c.note LIKE \"%cotton[_]blend\"", "[\"o10\"]");
             assertResults("SELECT VALUE c.id FROM c WHERE c.customer.name LIKE \"[DG]%\"", "[\"o4\", \"o7\"]");
+            assertResults("SELECT VALUE c.id FROM c WHERE c.customer.name LIKE \"_ob\"", "[\"o2\"]");
+            // É and the lower-case f are past M in code point order.
+            assertResults("SELECT VALUE c.id FROM c WHERE c.customer.name LIKE \"[^A-M]%\"",
+                    "[\"o5\", \"o6\", \"o12\", \"o13\", \"o14\", \"o15\", \"o16\", \"o17\", \"o18\", \"o19\", \"o20\"]");
             assertResults("SELECT VALUE c.id FROM c WHERE c.customer.name NOT LIKE \"%a%\"",
                     "[\"o1\", \"o2\", \"o5\", \"o8\", \"o10\", \"o14\", \"o15\", \"o16\", \"o17\", \"o18\", \"o20\"]");
         }
