@@ -13,7 +13,8 @@ import java.util.Objects;
 
 /**
  * A query of the Cosmos DB for NoSQL language, parsed and checked, with the values of its parameters: immutable and
- * safe to run from several threads. See {@code docs/nosql-query.md} for the subset docmirror runs and how its
+ * safe to run from several threads. Results share nodes with the documents and the parameters ({@code SELECT *}
+ * gives the documents themselves): a caller that changes a result copies it first. See {@code docs/nosql-query.md} for the subset docmirror runs and how its
  * semantics follow Cosmos DB's (undefined, cross-type order, exact numbers).
  *
  * <pre>{@code

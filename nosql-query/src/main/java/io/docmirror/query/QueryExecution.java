@@ -20,20 +20,17 @@ final class QueryExecution {
     }
 
     QueryPage page(Iterable<? extends JsonNode> documents, QueryContinuation from, int maxItemCount) {
-        return model.needsAllRows() ? pageOfAll(documents, from, maxItemCount) : streamPage(documents, from,
-                maxItemCount);
+        // A query without FROM has one row, with no variables: there is nothing to stream.
+        return model.needsAllRows() || model.from() == null ? pageOfAll(documents, from, maxItemCount)
+                : streamPage(documents, from, maxItemCount);
     }
 
     /** Filters and projects rows in document order, stopping once the page is full. */
     private QueryPage streamPage(Iterable<? extends JsonNode> documents, QueryContinuation from, int maxItemCount) {
-        long offset = model.offset().orElse(0);
         long remaining = model.maxResults() - from.given();
-        // Every row before the continuation was read: the offset was used up if anything was given.
-        long toSkip = from.given() > 0 ? 0 : offset;
+        // Results are given only once the offset is used up: a continuation that gave any has none left to skip.
+        long toSkip = from.given() > 0 ? 0 : model.offset().orElse(0);
         List<JsonNode> results = new ArrayList<>();
-        if (model.from() == null) {
-            return constantPage(from, maxItemCount);
-        }
         long documentIndex = 0;
         for (JsonNode document : documents) {
             if (documentIndex < from.documents()) {
@@ -71,21 +68,14 @@ final class QueryExecution {
         return new QueryPage(results, Optional.empty());
     }
 
-    /** A query without FROM has one row with no variables. */
-    private QueryPage constantPage(QueryContinuation from, int maxItemCount) {
-        List<JsonNode> all = new ArrayList<>();
-        JsonNode result = model.selection().project(new Row(Map.of()));
-        if (result != null && (model.where() == null || BinaryOperation.isTrue(model.where().evaluate(new Row(Map.of()))))) {
-            all.add(result);
-        }
-        return slice(all, from, maxItemCount);
-    }
-
     /** Computes every result, then gives the page the continuation points at. */
     private QueryPage pageOfAll(Iterable<? extends JsonNode> documents, QueryContinuation from, int maxItemCount) {
         List<Row> rows = new ArrayList<>();
         if (model.from() == null) {
-            rows.add(new Row(Map.of()));
+            Row only = new Row(Map.of());
+            if (matches(only)) {
+                rows.add(only);
+            }
         } else {
             for (JsonNode document : documents) {
                 model.from().forEachRow(document, row -> {

@@ -73,6 +73,8 @@ class NoSqlQueryTest {
         @Test
         void aQueryWithoutFromHasOneRow() {
             assertResults("SELECT 1 + 2 AS three, \"x\" || 'y' AS xy, 1 / 0 AS never", "[{\"three\": 3, \"xy\": \"xy\"}]");
+            assertResults("SELECT TOP 0 VALUE 1", "[]");
+            assertResults("SELECT VALUE 1 WHERE false", "[]");
         }
 
         @Test

@@ -81,6 +81,17 @@ class QueryPlanTest {
     }
 
     @Test
+    void theResumeFilterTheSdkWritesIntoAnOrderByQueryRuns() {
+        // Resuming, the Java SDK writes the last sort value as Java prints it: a double in E notation, a string quoted.
+        String rewritten = queryInfo("SELECT VALUE c.id FROM c WHERE IS_NUMBER(c.total) ORDER BY c.total")
+                .get("rewrittenQuery").textValue();
+        NoSqlQuery resumed = NoSqlQuery.parse(rewritten.replace(QueryPlan.ORDER_BY_FILTER_PLACEHOLDER,
+                "c.total >= 9.007199254740992E15"));
+        assertThat(text(resumed.execute(ORDERS).stream().map(result -> result.get("payload")).toList()))
+                .isEqualTo(expected("[\"o7\", \"o3\", \"o4\"]"));
+    }
+
+    @Test
     void topAndOffsetLimit() {
         JsonNode info = queryInfo("SELECT VALUE c.id FROM c ORDER BY c.total OFFSET 3 LIMIT 4");
         assertThat(info.get("offset").intValue()).isEqualTo(3);
