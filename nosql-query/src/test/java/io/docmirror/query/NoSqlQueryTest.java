@@ -362,6 +362,7 @@ class NoSqlQueryTest {
 
         @Test
         void minAndMaxFollowTheCrossTypeOrderAndKeepTheStoredNumber() {
+            // Cosmos DB's MIN and MAX take numbers, strings, booleans and null, ordered null < boolean < number < string.
             assertResults("SELECT MIN(c.total) AS lo, MAX(c.total) AS hi FROM c WHERE c.id IN (\"o3\", \"o4\", \"o5\", \"o6\", \"o8\")",
                     "[{\"lo\": null, \"hi\": \"42\"}]");
             assertResults("SELECT VALUE MAX(c.total) FROM c WHERE IS_NUMBER(c.total)", "[1e400]");
