@@ -7,6 +7,7 @@ import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,6 +57,46 @@ public final class NoSqlQuery {
             throw new QueryException(QueryErrorCode.SYNTAX_ERROR, "Cannot parse the query: it nests expressions too "
                     + "deeply", tooDeep);
         }
+    }
+
+    /**
+     * Parses the body of a query request as the SDKs send it:
+     * {@code {"query": "SELECT ...", "parameters": [{"name": "@min", "value": 5}]}}.
+     *
+     * @throws QueryException (INVALID_PARAMETER) when the body is not of that shape: no query text, parameters that
+     *     are not named {@code @...}, a name given twice, a parameter without a value; and as {@link #parse}
+     */
+    public static NoSqlQuery parseRequest(JsonNode body) {
+        Objects.requireNonNull(body, "body is null");
+        JsonNode query = body.get("query");
+        if (!body.isObject() || query == null || !query.isTextual()) {
+            throw badRequest("the body has no \"query\" string");
+        }
+        JsonNode parameters = body.get("parameters");
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        if (parameters != null && !parameters.isNull()) {
+            if (!parameters.isArray()) {
+                throw badRequest("\"parameters\" is not an array");
+            }
+            for (int index = 0; index < parameters.size(); index++) {
+                JsonNode parameter = parameters.get(index);
+                JsonNode name = parameter.get("name");
+                if (name == null || !name.isTextual() || !name.textValue().startsWith("@")) {
+                    throw badRequest("parameter " + index + " has no \"name\" starting with @");
+                }
+                if (!parameter.has("value")) {
+                    throw badRequest("parameter " + name.textValue() + " has no \"value\"");
+                }
+                if (values.put(name.textValue(), parameter.get("value")) != null) {
+                    throw badRequest("parameter " + name.textValue() + " is given twice");
+                }
+            }
+        }
+        return parse(query.textValue(), values);
+    }
+
+    private static QueryException badRequest(String reason) {
+        return new QueryException(QueryErrorCode.INVALID_PARAMETER, "Cannot read the query request: " + reason);
     }
 
     /** Parses a query without parameters. */

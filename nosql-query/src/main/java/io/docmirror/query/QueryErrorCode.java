@@ -11,7 +11,10 @@ public enum QueryErrorCode {
     NOT_SUPPORTED,
     /** A query Cosmos DB refuses too: SELECT * over a join, an aggregate beside an ungrouped property, ... */
     INVALID_QUERY,
-    /** A parameter the query names was not given, or has a value of the wrong kind (TOP @n with a string). */
+    /**
+     * A parameter the query names was not given, or has a value of the wrong kind (TOP @n with a string), or the
+     * request body's query and parameters are malformed.
+     */
     INVALID_PARAMETER,
     /** A continuation that no page of this query gave out. */
     INVALID_CONTINUATION,
