@@ -102,7 +102,7 @@ public record ContainerProperties(
      */
     public int logPartitionOf(PartitionKey partitionKey) {
         CRC32C crc = new CRC32C();
-        crc.update(partitionKey.encoded());
+        crc.update(partitionKey.encodedShared());
         return (int) (crc.getValue() % logPartitions);
     }
 }
