@@ -115,8 +115,8 @@ public final class JsonLinesImporter {
         LineBatches batches = new LineBatches(new JsonLinesReader(in), options);
         Counters counters = new Counters();
         BulkOptions bulkOptions = new BulkOptions(options.upsert(), options.failFast());
-        ExecutorService reading = Executors.newSingleThreadExecutor(named("docmirror-import-read"));
-        ExecutorService syncing = Executors.newSingleThreadExecutor(named("docmirror-import-sync"));
+        ExecutorService reading = Executors.newSingleThreadExecutor(named("import-read"));
+        ExecutorService syncing = Executors.newSingleThreadExecutor(named("import-sync"));
         Queued previous = null;
         try {
             Future<Checked> next = reading.submit(() -> check(batches.next()));
