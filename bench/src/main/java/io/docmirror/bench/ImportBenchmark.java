@@ -79,19 +79,28 @@ public final class ImportBenchmark {
         double storeCores = cpu.coresSinceLast(storeSeconds);
 
         Result result = new Result(documents / storeSeconds, documents / rawSeconds, documents / rawTwiceSeconds);
-        out.printf(Locale.ROOT, "%-44s %12s %10s %12s%n", "", "docs/s", "MB/s", "CPU cores");
-        out.printf(Locale.ROOT, "%-44s %,12.0f %10.1f %12.2f%n", "raw RocksDB WriteBatch puts (reference)",
-                result.rawDocsPerSecond(), bytes / 1e6 / rawSeconds, rawCores);
-        out.printf(Locale.ROOT, "%-44s %,12.0f %10.1f %12.2f%n", "raw puts of each document twice (bound)",
-                result.rawTwiceDocsPerSecond(), bytes / 1e6 / rawTwiceSeconds, rawTwiceCores);
-        out.printf(Locale.ROOT, "%-44s %,12.0f %10.1f %12.2f%n", "docmirror import (store + change log)",
-                result.storeDocsPerSecond(), bytes / 1e6 / storeSeconds, storeCores);
+        out.printf(Locale.ROOT, "%-44s %12s %10s %10s %12s%n", "", "docs/s", "MB/s", "CPU cores", "CPU us/doc");
+        printRow(out, "raw RocksDB WriteBatch puts (reference)", documents, bytes, rawSeconds, rawCores);
+        printRow(out, "raw puts of each document twice (bound)", documents, bytes, rawTwiceSeconds, rawTwiceCores);
+        printRow(out, "docmirror import (store + change log)", documents, bytes, storeSeconds, storeCores);
         out.printf(Locale.ROOT, "ratio docmirror / twice-written bound: %.2f (target >= 0.8); docmirror / raw: %.2f; "
                 + "raw twice / raw: %.2f%n", result.boundRatio(), result.ratio(),
                 result.rawTwiceDocsPerSecond() / result.rawDocsPerSecond());
+        // Load-independent: how much more CPU a document costs the import than the bound, and what the import's CPU
+        // time would allow with every core of this machine to itself.
+        int cores = Runtime.getRuntime().availableProcessors();
+        out.printf(Locale.ROOT, "CPU per document, docmirror / bound: %.2fx; on %d idle cores the import's CPU allows at "
+                + "most %,.0f docs/s%n", storeSeconds * storeCores / (rawTwiceSeconds * rawTwiceCores), cores,
+                documents / (storeSeconds * storeCores) * cores);
         deleteTree(work.resolve("raw"));
         deleteTree(work.resolve("store"));
         return result;
+    }
+
+    private static void printRow(PrintStream out, String name, long documents, long bytes, double seconds,
+            double cores) {
+        out.printf(Locale.ROOT, "%-44s %,12.0f %10.1f %10.2f %12.2f%n", name, documents / seconds, bytes / 1e6 / seconds,
+                cores, seconds * cores * 1e6 / documents);
     }
 
     /** Puts each line {@code copies} times under its line number, {@value #BATCH} lines per synced WriteBatch. */

@@ -66,13 +66,9 @@ public final class RocksStorage implements AutoCloseable {
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2);
-        // Bloom filters make the existence check of every create cheap, in the memtables too (a bulk load of new
-        // items otherwise spends a sixth of its time finding that they are not in the memtable); LZ4 keeps JSON small
-        // on disk at little CPU.
+        // Bloom filters make the existence check of every create cheap; LZ4 keeps JSON small on disk at little CPU.
         ColumnFamilyOptions columnOptions = new ColumnFamilyOptions()
                 .optimizeLevelStyleCompaction()
-                .setMemtablePrefixBloomSizeRatio(0.02)
-                .setMemtableWholeKeyFiltering(true)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(new BloomFilter(10)));
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
