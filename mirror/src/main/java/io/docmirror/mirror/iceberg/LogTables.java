@@ -2,6 +2,7 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.DeadLetter;
 import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.avro.util.Utf8;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -45,10 +46,10 @@ final class LogTables {
 
     /**
      * @param partitionKey the partition key as JSON text, spelled as in the tables' {@code _pk}
-     * @param documentJson the document after the change as JSON text, {@code null} for a delete
+     * @param documentJson the document after the change as JSON (UTF-8), {@code null} for a delete
      */
     static Record history(Schema schema, ChangeEvent event, String partitionKey, long documentTs,
-            String documentJson) {
+            byte[] documentJson) {
         GenericRecord record = GenericRecord.create(schema);
         record.setField("id", event.id());
         record.setField("_pk", partitionKey);
@@ -57,7 +58,9 @@ final class LogTables {
         record.setField("_commit_time", LocalDateTime.ofInstant(Instant.ofEpochMilli(event.ts()), ZoneOffset.UTC));
         record.setField("operation", event.operation().name());
         record.setField("ttl_expired", event.ttlExpired());
-        record.setField("document", documentJson);
+        // As its UTF-8 bytes, which Iceberg's Parquet writer takes as they are: a String would be decoded here and
+        // encoded again there, for what is most of a history's bytes.
+        record.setField("document", documentJson == null ? null : new Utf8(documentJson));
         return record;
     }
 

@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.Row;
 import io.docmirror.layout.IcebergWorkers;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -37,6 +38,7 @@ final class TableChanges {
     private final RowDeletions deletions;
     private final String filePrefix;
     private final ExecutorService workers;
+    private final EncoderThreads encoders;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
@@ -52,11 +54,13 @@ final class TableChanges {
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
      * @param workers the threads the commit's manifest work runs on ({@link IcebergWorkers})
+     * @param encoders the threads the data files' rows are encoded on
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
-            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers) {
+            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders) {
         this.identifier = identifier;
         this.workers = workers;
+        this.encoders = encoders;
         this.transaction = transaction;
         this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
@@ -80,11 +84,25 @@ final class TableChanges {
 
     /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
     long write(Record row) {
+        return writer().write(row);
+    }
+
+    /**
+     * Writes a flattened row into the batch's current data file, {@code records} making it a record of the table's
+     * current schema; returns its position.
+     */
+    long write(Row row, RowRecords records) {
+        return writer().write(row, records);
+    }
+
+    private DataFileWriter writer() {
         if (writer == null) {
-            writer = new DataFileWriter(table(), table().schema(), filePrefix + "-" + written.size() + ".parquet");
+            // Compaction writes the files that last: with dictionaries where they pay.
+            writer = new DataFileWriter(table(), table().schema(), filePrefix + "-" + written.size() + ".parquet",
+                    encoders, rewriteOnly);
             written.add(writer.location());
         }
-        return writer.write(row);
+        return writer;
     }
 
     /** The data file {@link #write} wrote its last row to. */
