@@ -25,6 +25,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Backfill of the demo's orders from the store into the mirror (root table, line items child table, history) against
  * DuckDB converting the same orders from JSON Lines into one Parquet file with {@code COPY (SELECT * FROM
  * read_json_auto(...)) TO ... (FORMAT parquet)}, in the same run; plus the backfill's peak heap. Usage:
- * {@code BackfillBenchmark [orders] [workDir]}.
+ * {@code BackfillBenchmark [orders] [workDir] [mirror.option=value ...]}, the options (say
+ * {@code mirror.parquet.compression=snappy}, DuckDB's codec) in place of the mirror's defaults.
  */
 public final class BackfillBenchmark {
     private BackfillBenchmark() {
@@ -60,10 +62,22 @@ public final class BackfillBenchmark {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         Path work = args.length > 1 ? Files.createDirectories(Path.of(args[1]))
                 : Files.createTempDirectory("docmirror-backfill-bench");
-        run(orders, work, System.out);
+        Map<String, String> options = new HashMap<>();
+        for (int index = 2; index < args.length; index++) {
+            String[] option = args[index].split("=", 2);
+            if (option.length != 2) {
+                throw new IllegalArgumentException("Cannot read option " + args[index] + ": give it as name=value");
+            }
+            options.put(option[0], option[1]);
+        }
+        run(orders, work, MirrorConfig.fromProperties(options), System.out);
     }
 
     public static Result run(int orders, Path work, PrintStream out) throws Exception {
+        return run(orders, work, MirrorConfig.defaults(), out);
+    }
+
+    public static Result run(int orders, Path work, MirrorConfig config, PrintStream out) throws Exception {
         DemoDataset dataset = new DemoDataset(orders);
         Path data = work.resolve("backfill-bench-data");
         Path jsonLines = work.resolve("orders.jsonl");
@@ -83,7 +97,7 @@ public final class BackfillBenchmark {
             HeapSampler heap = HeapSampler.start();
             long startedAt = System.nanoTime();
             long cpuAtStart = processCpuNanos();
-            Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), MirrorConfig.defaults(),
+            Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), config,
                     FlattenerConfig.defaults(DemoDataset.CONTAINER), Clock.systemUTC())
                     .run(DemoDataset.CONTAINER, Backfill.Listener.NONE);
             double backfillSeconds = (System.nanoTime() - startedAt) / 1e9;

@@ -425,7 +425,7 @@ public final class ContainerTables implements MirrorTarget {
                 history.removeFile(file, historyVectors.get(file.location()));
             }
             for (ChangeEvent event : recovered) {
-                history.write(LogTables.history(history.table().schema(), event, event.partitionKey().toString(),
+                history.write(LogTables.history(history.newRecord(), event, event.partitionKey().toString(),
                         DocumentTimestamp.of(event), event.documentJson().orElse(null)));
             }
         } catch (RuntimeException e) {
@@ -771,14 +771,14 @@ public final class ContainerTables implements MirrorTarget {
             }
             TableChanges history = logTable(MirrorTables.history(rootTable()), LogTables.HISTORY,
                     MirrorProperties.HISTORY);
-            history.write(LogTables.history(history.table().schema(), event, partitionKey, documentTs,
+            history.write(LogTables.history(history.newRecord(), event, partitionKey, documentTs,
                     documentJson));
         }
 
         private void deadLetter(DeadLetter deadLetter) {
             TableChanges deadLetters = logTable(MirrorTables.deadLetters(rootTable()), LogTables.DEAD_LETTERS,
                     MirrorProperties.DEAD_LETTERS);
-            deadLetters.write(LogTables.deadLetter(deadLetters.table().schema(), deadLetter));
+            deadLetters.write(LogTables.deadLetter(deadLetters.newRecord(), deadLetter));
         }
 
         /** Makes the Iceberg tables' schemas hold what the flattener's schema holds now. */

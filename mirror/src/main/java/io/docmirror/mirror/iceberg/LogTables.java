@@ -4,7 +4,6 @@ import io.docmirror.flatten.DeadLetter;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.avro.util.Utf8;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 
@@ -45,12 +44,13 @@ final class LogTables {
     }
 
     /**
+     * Fills {@code record}, an empty record of the history's schema, with a change.
+     *
      * @param partitionKey the partition key as JSON text, spelled as in the tables' {@code _pk}
      * @param documentJson the document after the change as JSON (UTF-8), {@code null} for a delete
      */
-    static Record history(Schema schema, ChangeEvent event, String partitionKey, long documentTs,
+    static Record history(Record record, ChangeEvent event, String partitionKey, long documentTs,
             byte[] documentJson) {
-        GenericRecord record = GenericRecord.create(schema);
         record.setField("id", event.id());
         record.setField("_pk", partitionKey);
         record.setField("_lsn", event.lsn());
@@ -64,8 +64,8 @@ final class LogTables {
         return record;
     }
 
-    static Record deadLetter(Schema schema, DeadLetter deadLetter) {
-        GenericRecord record = GenericRecord.create(schema);
+    /** Fills {@code record}, an empty record of the dead letters' schema, with a dead letter. */
+    static Record deadLetter(Record record, DeadLetter deadLetter) {
         record.setField("container", deadLetter.container());
         record.setField("id", deadLetter.id());
         record.setField("_lsn", deadLetter.lsn());

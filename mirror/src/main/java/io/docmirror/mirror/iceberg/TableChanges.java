@@ -7,11 +7,13 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -47,6 +49,9 @@ final class TableChanges {
     private final List<DataFile> removed = new ArrayList<>();
     private final List<DeleteFile> removedVectors = new ArrayList<>();
     private DataFileWriter writer;
+    /** An empty record of {@link #templateSchema}, which {@link #newRecord} copies. */
+    private Record template;
+    private Schema templateSchema;
     /** True when the batch only moves rows between files (compaction): committed as a rewrite, not a row delta. */
     private boolean rewriteOnly;
 
@@ -80,6 +85,19 @@ final class TableChanges {
     /** The table as the batch has it: schema changes staged so far included. */
     Table table() {
         return transaction.table();
+    }
+
+    /**
+     * An empty record of the table's current schema: a copy of one made once a schema, as making one from the schema
+     * costs more than filling it.
+     */
+    Record newRecord() {
+        Schema schema = table().schema();
+        if (schema != templateSchema) {
+            template = GenericRecord.create(schema);
+            templateSchema = schema;
+        }
+        return template.copy();
     }
 
     /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
