@@ -985,12 +985,25 @@ public final class ContainerTables implements MirrorTarget {
             flattener = committedSchema == null || rebuilding
                     ? Flattener.create(flattenerConfig)
                     : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
+            RuntimeException failure = null;
             for (TableChanges table : tables.values()) {
-                table.abandon();
+                try {
+                    table.abandon();
+                } catch (RuntimeException e) {
+                    // Its file failed to encode or close: every table's files are removed all the same.
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
                 for (String file : table.writtenFiles()) {
                     rows.forget(file);
                     io.deleteFile(file);
                 }
+            }
+            if (failure != null) {
+                throw failure;
             }
         }
 
