@@ -108,6 +108,8 @@ class BenchmarkSmokeTest {
         // Orders, their line items and the history: more rows than documents.
         assertThat(result.mirrorRows()).isGreaterThan(1000);
         assertThat(result.peakHeapBytes()).isPositive();
+        assertThat(result.peakLiveHeapBytes()).isPositive().isLessThanOrEqualTo(result.peakHeapBytes());
+        assertThat(result.historyBytes()).isPositive().isLessThan(result.mirrorBytes());
     }
 
     @Test
