@@ -473,11 +473,21 @@ public final class FeedMirror implements AutoCloseable {
         return tables;
     }
 
-    /** Whether a first mirror of the container reads enough changes to load it from a snapshot instead. */
+    /**
+     * Whether a first mirror of the container is loaded from a snapshot: when its change feed holds enough changes,
+     * or no longer starts at the container's beginning (retention has trimmed it), where replaying would stop at the
+     * lost changes.
+     */
     private boolean worthASnapshot(ContainerProperties container) {
         long threshold = config.snapshotLoadAbove();
-        return threshold >= 0 && (threshold == 0 || ChangeFeedEstimator.eventsBehind(
-                ChangeFeedEstimator.estimate(store, container.id(), Optional.empty(), clock)) >= threshold);
+        if (threshold < 0) {
+            return false;
+        }
+        List<ChangeFeedEstimator.Lag> feed = ChangeFeedEstimator.estimate(store, container.id(), Optional.empty(),
+                clock);
+        // From the beginning, a feed range's position is the oldest its log still holds: 0 until retention trims.
+        boolean trimmed = feed.stream().anyMatch(range -> range.checkpointLsn() > 0);
+        return trimmed || ChangeFeedEstimator.eventsBehind(feed) >= threshold;
     }
 
     /**

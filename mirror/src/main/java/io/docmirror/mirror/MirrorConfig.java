@@ -92,8 +92,8 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption SNAPSHOT_LOAD_ABOVE_EVENTS = new ConfigOption(
             "mirror.initial-load.snapshot-above-events", "10000",
-            "A container mirrored for the first time whose change feed holds at least this many changes is loaded "
-                    + "from a snapshot of the store, straight into its tables as `docmirror backfill` does (several "
+            "A container mirrored for the first time whose change feed holds at least this many changes (or no "
+                    + "longer holds its first changes, which retention removed) is loaded from a snapshot of the store, straight into its tables as `docmirror backfill` does (several "
                     + "times faster than replaying the changes one by one), and then followed from the snapshot's "
                     + "position, with no gap and no duplicate. Its history then starts with each document's version "
                     + "at the snapshot, as Debezium's initial snapshot does: the earlier versions and deletes still "

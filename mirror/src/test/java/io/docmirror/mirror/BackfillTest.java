@@ -222,6 +222,35 @@ class BackfillTest {
     }
 
     @Test
+    void aFirstMirrorOfAChangeLogThatRetentionTrimmedIsLoadedFromASnapshot() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            orders.writeRound(round);
+        }
+        store.close();
+        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false)
+                .withChangeLogRetention(-1, 5), clock, false);
+        orders = new RandomOrders(store, 6);
+        assertThat(store.trimChangeLog(1000)).isPositive();
+
+        // Far fewer changes than mirror.initial-load.snapshot-above-events, but replaying them would start after
+        // the changes retention removed: the first sync loads a snapshot instead.
+        Path mirror = work.resolve("mirror");
+        FeedMirror.SyncResult result;
+        try (FeedMirror daemon = new FeedMirror(store, mirror, CONFIG, FlattenerConfig::defaults, clock)) {
+            result = daemon.sync();
+        }
+        assertThat(result.documentsLoaded()).isPositive();
+        orders.writeRound(4);
+        sync(mirror);
+        Path snapshot = work.resolve("snapshot");
+        backfill(snapshot, Backfill.Listener.NONE);
+        for (String query : QUERIES) {
+            assertThat(MirrorSql.query(mirror, "orders", query)).as(query)
+                    .isEqualTo(MirrorSql.query(snapshot, "orders", query)).isNotEmpty();
+        }
+    }
+
+    @Test
     void refusesAContainerThatIsNotMirrored() {
         store.createContainer(ContainerProperties.of("plain", "/pk"));
 
