@@ -13,18 +13,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * A self-signed certificate for 127.0.0.1 made at test time with the JDK's keytool, for the store to serve TLS with,
  * and trusted by this JVM: it is written into the trust store the build names in {@code javax.net.ssl.trustStore}
- * (operational-store's pom), which the JDK reads when a TLS client first needs it. So the Cosmos DB SDK checks the
- * server's certificate and host name as it would against Azure.
+ * (the surefire configuration of operational-store, cosmos-source and cli), which the JDK reads when a TLS client
+ * first needs it. So the Cosmos DB SDK checks the server's certificate and host name as it would against Azure.
  */
-final class TestingCertificate {
-    static final String PASSWORD = "docmirror-test";
+public final class TestingCertificate {
+    public static final String PASSWORD = "docmirror-test";
     private static final String ALIAS = "docmirror-store";
 
     private TestingCertificate() {
     }
 
     /** Makes the server's keystore in {@code directory} and trusts its certificate; returns the keystore. */
-    static Path serverKeystore(Path directory) throws IOException, InterruptedException, GeneralSecurityException {
+    public static Path serverKeystore(Path directory)
+            throws IOException, InterruptedException, GeneralSecurityException {
         Files.createDirectories(directory);
         Path keystore = directory.resolve("server.p12");
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
