@@ -326,6 +326,12 @@ public final class FeedMirror implements AutoCloseable {
             for (ChangeEvent event : page.events()) {
                 source.batch.add(event);
             }
+        } else if (page.caughtUp() && source.batch == null && source.changes.commitsPositionAlone()
+                && !source.changes.checkpoint().equals(source.mirror.checkpoint())) {
+            // A batch of no changes, to commit where the source stands.
+            source.batch = source.mirror.begin();
+            source.batchReadAt = clock.millis();
+            source.batchFirstCommitAt = 0;
         }
         return page;
     }

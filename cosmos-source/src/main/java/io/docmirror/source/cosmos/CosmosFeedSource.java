@@ -193,9 +193,10 @@ final class CosmosFeedSource implements ChangeSource {
         }
         boolean caughtUp = page.getResults().isEmpty();
         if (caughtUp) {
-            // Read up to now: every change up to the load's end has passed, so nothing more is skipped.
+            // Read up to now: every change up to the load's end has passed, so nothing more is skipped, and the
+            // mirror holds the range as it is at the feed's position (past deletes the load could not see).
             loadedAbove.clear();
-            reached = Math.max(reached, range.loadedTo());
+            reached = Math.max(reached, Math.max(range.loadedTo(), lsnOf(page.getContinuationToken())));
         }
         ranges.set(index, new CosmosFeedPosition.Range(range.feedRange(), range.latestVersion(), true,
                 page.getContinuationToken(), range.allVersionsFrom(), range.loadedTo(), loadedAbove, reached));
@@ -250,12 +251,20 @@ final class CosmosFeedSource implements ChangeSource {
                 reached.put(index, range.reached());
             }
             if (range.loaded()) {
-                // Latest version: the history never holds every change; all versions: it does after the load.
-                historyFrom.put(index, mode == CosmosFeedMode.LATEST_VERSION ? range.reached() : range.loadedTo());
+                // Latest version: the history never holds every change; all versions: it does after the load, and
+                // the deletes before the all-versions feed began are in no feed.
+                historyFrom.put(index, mode == CosmosFeedMode.LATEST_VERSION ? range.reached()
+                        : Math.max(range.loadedTo(), range.allVersionsFrom()));
             }
         }
         return Checkpoint.ofCosmosFeed(new CosmosFeedPosition(mode, ranges).toJson(),
                 reached.isEmpty() ? null : new ContinuationToken(container.id(), reached).encode(), historyFrom);
+    }
+
+    /** The read that ends a load or catches up with the all-versions feed may find nothing, yet moves the position. */
+    @Override
+    public boolean commitsPositionAlone() {
+        return true;
     }
 
     @Override
