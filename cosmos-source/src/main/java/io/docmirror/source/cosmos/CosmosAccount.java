@@ -57,6 +57,16 @@ public final class CosmosAccount implements SourceContainers, AutoCloseable {
         return new CosmosAccount(endpoint, database, client);
     }
 
+    /**
+     * Makes the Cosmos DB SDK read numbers exactly in this process ({@link ExactSdkNumbers}); {@link #connect} does it
+     * too. A process that uses the SDK before it connects (a test writing documents, say) calls this first.
+     *
+     * @throws IllegalStateException when the SDK already read JSON in this process
+     */
+    public static void makeSdkNumbersExact() {
+        ExactSdkNumbers.install();
+    }
+
     /** Opens each container's change source in this account. */
     public ChangeSource.Opener opener() {
         return (container, from) -> CosmosFeedSource.open(this, container, from);
