@@ -163,6 +163,10 @@ class CosmosSourceTest {
             // Every database of the account this time (other tests' too): the two changes of shop, nothing again.
             assertThat(feedMirror.activity().stream().filter(activity -> activity.container().startsWith("shop."))
                     .mapToLong(MirrorActivity::events).sum()).isEqualTo(2);
+            // Caught up, a sync finds nothing to commit: the position alone is committed only when it moved.
+            FeedMirror.SyncResult idle = feedMirror.sync();
+            assertThat(idle.events()).isZero();
+            assertThat(idle.commits()).isZero();
         }
         assertExact(mirror, "shop.orders", 36);
         assertExact(mirror, "shop.lines", 39);
