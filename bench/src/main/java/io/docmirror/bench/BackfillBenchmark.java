@@ -4,6 +4,7 @@ import io.docmirror.demo.DemoDataset;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogPointers;
 import io.docmirror.layout.MirrorLayout;
+import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
@@ -15,6 +16,8 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,6 +25,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,17 +35,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * Backfill of the demo's orders from the store into the mirror (root table, line items child table, history) against
  * DuckDB converting the same orders from JSON Lines into one Parquet file with {@code COPY (SELECT * FROM
  * read_json_auto(...)) TO ... (FORMAT parquet)}, in the same run; plus the backfill's peak heap. Usage:
- * {@code BackfillBenchmark [orders] [workDir]}.
+ * {@code BackfillBenchmark [orders] [workDir] [mirror.option=value ...]}, the options (say
+ * {@code mirror.parquet.compression=snappy}, DuckDB's codec) in place of the mirror's defaults.
  */
 public final class BackfillBenchmark {
     private BackfillBenchmark() {
     }
 
     /**
+     * @param backfillCpuSeconds the process's CPU time during the backfill, every thread (two cores give at most
+     *     twice the wall time)
+     * @param duckDbCpuSeconds the process's CPU time during DuckDB's conversion (DuckDB runs in-process)
      * @param peakHeapBytes the most heap in use at any sample (every 10 ms) during the backfill, garbage included
+     * @param peakLiveHeapBytes the most heap in use right after a garbage collection during the backfill: what the
+     *     backfill holds, which must stay bounded whatever the container's size
      */
-    public record Result(long documents, double backfillSeconds, double duckDbSeconds, long mirrorRows,
-            long mirrorBytes, long duckDbRows, long duckDbBytes, long peakHeapBytes) {
+    public record Result(long documents, double backfillSeconds, double backfillCpuSeconds, double duckDbSeconds,
+            double duckDbCpuSeconds, long mirrorRows, long mirrorBytes, long historyBytes, long duckDbRows,
+            long duckDbBytes, long peakHeapBytes, long peakLiveHeapBytes) {
         public double ratio() {
             return backfillSeconds / duckDbSeconds;
         }
@@ -50,10 +62,22 @@ public final class BackfillBenchmark {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         Path work = args.length > 1 ? Files.createDirectories(Path.of(args[1]))
                 : Files.createTempDirectory("docmirror-backfill-bench");
-        run(orders, work, System.out);
+        Map<String, String> options = new HashMap<>();
+        for (int index = 2; index < args.length; index++) {
+            String[] option = args[index].split("=", 2);
+            if (option.length != 2) {
+                throw new IllegalArgumentException("Cannot read option " + args[index] + ": give it as name=value");
+            }
+            options.put(option[0], option[1]);
+        }
+        run(orders, work, MirrorConfig.fromProperties(options), System.out);
     }
 
     public static Result run(int orders, Path work, PrintStream out) throws Exception {
+        return run(orders, work, MirrorConfig.defaults(), out);
+    }
+
+    public static Result run(int orders, Path work, MirrorConfig config, PrintStream out) throws Exception {
         DemoDataset dataset = new DemoDataset(orders);
         Path data = work.resolve("backfill-bench-data");
         Path jsonLines = work.resolve("orders.jsonl");
@@ -72,61 +96,94 @@ public final class BackfillBenchmark {
             System.gc();
             HeapSampler heap = HeapSampler.start();
             long startedAt = System.nanoTime();
-            Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), MirrorConfig.defaults(),
+            long cpuAtStart = processCpuNanos();
+            Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), config,
                     FlattenerConfig.defaults(DemoDataset.CONTAINER), Clock.systemUTC())
                     .run(DemoDataset.CONTAINER, Backfill.Listener.NONE);
             double backfillSeconds = (System.nanoTime() - startedAt) / 1e9;
-            long peakHeap = heap.stop();
+            double backfillCpuSeconds = (processCpuNanos() - cpuAtStart) / 1e9;
+            heap.stop();
             long rows = 0;
             long bytes = 0;
-            out.printf(Locale.ROOT, "backfill: %,d documents in %.1f s (%,.0f docs/s); peak heap %,d MB%n",
-                    backfill.items(), backfillSeconds, backfill.items() / backfillSeconds, peakHeap >> 20);
+            long historyBytes = 0;
+            out.printf(Locale.ROOT, "backfill: %,d documents in %.1f s (%,.0f docs/s), %.1f s of CPU; peak heap %,d MB "
+                            + "(%,d MB live after a collection)%n", backfill.items(), backfillSeconds,
+                    backfill.items() / backfillSeconds, backfillCpuSeconds, heap.peak() >> 20,
+                    heap.peakLive() >> 20);
             // Every table of the container: root, child tables, history and dead letters.
             for (Table table : CatalogPointers.read(MirrorLayout.mirrorDirectory(data))
                     .tables(MirrorTables.namespace(DemoDataset.CONTAINER)).values()) {
                 Map<String, String> summary = table.currentSnapshot().summary();
                 long tableRows = Long.parseLong(summary.getOrDefault("total-records", "0"));
+                long tableBytes = Long.parseLong(summary.getOrDefault("total-files-size", "0"));
                 rows += tableRows;
-                bytes += Long.parseLong(summary.getOrDefault("total-files-size", "0"));
-                out.printf(Locale.ROOT, "  table %s: %,d rows, %d columns, %s files%n", table.name(), tableRows,
-                        table.schema().columns().size(), summary.getOrDefault("total-data-files", "0"));
+                bytes += tableBytes;
+                if (table.properties().get(MirrorProperties.TABLE_ROLE).equals(MirrorProperties.HISTORY)) {
+                    historyBytes += tableBytes;
+                }
+                out.printf(Locale.ROOT, "  table %s: %,d rows, %d columns, %s files, %,.1f MB%n", table.name(),
+                        tableRows, table.schema().columns().size(), summary.getOrDefault("total-data-files", "0"),
+                        tableBytes / 1e6);
             }
-            out.printf(Locale.ROOT, "  all data files %,.0f MB%n", bytes / 1e6);
+            out.printf(Locale.ROOT, "  all data files %,.0f MB (the history %.0f%%)%n", bytes / 1e6,
+                    100.0 * historyBytes / bytes);
 
             Path duckDbFile = work.resolve("duckdb-orders.parquet");
             startedAt = System.nanoTime();
+            cpuAtStart = processCpuNanos();
             long duckDbRows;
             try (Connection duckDb = DriverManager.getConnection("jdbc:duckdb:");
                     Statement statement = duckDb.createStatement()) {
                 statement.execute("COPY (SELECT * FROM read_json_auto('" + jsonLines + "')) TO '" + duckDbFile
                         + "' (FORMAT parquet)");
                 double duckDbSeconds = (System.nanoTime() - startedAt) / 1e9;
+                double duckDbCpuSeconds = (processCpuNanos() - cpuAtStart) / 1e9;
                 try (ResultSet count = statement.executeQuery("SELECT count(*) FROM '" + duckDbFile + "'")) {
                     count.next();
                     duckDbRows = count.getLong(1);
                 }
                 out.printf(Locale.ROOT, "DuckDB COPY read_json_auto -> Parquet: %,d rows (line items as a nested "
-                                + "LIST of STRUCTs in one table) in %.1f s (%,.0f docs/s), %,.0f MB%n", duckDbRows,
-                        duckDbSeconds, orders / duckDbSeconds, Files.size(duckDbFile) / 1e6);
-                result = new Result(backfill.items(), backfillSeconds, duckDbSeconds, rows, bytes, duckDbRows,
-                        Files.size(duckDbFile), peakHeap);
+                                + "LIST of STRUCTs in one table) in %.1f s (%,.0f docs/s), %.1f s of CPU, %,.0f MB%n",
+                        duckDbRows, duckDbSeconds, orders / duckDbSeconds, duckDbCpuSeconds,
+                        Files.size(duckDbFile) / 1e6);
+                result = new Result(backfill.items(), backfillSeconds, backfillCpuSeconds, duckDbSeconds,
+                        duckDbCpuSeconds, rows, bytes, historyBytes, duckDbRows, Files.size(duckDbFile), heap.peak(),
+                        heap.peakLive());
             }
         }
-        out.printf(Locale.ROOT, "ratio backfill / DuckDB: %.2f (target <= 1.0)%n", result.ratio());
+        out.printf(Locale.ROOT, "ratio backfill / DuckDB: %.2f (target <= 1.0); CPU time ratio %.2f%n", result.ratio(),
+                result.backfillCpuSeconds() / result.duckDbCpuSeconds());
         return result;
     }
 
-    /** Samples the heap in use every 10 ms on a daemon thread, keeping the highest. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /**
+     * Samples the heap every 10 ms on a daemon thread, keeping the highest use, and the highest use right after a
+     * collection (each heap pool's use after its last collection, summed).
+     */
     private static final class HeapSampler {
         private final AtomicLong peak = new AtomicLong();
+        private final AtomicLong peakLive = new AtomicLong();
         private final Thread thread;
         private volatile boolean stopped;
 
         private HeapSampler() {
             MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+            List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                    .filter(pool -> pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported())
+                    .toList();
             thread = new Thread(() -> {
                 while (!stopped) {
                     peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+                    long live = 0;
+                    for (MemoryPoolMXBean pool : heapPools) {
+                        live += pool.getCollectionUsage().getUsed();
+                    }
+                    peakLive.accumulateAndGet(live, Math::max);
                     try {
                         Thread.sleep(10);
                     } catch (InterruptedException e) {
@@ -143,10 +200,17 @@ public final class BackfillBenchmark {
             return sampler;
         }
 
-        long stop() throws InterruptedException {
+        void stop() throws InterruptedException {
             stopped = true;
             thread.join();
+        }
+
+        long peak() {
             return peak.get();
+        }
+
+        long peakLive() {
+            return peakLive.get();
         }
     }
 }

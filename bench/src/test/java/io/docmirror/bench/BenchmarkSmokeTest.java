@@ -25,7 +25,7 @@ class BenchmarkSmokeTest {
 
         assertThat(result.storeDocsPerSecond()).isPositive();
         assertThat(result.rawDocsPerSecond()).isPositive();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ratio docmirror / raw");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ratio docmirror / twice-written bound", "CPU per document");
     }
 
     @Test
@@ -108,6 +108,8 @@ class BenchmarkSmokeTest {
         // Orders, their line items and the history: more rows than documents.
         assertThat(result.mirrorRows()).isGreaterThan(1000);
         assertThat(result.peakHeapBytes()).isPositive();
+        assertThat(result.peakLiveHeapBytes()).isPositive().isLessThanOrEqualTo(result.peakHeapBytes());
+        assertThat(result.historyBytes()).isPositive().isLessThan(result.mirrorBytes());
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * docs/configuration.md, rendered from the options' declarations (as Kafka's {@code ConfigDef.toHtml} renders its
  * reference): the prose around the tables is {@code configuration-reference.md} beside this class, where each line
- * {@code {{options SECTION}}} becomes the table of that section's options (key, default, what it does). A section is
+ * {@code {{options SECTION}}} becomes the table of that section's options (key, default, values, what it does). A section is
  * a typed section of the config file, named without its dot ({@code store}), or {@code derivation} and
  * {@code derivation-target} for the keys of the structured {@code derivations} section. Every section must appear
  * exactly once, so a new one cannot be left out of the document.
@@ -67,15 +67,21 @@ final class ConfigurationReference {
     }
 
     private static String table(List<ConfigOption> options) {
-        StringBuilder table = new StringBuilder("| key | default | what it does |\n| --- | --- | --- |\n");
+        StringBuilder table = new StringBuilder("| key | default | values | what it does |\n| --- | --- | --- | --- |\n");
         for (ConfigOption option : options) {
             if (option.description().contains("|") || option.description().contains("\n")) {
                 throw new IllegalStateException("The description of " + option.key() + " would break its table row");
             }
             table.append("| `").append(option.key()).append("` | ").append(defaultText(option)).append(" | ")
-                    .append(option.description()).append(" |\n");
+                    .append(valuesText(option)).append(" | ").append(option.description()).append(" |\n");
         }
         return table.toString();
+    }
+
+    /** The option's type, and its rule when it has one: "an integer, at least 1". */
+    private static String valuesText(ConfigOption option) {
+        String rule = option.rule().text();
+        return rule.isEmpty() ? option.type().noun() : option.type().noun() + ", " + rule;
     }
 
     private static String defaultText(ConfigOption option) {

@@ -29,7 +29,7 @@ class ConfigurationReferenceTest {
                 .contains("| `mirror.batch.max-events` | `50000` | ")
                 .contains("| `mirror.catalog.type` | `sqlite` | ")
                 .contains("| `flatten.overrides` | (none) | ")
-                .contains("| `partition-key` | (none) | Required: ")
+                .contains("| `partition-key` | (none) | a string | Required: ")
                 .contains("| `analytical-ttl` | `-1` | ");
         for (var section : ConfigFile.typedSections()) {
             for (var option : section.options()) {

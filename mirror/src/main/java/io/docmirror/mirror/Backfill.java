@@ -49,9 +49,9 @@ import static java.util.Objects.requireNonNull;
  * table with the snapshot. Either way the change feed then starts at each range's snapshot LSN, so the daemon
  * streams on with no gap and no duplicate.
  *
- * <p>Reading (the snapshot scan and JSON parsing) runs ahead on {@code mirror.backfill.readers} threads, one feed
- * range each; one thread flattens, as one flattener's schema decides every column's identity, and the mirror's
- * encoder threads write the Parquet files.
+ * <p>Reading (the snapshot scan) runs ahead on {@code mirror.backfill.readers} threads, one feed range each; one
+ * thread flattens, as one flattener's schema decides every column's identity, and the mirror's encoder threads, one a
+ * core, encode the Parquet files.
  */
 public final class Backfill {
     private static final Logger log = LoggerFactory.getLogger(Backfill.class);
@@ -288,7 +288,7 @@ public final class Backfill {
     private record RangeFailure(Throwable cause) {
     }
 
-    /** Reads one feed range's snapshot into pages of parsed items, for the writer to take in order. */
+    /** Reads one feed range's snapshot into pages of items, for the writer to take in order. */
     private final class RangeReader implements Runnable {
         final String container;
         final int range;
@@ -304,8 +304,7 @@ public final class Backfill {
             try (PartitionSnapshot snapshot = store.snapshot(container, range)) {
                 for (List<ChangeEvent> page = snapshot.next(PAGE_SIZE); !page.isEmpty();
                         page = snapshot.next(PAGE_SIZE)) {
-                    // Parsing here, off the writer's thread, is most of what reading ahead buys.
-                    page.forEach(ChangeEvent::document);
+                    // The items stay JSON bytes: the flattener parses them itself, once.
                     pages.put(page);
                 }
                 pages.put(new RangeEnd(snapshot.lsn()));

@@ -1,6 +1,7 @@
 package io.docmirror.mirror;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 import io.docmirror.layout.CatalogOptions;
 import io.docmirror.mirror.ParquetOptions;
@@ -40,44 +41,55 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         Duration analyticalTtlInterval, int backfillReaders, long snapshotLoadAbove, CatalogOptions catalog) {
     public static final ConfigOption BATCH_MAX_EVENTS = new ConfigOption("mirror.batch.max-events", "50000",
             "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it holds this "
-                    + "many changes.");
+                    + "many changes.")
+            .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption BATCH_MAX_INTERVAL_MS = new ConfigOption("mirror.batch.max-interval-ms",
             "500", "... or when its first change is this many milliseconds old: counted from the change's commit in "
                     + "the store once the mirror has caught up, from its read while it works through a backlog. An "
                     + "idle mirror is at most about this far behind the store (a little more under load: the commit "
-                    + "itself).");
+                    + "itself).")
+            .withRule(ConfigRule.atLeast(0));
     public static final ConfigOption POLL_INTERVAL_MS = new ConfigOption("mirror.poll-interval-ms", "200",
-            "How long a caught-up daemon waits before reading the change feed again.");
+            "How long a caught-up daemon waits before reading the change feed again.")
+            .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption PARQUET_COMPRESSION = new ConfigOption("mirror.parquet.compression", "zstd",
-            "Compression of Parquet files: `zstd`, `gzip`, `lz4_raw` or `uncompressed`.");
+            "Compression of Parquet files: `zstd`, `gzip`, `lz4_raw` or `uncompressed`.")
+            .withRule(ConfigRule.oneOf("zstd", "gzip", "lz4_raw", "uncompressed"));
     public static final ConfigOption PARQUET_ROW_GROUP_BYTES = new ConfigOption("mirror.parquet.row-group-bytes",
             "33554432", "A row group closes when its buffered size reaches this many bytes (32 MiB: about 100,000 "
                     + "narrow rows, small enough for min/max statistics to skip row groups; parquet-avro's own "
-                    + "default of 128 MiB would put a million rows in one group).");
+                    + "default of 128 MiB would put a million rows in one group).")
+            .withRule(ConfigRule.atLeast(1 << 16));
     public static final ConfigOption PARQUET_PAGE_BYTES = new ConfigOption("mirror.parquet.page-bytes", "1048576",
-            "Target size of a Parquet page.");
+            "Target size of a Parquet page.")
+            .withRule(ConfigRule.atLeast(1 << 12));
     public static final ConfigOption SNAPSHOTS_KEEP = new ConfigOption("mirror.snapshots.keep", "10",
-            "Each table keeps at least its newest this many Iceberg snapshots ...");
+            "Each table keeps at least its newest this many Iceberg snapshots ...")
+            .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption SNAPSHOTS_KEEP_MS = new ConfigOption("mirror.snapshots.keep-ms", "60000",
             "... and every snapshot younger than this many milliseconds; older ones expire between batches, with the "
                     + "files only they need, unless a reader holds them (the SQL endpoint and a reconcile take a "
                     + "lease, in `_readers/`, on the batch they read). Files no snapshot lists (a crash's leftovers) "
-                    + "are removed once this old, when no reader holds a lease.");
+                    + "are removed once this old, when no reader holds a lease.")
+            .withRule(ConfigRule.atLeast(0));
     public static final ConfigOption COMPACTION_FILES = new ConfigOption("mirror.compaction.files", "10",
             "A table is compacted between batches when it has this many small files (under 128 MiB) or files with "
                     + "deleted rows: they are rewritten into one file of their live rows, an Iceberg rewrite that "
-                    + "changes no query result. 0 turns compaction off.");
+                    + "changes no query result. 0 turns compaction off.")
+            .withRule(ConfigRule.atLeastOr(2, 0, "off"));
     public static final ConfigOption ANALYTICAL_TTL_INTERVAL_MS = new ConfigOption(
             "mirror.analytical-ttl.interval-ms", "60000",
             "How often each container's analytical TTL is applied to its tables: a commit of its own (commit kind "
                     + "`ttl`) deletes the rows of the documents whose `_ts` is past the TTL, their child rows and "
                     + "their history entries, so that every engine reading the tables leaves them out, not only the "
                     + "SQL endpoint (whose views leave them out as soon as they expire). A check that finds nothing "
-                    + "due reads no data file, only the manifests' `_ts` statistics. Must be positive.");
+                    + "due reads no data file, only the manifests' `_ts` statistics. Must be positive.")
+            .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption BACKFILL_READERS = new ConfigOption("mirror.backfill.readers", "1",
             "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own thread, "
                     + "ahead of the one thread that flattens (encoder threads, one per core, write Parquet). 1 keeps "
-                    + "both cores of a small machine busy.");
+                    + "both cores of a small machine busy.")
+            .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption SNAPSHOT_LOAD_ABOVE_EVENTS = new ConfigOption(
             "mirror.initial-load.snapshot-above-events", "10000",
             "A container mirrored for the first time whose change feed holds at least this many changes is loaded "
@@ -87,7 +99,8 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     + "at the snapshot, as Debezium's initial snapshot does: the earlier versions and deletes still "
                     + "in the change log are not replayed into it. Below this many changes, or with -1, the changes "
                     + "are replayed. Snapshots need the store itself (`--data`); a mirror reading a store over HTTP "
-                    + "always replays. A load a killed process began is finished the same way.");
+                    + "always replays. A load a killed process began is finished the same way.")
+            .withRule(ConfigRule.atLeastOr(0, -1, "never"));
     public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(BATCH_MAX_EVENTS, BATCH_MAX_INTERVAL_MS,
                     POLL_INTERVAL_MS, PARQUET_COMPRESSION, PARQUET_ROW_GROUP_BYTES, PARQUET_PAGE_BYTES, SNAPSHOTS_KEEP,
                     SNAPSHOTS_KEEP_MS, COMPACTION_FILES, ANALYTICAL_TTL_INTERVAL_MS, BACKFILL_READERS,
@@ -99,41 +112,19 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         requireNonNull(batchMaxInterval, "batchMaxInterval is null");
         requireNonNull(pollInterval, "pollInterval is null");
         requireNonNull(parquet, "parquet is null");
-        if (batchMaxEvents < 1) {
-            throw BATCH_MAX_EVENTS.invalid(batchMaxEvents, "must be at least 1");
-        }
-        if (batchMaxInterval.isNegative()) {
-            throw BATCH_MAX_INTERVAL_MS.invalid(batchMaxInterval.toMillis(), "must not be negative");
-        }
-        if (pollInterval.isNegative() || pollInterval.isZero()) {
-            throw POLL_INTERVAL_MS.invalid(pollInterval.toMillis(), "must be positive");
-        }
-        if (parquet.rowGroupBytes() < 1 << 16) {
-            throw PARQUET_ROW_GROUP_BYTES.invalid(parquet.rowGroupBytes(), "must be at least 65536");
-        }
-        if (parquet.pageBytes() < 1 << 12) {
-            throw PARQUET_PAGE_BYTES.invalid(parquet.pageBytes(), "must be at least 4096");
-        }
-        if (keepSnapshots < 1) {
-            throw SNAPSHOTS_KEEP.invalid(keepSnapshots, "must be at least 1");
-        }
+        BATCH_MAX_EVENTS.check(batchMaxEvents);
+        BATCH_MAX_INTERVAL_MS.check(batchMaxInterval.toMillis());
+        POLL_INTERVAL_MS.check(pollInterval.toMillis());
+        PARQUET_ROW_GROUP_BYTES.check(parquet.rowGroupBytes());
+        PARQUET_PAGE_BYTES.check(parquet.pageBytes());
+        SNAPSHOTS_KEEP.check(keepSnapshots);
         requireNonNull(keepSnapshotsFor, "keepSnapshotsFor is null");
-        if (keepSnapshotsFor.isNegative()) {
-            throw SNAPSHOTS_KEEP_MS.invalid(keepSnapshotsFor.toMillis(), "must not be negative");
-        }
-        if (compactionFiles < 0 || compactionFiles == 1) {
-            throw COMPACTION_FILES.invalid(compactionFiles, "must be 0 (off) or at least 2");
-        }
+        SNAPSHOTS_KEEP_MS.check(keepSnapshotsFor.toMillis());
+        COMPACTION_FILES.check(compactionFiles);
         requireNonNull(analyticalTtlInterval, "analyticalTtlInterval is null");
-        if (analyticalTtlInterval.isNegative() || analyticalTtlInterval.isZero()) {
-            throw ANALYTICAL_TTL_INTERVAL_MS.invalid(analyticalTtlInterval.toMillis(), "must be positive");
-        }
-        if (backfillReaders < 1) {
-            throw BACKFILL_READERS.invalid(backfillReaders, "must be at least 1");
-        }
-        if (snapshotLoadAbove < -1) {
-            throw SNAPSHOT_LOAD_ABOVE_EVENTS.invalid(snapshotLoadAbove, "must be -1 (never) or at least 0");
-        }
+        ANALYTICAL_TTL_INTERVAL_MS.check(analyticalTtlInterval.toMillis());
+        BACKFILL_READERS.check(backfillReaders);
+        SNAPSHOT_LOAD_ABOVE_EVENTS.check(snapshotLoadAbove);
         requireNonNull(catalog, "catalog is null");
     }
 
@@ -194,8 +185,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             case "gzip" -> CompressionCodecName.GZIP;
             case "lz4_raw" -> CompressionCodecName.LZ4_RAW;
             case "uncompressed" -> CompressionCodecName.UNCOMPRESSED;
-            default -> throw PARQUET_COMPRESSION.invalid(text,
-                    "must be zstd, gzip, lz4_raw or uncompressed");
+            default -> throw PARQUET_COMPRESSION.invalid(text, "must be " + PARQUET_COMPRESSION.rule().text());
         };
     }
 }

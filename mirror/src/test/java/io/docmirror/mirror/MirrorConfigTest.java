@@ -41,7 +41,7 @@ class MirrorConfigTest {
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.parquet.compression", "brotli")))
                 .hasMessageContaining("Invalid value brotli for configuration mirror.parquet.compression");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.analytical-ttl.interval-ms", "0")))
-                .hasMessage("Invalid value 0 for configuration mirror.analytical-ttl.interval-ms: must be positive");
+                .hasMessage("Invalid value 0 for configuration mirror.analytical-ttl.interval-ms: must be at least 1");
         assertThatThrownBy(() -> MirrorConfig.fromProperties(Map.of("mirror.poll-interval-ms", "soon")))
                 .hasMessage("Invalid value soon for configuration mirror.poll-interval-ms: must be an integer");
     }

@@ -63,11 +63,28 @@ final class BatchWrites {
     }
 
     BulkResult bulkWrite(String container, List<byte[]> documents, BulkOptions options) {
-        ContainerState state = catalog.state(container);
+        return queueBulk(validateBulk(container, documents), options).awaitDurable();
+    }
+
+    /**
+     * Checks the documents on every core (parsing and re-encoding is most of a bulk load's work, and each document is
+     * checked on its own), without any lock.
+     */
+    ValidatedBulk validateBulk(String container, List<byte[]> documents) {
+        return validate(catalog.state(container), documents);
+    }
+
+    /** Writes the valid documents in one transaction and queues it for the group commit, without waiting for it. */
+    QueuedBulk queueBulk(ValidatedBulk bulk, BulkOptions options) {
+        ContainerState state = catalog.state(bulk.container().name());
+        if (state != bulk.container()) {
+            // The container was deleted and created again since: its rules may have changed.
+            bulk = validate(state, bulk.documents());
+        }
         List<BulkResult.Failure> failures = new ArrayList<>();
-        List<ValidatedDocument> valid = new ArrayList<>(documents.size());
-        List<Integer> positions = new ArrayList<>(documents.size());
-        for (Validation validation : validateInParallel(state, documents)) {
+        List<ValidatedDocument> valid = new ArrayList<>(bulk.size());
+        List<Integer> positions = new ArrayList<>(bulk.size());
+        for (ValidatedBulk.Validation validation : bulk.validations()) {
             if (validation.failure() == null) {
                 valid.add(validation.document());
                 positions.add(validation.index());
@@ -80,17 +97,12 @@ final class BatchWrites {
             }
         }
         List<PartitionKey> partitionKeys = valid.stream().map(ValidatedDocument::partitionKey).toList();
-        int written = writePath.inPartitions(state, partitionKeys, transaction -> {
+        return new QueuedBulk(writePath.queueInPartitions(state, partitionKeys, transaction -> {
             transaction.readAhead(valid);
             int stored = 0;
             for (int index = 0; index < valid.size(); index++) {
                 try {
-                    if (options.upsert()) {
-                        transaction.upsert(valid.get(index), Precondition.NONE);
-                    }
-                    else {
-                        transaction.create(valid.get(index));
-                    }
+                    transaction.write(valid.get(index), options.upsert());
                     stored++;
                 } catch (StoreException e) {
                     rethrowIfPartial(e);
@@ -100,28 +112,22 @@ final class BatchWrites {
                     }
                 }
             }
-            return stored;
-        });
-        failures.sort(Comparator.comparingInt(BulkResult.Failure::index));
-        return new BulkResult(written, failures);
+            failures.sort(Comparator.comparingInt(BulkResult.Failure::index));
+            return new BulkResult(stored, failures);
+        }));
     }
 
-    /** One document of a bulk write, checked: either the document or why it was refused. */
-    private record Validation(int index, ValidatedDocument document, StoreException failure) {
-    }
-
-    /**
-     * Validates the documents on every core (parsing and re-encoding is most of a bulk load's work, and each
-     * document is checked on its own), in their order.
-     */
-    private static List<Validation> validateInParallel(ContainerState state, List<byte[]> documents) {
-        return IntStream.range(0, documents.size()).parallel().mapToObj(index -> {
-            try {
-                return new Validation(index, state.validator().validate(documents.get(index)), null);
-            } catch (StoreException e) {
-                return new Validation(index, null, e);
-            }
-        }).toList();
+    private static ValidatedBulk validate(ContainerState state, List<byte[]> documents) {
+        List<ValidatedBulk.Validation> validations = IntStream.range(0, documents.size()).parallel()
+                .mapToObj(index -> {
+                    try {
+                        return new ValidatedBulk.Validation(index, state.validator().validate(documents.get(index)),
+                                null);
+                    } catch (StoreException e) {
+                        return new ValidatedBulk.Validation(index, null, e);
+                    }
+                }).toList();
+        return new ValidatedBulk(state, documents, validations);
     }
 
     List<BatchResult.OperationResult> executeBulk(String container, List<BulkOperation> operations) {

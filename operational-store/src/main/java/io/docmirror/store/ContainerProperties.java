@@ -142,7 +142,7 @@ public record ContainerProperties(
             return EffectivePartitionKey.of(partitionKey).rangeIndex(logPartitions);
         }
         CRC32C crc = new CRC32C();
-        crc.update(partitionKey.encoded());
+        crc.update(partitionKey.encodedShared());
         return (int) (crc.getValue() % logPartitions);
     }
 }

@@ -172,6 +172,26 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
         return batchWrites.bulkWrite(container, documents, options);
     }
 
+    /**
+     * The first half of {@link #bulkWrite}: checks the documents against the container's rules, taking no lock, so
+     * that a loader can check its next batch while the store writes the current one.
+     *
+     * @throws StoreException 404 when there is no such container
+     */
+    public ValidatedBulk validateBulk(String container, List<byte[]> documents) {
+        return batchWrites.validateBulk(container, documents);
+    }
+
+    /**
+     * The second half of {@link #bulkWrite}: writes the valid documents in one transaction and queues it for the
+     * group commit, returning before it is durable. Bulk writes get their LSNs in the order they are queued.
+     *
+     * @throws StoreException 404 when the container no longer exists, 503 when the store refuses writes
+     */
+    public QueuedBulk queueBulk(ValidatedBulk documents, BulkOptions options) {
+        return batchWrites.queueBulk(documents, options);
+    }
+
     @Override
     public List<BatchResult.OperationResult> executeBulk(String container, List<BulkOperation> operations) {
         return batchWrites.executeBulk(container, operations);

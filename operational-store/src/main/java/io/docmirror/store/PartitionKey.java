@@ -150,6 +150,11 @@ public final class PartitionKey {
         return encoded.clone();
     }
 
+    /** {@link #encoded()} without the copy, for hashing; the caller must not change the array. */
+    byte[] encodedShared() {
+        return encoded;
+    }
+
     /**
      * The key whose {@link #encoded()} form these bytes are.
      *

@@ -50,20 +50,55 @@ final class WritePath {
         return run(state, logPartitions, work, true);
     }
 
+    /**
+     * Like {@link #inPartitions} but returns as soon as the transaction is queued for the group commit, before it is
+     * durable: the caller may build its next write meanwhile (a bulk load does), and must {@link Queued#awaitDurable
+     * wait} before it tells anyone the write happened.
+     */
+    <T> Queued<T> queueInPartitions(ContainerState state, List<PartitionKey> partitionKeys,
+            Function<WriteTransaction, T> work) {
+        return queue(state, partitionKeys.stream().map(state::logPartitionOf).toList(), work, true);
+    }
+
+    /** A transaction queued for the group commit, and what its work returned. */
+    static final class Queued<T> {
+        private final WriteTransaction transaction;
+        private final T result;
+
+        private Queued(WriteTransaction transaction, T result) {
+            this.transaction = transaction;
+            this.result = result;
+        }
+
+        /** What the work returned; the write is not durable until {@link #awaitDurable()} returns. */
+        T result() {
+            return result;
+        }
+
+        /** @throws StoreException 503 when the group commit that holds the transaction failed */
+        T awaitDurable() {
+            transaction.awaitDurable();
+            return result;
+        }
+    }
+
     private <T> T run(ContainerState state, Collection<Integer> logPartitions, Function<WriteTransaction, T> work,
             boolean commitAfterWork) {
+        return queue(state, logPartitions, work, commitAfterWork).awaitDurable();
+    }
+
+    private <T> Queued<T> queue(ContainerState state, Collection<Integer> logPartitions,
+            Function<WriteTransaction, T> work, boolean commitAfterWork) {
         WriteTransaction transaction = new WriteTransaction(storage, committer, state, clock.millis());
-        T result;
         try (PartitionLocks.Held held = state.locks().lock(logPartitions)) {
             if (state.isDeleted()) {
                 throw new StoreException(StoreErrorCode.NOT_FOUND, "Container " + state.name() + " does not exist");
             }
-            result = work.apply(transaction);
+            T result = work.apply(transaction);
             if (commitAfterWork) {
                 transaction.commit();
             }
+            return new Queued<>(transaction, result);
         }
-        transaction.awaitDurable();
-        return result;
     }
 }

@@ -77,7 +77,7 @@ class StoreConfigTest {
         assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.request-timeout-ms",
                 "9223372036854775807")))
                 .hasMessage("Invalid value 9223372036854775807 for configuration store.http.request-timeout-ms: must "
-                        + "be from 1 to 86400000 (a day)");
+                        + "be from 1 to 86400000");
         assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of("store.http.max-connections", "many")))
                 .hasMessage("Invalid value many for configuration store.http.max-connections: must be an integer");
     }

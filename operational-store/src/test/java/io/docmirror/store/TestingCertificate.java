@@ -12,9 +12,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A self-signed certificate for 127.0.0.1 made at test time with the JDK's keytool, for the store to serve TLS with,
- * and trusted by this JVM: it is written into the trust store the build names in {@code javax.net.ssl.trustStore}
- * (the surefire configuration of operational-store, cosmos-source and cli), which the JDK reads when a TLS client
- * first needs it. So the Cosmos DB SDK checks the server's certificate and host name as it would against Azure.
+ * and trusted by this JVM: it is written into a trust store of its own, which {@code javax.net.ssl.trustStore} then
+ * names. The JDK reads that property, and the file, each time a TLS client sets up its default trust (the Cosmos DB
+ * SDK does for each client), so the SDK checks the server's certificate and host name as it would against Azure.
+ * The property is set here, when a test needs it, rather than by the build: a build-wide trust store that does not
+ * exist yet breaks every TLS client a test makes before this one runs.
  */
 public final class TestingCertificate {
     public static final String PASSWORD = "docmirror-test";
@@ -39,16 +41,11 @@ public final class TestingCertificate {
         if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
             throw new IOException("keytool could not make a certificate: " + output);
         }
-        trust(keystore);
+        trust(keystore, directory.resolve("truststore.p12"));
         return keystore;
     }
 
-    private static void trust(Path keystore) throws IOException, GeneralSecurityException {
-        String trustStoreFile = System.getProperty("javax.net.ssl.trustStore");
-        if (trustStoreFile == null) {
-            throw new IllegalStateException("javax.net.ssl.trustStore is not set: run the tests through Maven, whose "
-                    + "surefire configuration (operational-store/pom.xml) names the trust store");
-        }
+    private static void trust(Path keystore, Path trustStore) throws IOException, GeneralSecurityException {
         KeyStore server = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             server.load(in, PASSWORD.toCharArray());
@@ -56,10 +53,11 @@ public final class TestingCertificate {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         trusted.setCertificateEntry(ALIAS, server.getCertificate(ALIAS));
-        Path trustStore = Path.of(trustStoreFile);
-        Files.createDirectories(trustStore.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(trustStore)) {
-            trusted.store(out, System.getProperty("javax.net.ssl.trustStorePassword").toCharArray());
+            trusted.store(out, PASSWORD.toCharArray());
         }
+        System.setProperty("javax.net.ssl.trustStore", trustStore.toString());
+        System.setProperty("javax.net.ssl.trustStorePassword", PASSWORD);
+        System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
     }
 }

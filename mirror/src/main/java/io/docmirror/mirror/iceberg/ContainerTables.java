@@ -129,6 +129,7 @@ public final class ContainerTables implements MirrorTarget {
     /** The leases readers (the SQL endpoint) hold on batches they read: their snapshots must not expire. */
     private final ReaderLeases readers;
     private final CommitObserver observer;
+    private final EncoderThreads encoders;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog, FileIO io,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
@@ -160,6 +161,7 @@ public final class ContainerTables implements MirrorTarget {
         this.flattener = committedSchema == null || rebuilding
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
+        this.encoders = EncoderThreads.forCores(container);
     }
 
     /**
@@ -423,10 +425,8 @@ public final class ContainerTables implements MirrorTarget {
                 history.removeFile(file, historyVectors.get(file.location()));
             }
             for (ChangeEvent event : recovered) {
-                String document = event.documentJson().map(json -> new String(json, StandardCharsets.UTF_8))
-                        .orElse(null);
-                history.write(LogTables.history(history.table().schema(), event, event.partitionKey().toString(),
-                        DocumentTimestamp.of(event), document));
+                history.write(LogTables.history(history.newRecord(), event, event.partitionKey().toString(),
+                        DocumentTimestamp.of(event), event.documentJson().orElse(null)));
             }
         } catch (RuntimeException e) {
             throw batch.abort(e);
@@ -577,12 +577,16 @@ public final class ContainerTables implements MirrorTarget {
             }
         } finally {
             try {
-                catalog.close();
+                encoders.close();
             } finally {
                 try {
-                    io.close();
+                    catalog.close();
                 } finally {
-                    lock.close();
+                    try {
+                        io.close();
+                    } finally {
+                        lock.close();
+                    }
                 }
             }
         }
@@ -722,20 +726,19 @@ public final class ContainerTables implements MirrorTarget {
                 return;
             }
             byte[] json = event.documentJson().orElseThrow();
-            String documentJson = new String(json, StandardCharsets.UTF_8);
             FlattenResult result;
             try {
                 result = flattener.flatten(new SourceDocument(container, partitionKey, event.lsn(), json));
             } catch (FlattenException e) {
                 log.warn("Document {} of {} at LSN {} cannot be mirrored; it goes to the dead letters: {}",
                         event.id(), container, event.lsn(), e.getMessage(), e);
-                history(event, partitionKey, event.ts() / 1000, documentJson);
+                history(event, partitionKey, event.ts() / 1000, json);
                 deadLetter(new DeadLetter(container, event.id(), event.lsn(), e.getMessage(),
-                        documentJson));
+                        new String(json, StandardCharsets.UTF_8)));
                 return;
             }
             Object ts = result.rows().isEmpty() ? null : result.rows().get(0).value("_ts");
-            history(event, partitionKey, ts instanceof Long seconds ? seconds : event.ts() / 1000, documentJson);
+            history(event, partitionKey, ts instanceof Long seconds ? seconds : event.ts() / 1000, json);
             if (result.deadLetter().isPresent()) {
                 deadLetter(result.deadLetter().get());
                 return;
@@ -745,7 +748,7 @@ public final class ContainerTables implements MirrorTarget {
             for (int index = 0; index < places.length; index++) {
                 Row row = result.rows().get(index);
                 TableChanges table = flattenedTable(row.table());
-                long position = table.write(records.get(row.table().name()).record(row));
+                long position = table.write(row, records.get(row.table().name()));
                 places[index] = rows.place(table.name(), table.currentFile(), position);
             }
             replaceRows(key, places);
@@ -761,21 +764,21 @@ public final class ContainerTables implements MirrorTarget {
             changedRows.put(key, places);
         }
 
-        private void history(ChangeEvent event, String partitionKey, long documentTs, String documentJson) {
+        private void history(ChangeEvent event, String partitionKey, long documentTs, byte[] documentJson) {
             if (rebuild()) {
                 // The history is what a rebuild replays: it stays as it is.
                 return;
             }
             TableChanges history = logTable(MirrorTables.history(rootTable()), LogTables.HISTORY,
                     MirrorProperties.HISTORY);
-            history.write(LogTables.history(history.table().schema(), event, partitionKey, documentTs,
+            history.write(LogTables.history(history.newRecord(), event, partitionKey, documentTs,
                     documentJson));
         }
 
         private void deadLetter(DeadLetter deadLetter) {
             TableChanges deadLetters = logTable(MirrorTables.deadLetters(rootTable()), LogTables.DEAD_LETTERS,
                     MirrorProperties.DEAD_LETTERS);
-            deadLetters.write(LogTables.deadLetter(deadLetters.table().schema(), deadLetter));
+            deadLetters.write(LogTables.deadLetter(deadLetters.newRecord(), deadLetter));
         }
 
         /** Makes the Iceberg tables' schemas hold what the flattener's schema holds now. */
@@ -853,7 +856,7 @@ public final class ContainerTables implements MirrorTarget {
                         MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties(properties));
             }
             TableChanges table = new TableChanges(identifier, transaction, base,
-                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers());
+                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers(), encoders);
             tables.put(name, table);
             return table;
         }
@@ -986,12 +989,25 @@ public final class ContainerTables implements MirrorTarget {
             flattener = committedSchema == null || rebuilding
                     ? Flattener.create(flattenerConfig)
                     : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
+            RuntimeException failure = null;
             for (TableChanges table : tables.values()) {
-                table.abandon();
+                try {
+                    table.abandon();
+                } catch (RuntimeException e) {
+                    // Its file failed to encode or close: every table's files are removed all the same.
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
                 for (String file : table.writtenFiles()) {
                     rows.forget(file);
                     io.deleteFile(file);
                 }
+            }
+            if (failure != null) {
+                throw failure;
             }
         }
 

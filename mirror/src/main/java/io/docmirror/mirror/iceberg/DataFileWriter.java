@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.Row;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
@@ -11,25 +12,51 @@ import org.apache.iceberg.parquet.Parquet;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Writes one Parquet data file of a table, and says at which position each row landed: a deletion vector names rows
- * by these positions.
+ * by these positions. The rows are made into records and encoded on the {@link EncoderThreads}, in chunks, in the
+ * order written; a row handed over must not change afterwards.
  */
 final class DataFileWriter implements AutoCloseable {
+    /** Rows handed to the encoder threads at a time: enough that handing over costs little. */
+    private static final int CHUNK_ROWS = 512;
+    /** parquet-java's switch for dictionary encoding, which Iceberg's writer passes on. */
+    private static final String DICTIONARY_ENCODING = "parquet.enable.dictionary";
+
     private final String location;
     private final DataWriter<Record> writer;
+    private final EncoderThreads encoders;
+    /** What turns the flattener's rows into records of the file's schema; null until a flattened row comes. */
+    private RowRecords records;
+    /** Rows not handed over yet: records, and flattened rows that the encoder threads make into records. */
+    private List<Object> chunk = new ArrayList<>(CHUNK_ROWS);
+    /** Done when every chunk handed over so far is encoded; failed as the first chunk that failed. */
+    private CompletableFuture<Void> encoded = CompletableFuture.completedFuture(null);
     private long rows;
     private boolean finished;
 
-    /** A new data file of {@code table} for rows of {@code schema}, named {@code fileName} in its data folder. */
-    DataFileWriter(Table table, Schema schema, String fileName) {
+    /**
+     * A new data file of {@code table} for rows of {@code schema}, named {@code fileName} in its data folder.
+     *
+     * @param dictionaries whether to encode with dictionaries: they make files of repeated values smaller and
+     *     faster to read, but hashing every value costs about as much as the rest of the encoding, and mostly in
+     *     vain for distinct values (ids, names) until parquet-java gives up on the column; compaction, which writes
+     *     a table's lasting files, uses them, the batches that stream and backfill do not
+     */
+    DataFileWriter(Table table, Schema schema, String fileName, EncoderThreads encoders, boolean dictionaries) {
         this.location = table.locationProvider().newDataLocation(fileName);
+        this.encoders = encoders;
         try {
             this.writer = Parquet.writeData(table.io().newOutputFile(location))
                     .schema(schema)
                     .withSpec(table.spec())
                     .setAll(table.properties())
+                    .set(DICTIONARY_ENCODING, Boolean.toString(dictionaries))
                     .metricsConfig(MetricsConfig.forTable(table))
                     .createWriterFunc(GenericParquetWriter::create)
                     .build();
@@ -42,9 +69,37 @@ final class DataFileWriter implements AutoCloseable {
         return location;
     }
 
-    /** Writes a row; returns its position in the file. */
+    /**
+     * Writes a row; returns its position in the file.
+     *
+     * @throws IllegalStateException when encoding an earlier row failed
+     */
     long write(Record row) {
-        writer.write(row);
+        return add(row);
+    }
+
+    /**
+     * Writes a flattened row, which {@code records} makes into a record on an encoder thread; returns its position
+     * in the file. Every flattened row of a file is of one schema, so of one {@link RowRecords}.
+     *
+     * @throws IllegalStateException when encoding an earlier row failed
+     */
+    long write(Row row, RowRecords records) {
+        if (this.records == null) {
+            this.records = records;
+        } else if (this.records != records) {
+            throw new IllegalStateException("The data file " + location + " takes rows of one schema, made into "
+                    + "records by one RowRecords");
+        }
+        records.check(row);
+        return add(row);
+    }
+
+    private long add(Object row) {
+        chunk.add(row);
+        if (chunk.size() == CHUNK_ROWS) {
+            handOver();
+        }
         return rows++;
     }
 
@@ -52,22 +107,66 @@ final class DataFileWriter implements AutoCloseable {
         return rows;
     }
 
+    private void handOver() {
+        if (encoded.isCompletedExceptionally()) {
+            awaitEncoded();
+        }
+        List<Object> handed = chunk;
+        RowRecords converter = records;
+        chunk = new ArrayList<>(CHUNK_ROWS);
+        encoded = encoders.after(encoded, () -> {
+            for (Object row : handed) {
+                writer.write(row instanceof Row flattened ? converter.record(flattened) : (Record) row);
+            }
+        });
+    }
+
+    /** Waits until every chunk handed over is encoded, throwing the first failure. */
+    private void awaitEncoded() {
+        try {
+            encoded.join();
+        } catch (CompletionException e) {
+            throw new IllegalStateException("Cannot write the data file " + location + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+    }
+
     /** Closes the file, durably; what a commit adds to the table. */
     DataFile finish() {
+        if (!chunk.isEmpty()) {
+            handOver();
+        }
+        awaitEncoded();
         close();
         return writer.toDataFile();
     }
 
+    /** Closes the file, once what was handed over is encoded; it holds what was encoded. */
     @Override
     public void close() {
         if (finished) {
             return;
         }
         finished = true;
+        RuntimeException failure = null;
+        try {
+            awaitEncoded();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
         try {
             writer.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write the data file " + location, e);
+        } catch (IOException | RuntimeException e) {
+            RuntimeException closing = e instanceof IOException io
+                    ? new UncheckedIOException("Cannot write the data file " + location, io) : (RuntimeException) e;
+            if (failure == null) {
+                failure = closing;
+            } else {
+                failure.addSuppressed(closing);
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

@@ -2,8 +2,8 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.DeadLetter;
 import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.avro.util.Utf8;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 
@@ -44,12 +44,13 @@ final class LogTables {
     }
 
     /**
+     * Fills {@code record}, an empty record of the history's schema, with a change.
+     *
      * @param partitionKey the partition key as JSON text, spelled as in the tables' {@code _pk}
-     * @param documentJson the document after the change as JSON text, {@code null} for a delete
+     * @param documentJson the document after the change as JSON (UTF-8), {@code null} for a delete
      */
-    static Record history(Schema schema, ChangeEvent event, String partitionKey, long documentTs,
-            String documentJson) {
-        GenericRecord record = GenericRecord.create(schema);
+    static Record history(Record record, ChangeEvent event, String partitionKey, long documentTs,
+            byte[] documentJson) {
         record.setField("id", event.id());
         record.setField("_pk", partitionKey);
         record.setField("_lsn", event.lsn());
@@ -57,12 +58,14 @@ final class LogTables {
         record.setField("_commit_time", LocalDateTime.ofInstant(Instant.ofEpochMilli(event.ts()), ZoneOffset.UTC));
         record.setField("operation", event.operation().name());
         record.setField("ttl_expired", event.ttlExpired());
-        record.setField("document", documentJson);
+        // As its UTF-8 bytes, which Iceberg's Parquet writer takes as they are: a String would be decoded here and
+        // encoded again there, for what is most of a history's bytes.
+        record.setField("document", documentJson == null ? null : new Utf8(documentJson));
         return record;
     }
 
-    static Record deadLetter(Schema schema, DeadLetter deadLetter) {
-        GenericRecord record = GenericRecord.create(schema);
+    /** Fills {@code record}, an empty record of the dead letters' schema, with a dead letter. */
+    static Record deadLetter(Record record, DeadLetter deadLetter) {
         record.setField("container", deadLetter.container());
         record.setField("id", deadLetter.id());
         record.setField("_lsn", deadLetter.lsn());

@@ -4,6 +4,7 @@ import io.docmirror.flatten.Column;
 import io.docmirror.flatten.ColumnType;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.TableSchema;
+import org.apache.avro.util.Utf8;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -19,6 +20,9 @@ import java.util.List;
 /**
  * Turns a flattener's rows of one table into Iceberg records of the table's schema. A row made while a column was
  * narrower is widened here, exactly: the flattener guarantees its values fit every type the column widens to.
+ *
+ * <p>{@link #record} may run on another thread than the flattener's (an encoder thread), so it reads nothing of the
+ * row's table, whose schema the flattener goes on changing: only the columns as they were when this was made.
  */
 public final class RowRecords {
     private final String table;
@@ -59,14 +63,23 @@ public final class RowRecords {
         return schema;
     }
 
-    /** The row as a record; the row's table may have fewer columns than when this was made, never more. */
-    public Record record(Row row) {
+    /**
+     * Checks, on the flattener's thread, that the row's table has no more columns than when this was made: fewer is
+     * fine (a row made before a column was added has no value for it).
+     *
+     * @throws IllegalArgumentException when it has more: the table's Iceberg schema must be evolved first
+     */
+    public void check(Row row) {
         if (row.table().columnCount() > columns.size()) {
             throw new IllegalArgumentException("A row of " + table + " has " + row.table().columnCount()
                     + " columns but its Iceberg schema was made for " + columns.size());
         }
+    }
+
+    /** The row as a record; see {@link #check}. */
+    public Record record(Row row) {
         GenericRecord record = template.copy();
-        for (int index = 0; index < row.table().columnCount(); index++) {
+        for (int index = 0; index < columns.size(); index++) {
             Object value = row.value(index);
             if (value != null) {
                 record.set(positions[index], convert(value, columns.get(index), columns.get(index).type()));
@@ -82,7 +95,9 @@ public final class RowRecords {
                 case BIGINT -> (Long) value;
                 case DOUBLE -> value instanceof Long whole ? (double) whole : (Double) value;
                 case DECIMAL -> decimal(value).setScale(type.scale(), RoundingMode.UNNECESSARY);
-                case VARCHAR, JSON -> (String) value;
+                // As UTF-8 bytes, which Iceberg's Parquet writer takes as they are; from a String it would make a
+                // buffer-backed binary, slower to compare for the column's statistics and to copy into its page.
+                case VARCHAR, JSON -> new Utf8((String) value);
                 case TIMESTAMP -> ((Instant) value).atOffset(ZoneOffset.UTC);
                 case LIST -> {
                     List<?> elements = (List<?>) value;

@@ -1,16 +1,19 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.Row;
 import io.docmirror.layout.IcebergWorkers;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -37,6 +40,7 @@ final class TableChanges {
     private final RowDeletions deletions;
     private final String filePrefix;
     private final ExecutorService workers;
+    private final EncoderThreads encoders;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
@@ -45,6 +49,9 @@ final class TableChanges {
     private final List<DataFile> removed = new ArrayList<>();
     private final List<DeleteFile> removedVectors = new ArrayList<>();
     private DataFileWriter writer;
+    /** An empty record of {@link #templateSchema}, which {@link #newRecord} copies. */
+    private Record template;
+    private Schema templateSchema;
     /** True when the batch only moves rows between files (compaction): committed as a rewrite, not a row delta. */
     private boolean rewriteOnly;
 
@@ -52,11 +59,13 @@ final class TableChanges {
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
      * @param workers the threads the commit's manifest work runs on ({@link IcebergWorkers})
+     * @param encoders the threads the data files' rows are encoded on
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
-            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers) {
+            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders) {
         this.identifier = identifier;
         this.workers = workers;
+        this.encoders = encoders;
         this.transaction = transaction;
         this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
@@ -78,13 +87,40 @@ final class TableChanges {
         return transaction.table();
     }
 
+    /**
+     * An empty record of the table's current schema: a copy of one made once a schema, as making one from the schema
+     * costs more than filling it.
+     */
+    Record newRecord() {
+        Schema schema = table().schema();
+        if (schema != templateSchema) {
+            template = GenericRecord.create(schema);
+            templateSchema = schema;
+        }
+        return template.copy();
+    }
+
     /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
     long write(Record row) {
+        return writer().write(row);
+    }
+
+    /**
+     * Writes a flattened row into the batch's current data file, {@code records} making it a record of the table's
+     * current schema; returns its position.
+     */
+    long write(Row row, RowRecords records) {
+        return writer().write(row, records);
+    }
+
+    private DataFileWriter writer() {
         if (writer == null) {
-            writer = new DataFileWriter(table(), table().schema(), filePrefix + "-" + written.size() + ".parquet");
+            // Compaction writes the files that last: with dictionaries where they pay.
+            writer = new DataFileWriter(table(), table().schema(), filePrefix + "-" + written.size() + ".parquet",
+                    encoders, rewriteOnly);
             written.add(writer.location());
         }
-        return writer.write(row);
+        return writer;
     }
 
     /** The data file {@link #write} wrote its last row to. */

@@ -54,6 +54,7 @@ class CatalogBatchTest {
     private Catalog catalog;
     private final Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
     private final Map<TableIdentifier, Map<String, DeleteFile>> vectors = new HashMap<>();
+    private final EncoderThreads encoders = new EncoderThreads("shop", 2, 4);
     private long lsn;
 
     @BeforeEach
@@ -67,6 +68,7 @@ class CatalogBatchTest {
     @AfterEach
     void closeCatalog() {
         connection.close();
+        encoders.close();
     }
 
     @Test
@@ -138,7 +140,8 @@ class CatalogBatchTest {
                             Map.of());
             Table table = transaction.table();
             RowRecords records = new RowRecords(schema, table.schema());
-            DataFileWriter writer = new DataFileWriter(table, table.schema(), "batch-" + lsn + ".parquet");
+            DataFileWriter writer = new DataFileWriter(table, table.schema(), "batch-" + lsn + ".parquet", encoders,
+                    false);
             for (FlattenResult document : documents) {
                 for (Row row : document.rows()) {
                     if (row.table().name().equals(identifier.name())) {
@@ -167,7 +170,7 @@ class CatalogBatchTest {
 
     private DataFile dataFile(Table table, TableSchema schema, List<Row> rows) {
         RowRecords records = new RowRecords(schema, table.schema());
-        DataFileWriter writer = new DataFileWriter(table, table.schema(), "late.parquet");
+        DataFileWriter writer = new DataFileWriter(table, table.schema(), "late.parquet", encoders, false);
         rows.stream().filter(row -> row.table().name().equals(schema.name()))
                 .forEach(row -> writer.write(records.record(row)));
         return writer.finish();

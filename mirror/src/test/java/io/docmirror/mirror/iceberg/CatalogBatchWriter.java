@@ -37,6 +37,7 @@ public final class CatalogBatchWriter {
         Path directory = Path.of(arguments[0]);
         CatalogSettings settings = CatalogSettings.embedded(directory);
         Catalog catalog = MirrorCatalog.open(settings).catalog();
+        EncoderThreads encoders = new EncoderThreads("crash", 1, 1);
         if (!((SupportsNamespaces) catalog).namespaceExists(NAMESPACE)) {
             ((SupportsNamespaces) catalog).createNamespace(NAMESPACE);
         }
@@ -52,7 +53,7 @@ public final class CatalogBatchWriter {
                         : commit.table(identifier).newTransaction();
                 Table table = transaction.table();
                 DataFileWriter writer = new DataFileWriter(table, table.schema(),
-                        "b" + batch + "-" + UUID.randomUUID() + ".parquet");
+                        "b" + batch + "-" + UUID.randomUUID() + ".parquet", encoders, false);
                 GenericRecord row = GenericRecord.create(table.schema());
                 row.setField("batch", batch);
                 writer.write(row);

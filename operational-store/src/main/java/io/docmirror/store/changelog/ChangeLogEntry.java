@@ -1,6 +1,7 @@
 package io.docmirror.store.changelog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -38,7 +39,7 @@ public final class ChangeLogEntry {
     public static byte[] encode(String container, JsonNode partitionKey, String id, Operation operation, long lsn,
             long ts, boolean ttlExpired, byte[] document, byte[] previous) {
         byte[] containerBytes = container.getBytes(StandardCharsets.UTF_8);
-        byte[] partitionKeyBytes = partitionKey.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] partitionKeyBytes = json(partitionKey);
         byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
         ByteBuffer entry = ByteBuffer.allocate(3 + 2 * Long.BYTES + 5 * Integer.BYTES + containerBytes.length
                 + partitionKeyBytes.length + idBytes.length + length(document) + length(previous));
@@ -153,6 +154,22 @@ public final class ChangeLogEntry {
         String value = new String(buffer.array(), buffer.position(), length, StandardCharsets.UTF_8);
         buffer.position(buffer.position() + length);
         return value;
+    }
+
+    /**
+     * The value's JSON text, as {@link JsonNode#toString()} writes it. A string, nearly every partition key, is quoted
+     * directly: a JSON generator for each of a bulk load's events cost a tenth of its writing thread.
+     */
+    private static byte[] json(JsonNode value) {
+        if (!value.isTextual()) {
+            return value.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        byte[] escaped = JsonStringEncoder.getInstance().quoteAsUTF8(value.textValue());
+        byte[] quoted = new byte[escaped.length + 2];
+        quoted[0] = '"';
+        System.arraycopy(escaped, 0, quoted, 1, escaped.length);
+        quoted[quoted.length - 1] = '"';
+        return quoted;
     }
 
     private static int length(byte[] image) {

@@ -62,7 +62,22 @@ public final class GroupCommitter {
      */
     public Commit enqueue(StagedChanges changes, Runnable onDurable) {
         Commit commit = new Commit(changes, onDurable);
+        try {
+            changes.prepareIfLarge();
+        } catch (RocksDBException e) {
+            // The caller has published the transaction's items and LSNs already: like a failed write, this one
+            // leaves the store to be reopened.
+            StoreException failed = new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot build a write batch: "
+                    + e.getMessage(), e);
+            synchronized (queueLock) {
+                failure = failed;
+            }
+            throw refused(failed);
+        }
         synchronized (queueLock) {
+            if (failure != null || closed) {
+                changes.release();
+            }
             if (failure != null) {
                 throw refused(failure);
             }
@@ -133,15 +148,36 @@ public final class GroupCommitter {
         if (group.isEmpty()) {
             return;
         }
-        if (earlier != null) {
-            group.forEach(commit -> commit.failure = earlier);
-            return;
-        }
-        try (WriteBatch batch = new WriteBatch()) {
-            for (Commit commit : group) {
-                commit.changes.applyTo(batch);
+        try {
+            if (earlier != null) {
+                group.forEach(commit -> commit.failure = earlier);
+                return;
             }
-            storage.write(batch);
+            write(group);
+        } finally {
+            group.forEach(commit -> commit.changes.release());
+        }
+        for (Commit commit : group) {
+            commit.onDurable.run();
+            commit.durable = true;
+        }
+        record(group.size());
+    }
+
+    /** A transaction alone is written from its own batch when it has one; a group is copied into one batch. */
+    private void write(List<Commit> group) {
+        WriteBatch own = group.size() == 1 ? group.get(0).changes.prepared() : null;
+        try {
+            if (own != null) {
+                storage.write(own);
+                return;
+            }
+            try (WriteBatch batch = new WriteBatch()) {
+                for (Commit commit : group) {
+                    commit.changes.applyTo(batch);
+                }
+                storage.write(batch);
+            }
         } catch (RocksDBException | StoreException e) {
             StoreException failed = e instanceof StoreException store ? store : new StoreException(
                     StoreErrorCode.INTERNAL_ERROR, "Cannot build a write batch: " + e.getMessage(), e);
@@ -151,11 +187,6 @@ public final class GroupCommitter {
             group.forEach(commit -> commit.failure = failed);
             throw refused(failed);
         }
-        for (Commit commit : group) {
-            commit.onDurable.run();
-            commit.durable = true;
-        }
-        record(group.size());
     }
 
     private void record(int size) {

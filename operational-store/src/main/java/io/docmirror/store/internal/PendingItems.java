@@ -1,6 +1,5 @@
 package io.docmirror.store.internal;
 
-import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,21 +22,21 @@ public final class PendingItems {
         }
     }
 
-    private final ConcurrentHashMap<ByteBuffer, Version> versions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ItemKey, Version> versions = new ConcurrentHashMap<>();
 
     /** The newest queued version of the item under {@code key}, or null when no queued write touches it. */
-    Version get(ByteBuffer key) {
+    Version get(ItemKey key) {
         return versions.get(key);
     }
 
-    Version put(ByteBuffer key, Optional<StoredItem> item) {
+    Version put(ItemKey key, Optional<StoredItem> item) {
         Version version = new Version(item);
         versions.put(key, version);
         return version;
     }
 
     /** Forgets a version once it is durable, unless a later queued write has replaced it. */
-    void durable(ByteBuffer key, Version version) {
+    void durable(ItemKey key, Version version) {
         versions.remove(key, version);
     }
 }

@@ -2,8 +2,8 @@ package io.docmirror.store.internal;
 
 import io.docmirror.store.PartitionKey;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A document that passed every rule of {@link DocumentValidator}, ready to be stored once the store adds its system
@@ -17,15 +17,11 @@ public record ValidatedDocument(String id, PartitionKey partitionKey, Integer tt
         boolean hasProperties) {
     /** The stored item: the document followed by {@code _rid}, {@code _etag}, {@code _ts} and {@code _lsn}. */
     public byte[] withSystemProperties(String rid, String etag, long tsSeconds, long lsn) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(openBody.length + 96);
-        out.writeBytes(openBody);
-        if (hasProperties) {
-            out.write(',');
-        }
         // rid and etag are made by the store of letters, digits, '-' and '"' only, so escaping the quotes suffices.
-        String tail = "\"_rid\":\"" + rid + "\",\"_etag\":\"" + etag.replace("\"", "\\\"") + "\",\"_ts\":" + tsSeconds
-                + ",\"_lsn\":" + lsn + "}";
-        out.writeBytes(tail.getBytes(StandardCharsets.US_ASCII));
-        return out.toByteArray();
+        byte[] tail = ((hasProperties ? "," : "") + "\"_rid\":\"" + rid + "\",\"_etag\":\"" + etag.replace("\"", "\\\"")
+                + "\",\"_ts\":" + tsSeconds + ",\"_lsn\":" + lsn + "}").getBytes(StandardCharsets.US_ASCII);
+        byte[] item = Arrays.copyOf(openBody, openBody.length + tail.length);
+        System.arraycopy(tail, 0, item, openBody.length, tail.length);
+        return item;
     }
 }

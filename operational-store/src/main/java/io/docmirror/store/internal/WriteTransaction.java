@@ -12,7 +12,6 @@ import io.docmirror.store.changelog.ChangeLogEntry;
 import io.docmirror.store.changelog.Operation;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,10 +36,10 @@ public final class WriteTransaction {
     private final long nowSeconds;
     private final StagedChanges changes = new StagedChanges();
     /** Items written in this transaction; an empty Optional is an item deleted in it. */
-    private final Map<ByteBuffer, Optional<StoredItem>> overlay = new HashMap<>();
+    private final Map<ItemKey, Optional<StoredItem>> overlay = new HashMap<>();
     private final Map<Integer, Long> lastLsns = new TreeMap<>();
     /** Items read ahead of the operations that need them; an empty Optional is an item that did not exist. */
-    private final Map<ByteBuffer, Optional<StoredItem>> readAhead = new HashMap<>();
+    private final Map<ItemKey, Optional<StoredItem>> readAhead = new HashMap<>();
     private GroupCommitter.Commit queued;
 
     public WriteTransaction(RocksStorage storage, GroupCommitter committer, ContainerState container, long nowMillis) {
@@ -60,14 +59,14 @@ public final class WriteTransaction {
         for (ValidatedDocument document : documents) {
             byte[] key = key(document.partitionKey(), document.id());
             // A queued write's item may become durable (and leave the pending items) while we read: read it later.
-            if (container.pendingItems().get(ByteBuffer.wrap(key)) == null) {
+            if (container.pendingItems().get(new ItemKey(key)) == null) {
                 keys.add(key);
             }
         }
         List<byte[]> values = storage.multiGet(storage.items(), keys);
         for (int index = 0; index < keys.size(); index++) {
             byte[] value = values.get(index);
-            readAhead.put(ByteBuffer.wrap(keys.get(index)),
+            readAhead.put(new ItemKey(keys.get(index)),
                     value == null ? Optional.empty() : Optional.of(StoredItem.decode(value)));
         }
     }
@@ -75,11 +74,9 @@ public final class WriteTransaction {
     public Item create(ValidatedDocument document) {
         byte[] key = key(document.partitionKey(), document.id());
         if (readLive(key, document.partitionKey(), document.id()).isPresent()) {
-            throw new StoreException(StoreErrorCode.CONFLICT, "Cannot create item '" + document.id() + "' in container "
-                    + container.name() + ": an item with this id already exists in partition "
-                    + document.partitionKey().toWire());
+            throw conflict(document);
         }
-        return put(key, document, null);
+        return container.toItem(key, put(key, document, null));
     }
 
     public Item upsert(ValidatedDocument document, Precondition precondition) {
@@ -89,7 +86,20 @@ public final class WriteTransaction {
             StoredItem existing = current.orElseThrow(() -> preconditionFailed(document.id(), "it does not exist"));
             checkPrecondition(key, document.id(), existing, precondition);
         }
-        return put(key, document, current.orElse(null));
+        return container.toItem(key, put(key, document, current.orElse(null)));
+    }
+
+    /**
+     * A create, or with {@code upsert} an upsert without precondition, that does not build the {@link Item} a single
+     * write returns (its JSON as a String): a bulk write reports counts only.
+     */
+    public void write(ValidatedDocument document, boolean upsert) {
+        byte[] key = key(document.partitionKey(), document.id());
+        Optional<StoredItem> current = readLive(key, document.partitionKey(), document.id());
+        if (current.isPresent() && !upsert) {
+            throw conflict(document);
+        }
+        put(key, document, current.orElse(null));
     }
 
     public Item replace(PartitionKey partitionKey, String id, ValidatedDocument document, Precondition precondition) {
@@ -101,7 +111,7 @@ public final class WriteTransaction {
         byte[] key = key(partitionKey, id);
         StoredItem existing = requireLive(key, partitionKey, id, "replace");
         checkPrecondition(key, id, existing, precondition);
-        return put(key, document, existing);
+        return container.toItem(key, put(key, document, existing));
     }
 
     public Item patch(PartitionKey partitionKey, String id, List<PatchOperation> operations, Precondition precondition) {
@@ -122,7 +132,7 @@ public final class WriteTransaction {
         } catch (IOException e) {
             throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot patch item '" + id + "'", e);
         }
-        return put(key, container.validator().validate(patched), existing);
+        return container.toItem(key, put(key, container.validator().validate(patched), existing));
     }
 
     public void delete(PartitionKey partitionKey, String id, Precondition precondition) {
@@ -175,7 +185,7 @@ public final class WriteTransaction {
         }
         Map<Integer, Long> ends = Map.copyOf(lastLsns);
         // Published before the commit is queued: once queued, it may be durable (and forgotten) at any moment.
-        Map<ByteBuffer, PendingItems.Version> versions = new HashMap<>();
+        Map<ItemKey, PendingItems.Version> versions = new HashMap<>();
         overlay.forEach((key, item) -> versions.put(key, container.pendingItems().put(key, item)));
         ends.forEach(container::advanceAssignedEnd);
         queued = committer.enqueue(changes, () -> {
@@ -197,7 +207,7 @@ public final class WriteTransaction {
     }
 
     private Optional<StoredItem> current(byte[] key) {
-        ByteBuffer wrapped = ByteBuffer.wrap(key);
+        ItemKey wrapped = new ItemKey(key);
         Optional<StoredItem> written = overlay.get(wrapped);
         if (written != null) {
             return written;
@@ -243,12 +253,18 @@ public final class WriteTransaction {
         }
     }
 
+    private StoreException conflict(ValidatedDocument document) {
+        return new StoreException(StoreErrorCode.CONFLICT, "Cannot create item '" + document.id() + "' in container "
+                + container.name() + ": an item with this id already exists in partition "
+                + document.partitionKey().toWire());
+    }
+
     private StoreException preconditionFailed(String id, String reason) {
         return new StoreException(StoreErrorCode.PRECONDITION_FAILED, "Cannot write item '" + id + "' in container "
                 + container.name() + ": If-Match failed, " + reason);
     }
 
-    private Item put(byte[] key, ValidatedDocument document, StoredItem previous) {
+    private StoredItem put(byte[] key, ValidatedDocument document, StoredItem previous) {
         int logPartition = KeyLayout.itemLogPartition(key);
         long lsn = lastLsn(logPartition) + 1;
         long createdLsn = previous == null ? lsn : previous.createdLsn();
@@ -267,9 +283,9 @@ public final class WriteTransaction {
         changes.put(storage.items(), key, stored.encode());
         changes.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
         updateExpiryIndex(key, previous, stored);
-        overlay.put(ByteBuffer.wrap(key), Optional.of(stored));
+        overlay.put(new ItemKey(key), Optional.of(stored));
         lastLsns.put(logPartition, lsn);
-        return container.toItem(key, stored);
+        return stored;
     }
 
     private void remove(byte[] key, PartitionKey partitionKey, String id, StoredItem previous, boolean ttlExpired) {
@@ -280,7 +296,7 @@ public final class WriteTransaction {
         changes.delete(storage.items(), key);
         changes.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
         updateExpiryIndex(key, previous, null);
-        overlay.put(ByteBuffer.wrap(key), Optional.empty());
+        overlay.put(new ItemKey(key), Optional.empty());
         lastLsns.put(logPartition, lsn);
     }
 

@@ -43,6 +43,19 @@ class ChangeEventCodingTest {
     }
 
     @Test
+    void logEntryKeepsAnyStringPartitionKeySpelledAsJacksonWritesIt() {
+        for (String key : new String[] {"", "plain", "quote \" backslash \\ slash /", "tab\tnewline\ncr\r\u0001\u001f",
+                "\u007f", "日本", "emoji \uD83D\uDE00", "line separator \u2028"}) {
+            JsonNode partitionKey = StoreJson.mapper().getNodeFactory().textNode(key);
+            byte[] entry = ChangeLogEntry.encode("orders", partitionKey, "o1", Operation.CREATE, 1, 1000, false,
+                    bytes(DOCUMENT), null);
+
+            assertThat(ChangeLogEntry.decode(entry).partitionKey()).isEqualTo(partitionKey);
+            assertThat(new String(entry, StandardCharsets.UTF_8)).contains(partitionKey.toString());
+        }
+    }
+
+    @Test
     void logEntryOfATtlExpiryHasNoDocument() {
         byte[] entry = ChangeLogEntry.encode("sessions", json("\"u1\""), "s1", Operation.DELETE, 7, 1000, true,
                 null, bytes(PREVIOUS));

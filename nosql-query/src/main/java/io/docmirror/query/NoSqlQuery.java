@@ -1,0 +1,150 @@
+package io.docmirror.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.docmirror.query.grammar.NoSqlLexer;
+import io.docmirror.query.grammar.NoSqlParser;
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A query of the Cosmos DB for NoSQL language, parsed and checked, with the values of its parameters: immutable and
+ * safe to run from several threads. Results share nodes with the documents and the parameters ({@code SELECT *}
+ * gives the documents themselves): a caller that changes a result copies it first. See {@code docs/nosql-query.md} for the subset docmirror runs and how its
+ * semantics follow Cosmos DB's (undefined, cross-type order, exact numbers).
+ *
+ * <pre>{@code
+ * NoSqlQuery query = NoSqlQuery.parse("SELECT c.id FROM c WHERE c.total > @min", Map.of("@min", IntNode.valueOf(5)));
+ * List<JsonNode> results = query.execute(documents);
+ * }</pre>
+ */
+public final class NoSqlQuery {
+    private final String text;
+    private final QueryModel model;
+
+    private NoSqlQuery(String text, QueryModel model) {
+        this.text = text;
+        this.model = model;
+    }
+
+    /**
+     * Parses a query.
+     *
+     * @param parameters the parameters' values by name, {@code @} included ({@code "@min"}), as the SDKs send them
+     * @throws QueryException (code SYNTAX_ERROR, NOT_SUPPORTED, INVALID_QUERY or INVALID_PARAMETER) naming the fault
+     *     and its line and column
+     */
+    public static NoSqlQuery parse(String text, Map<String, JsonNode> parameters) {
+        Objects.requireNonNull(text, "text is null");
+        Objects.requireNonNull(parameters, "parameters is null");
+        CharStream characters = CharStreams.fromString(text);
+        NoSqlLexer lexer = new NoSqlLexer(characters);
+        lexer.removeErrorListeners();
+        lexer.addErrorListener(new SyntaxErrorListener());
+        NoSqlParser parser = new NoSqlParser(new CommonTokenStream(lexer));
+        parser.removeErrorListeners();
+        parser.addErrorListener(new SyntaxErrorListener());
+        try {
+            NoSqlParser.QueryContext tree = parser.query();
+            return new NoSqlQuery(text, new QueryBuilder(Map.copyOf(parameters), new QueryText(characters)).build(tree));
+        } catch (StackOverflowError tooDeep) {
+            // The parser descends once per nested parenthesis, NOT or sign: a hostile query must not kill the request.
+            throw new QueryException(QueryErrorCode.SYNTAX_ERROR, "Cannot parse the query: it nests expressions too "
+                    + "deeply", tooDeep);
+        }
+    }
+
+    /**
+     * Parses the body of a query request as the SDKs send it:
+     * {@code {"query": "SELECT ...", "parameters": [{"name": "@min", "value": 5}]}}.
+     *
+     * @throws QueryException (INVALID_PARAMETER) when the body is not of that shape: no query text, parameters that
+     *     are not named {@code @...}, a name given twice, a parameter without a value; and as {@link #parse}
+     */
+    public static NoSqlQuery parseRequest(JsonNode body) {
+        Objects.requireNonNull(body, "body is null");
+        JsonNode query = body.get("query");
+        if (!body.isObject() || query == null || !query.isTextual()) {
+            throw badRequest("the body has no \"query\" string");
+        }
+        JsonNode parameters = body.get("parameters");
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        if (parameters != null && !parameters.isNull()) {
+            if (!parameters.isArray()) {
+                throw badRequest("\"parameters\" is not an array");
+            }
+            for (int index = 0; index < parameters.size(); index++) {
+                JsonNode parameter = parameters.get(index);
+                JsonNode name = parameter.get("name");
+                if (name == null || !name.isTextual() || !name.textValue().startsWith("@")) {
+                    throw badRequest("parameter " + index + " has no \"name\" starting with @");
+                }
+                if (!parameter.has("value")) {
+                    throw badRequest("parameter " + name.textValue() + " has no \"value\"");
+                }
+                if (values.put(name.textValue(), parameter.get("value")) != null) {
+                    throw badRequest("parameter " + name.textValue() + " is given twice");
+                }
+            }
+        }
+        return parse(query.textValue(), values);
+    }
+
+    private static QueryException badRequest(String reason) {
+        return new QueryException(QueryErrorCode.INVALID_PARAMETER, "Cannot read the query request: " + reason);
+    }
+
+    /** Parses a query without parameters. */
+    public static NoSqlQuery parse(String text) {
+        return parse(text, Map.of());
+    }
+
+    /** The query's text, as given. */
+    public String text() {
+        return text;
+    }
+
+    /**
+     * All results of the query over the documents, in order.
+     *
+     * @throws QueryException (NUMBER_OUT_OF_RANGE) when a computation meets a number no BigDecimal holds
+     */
+    public List<JsonNode> execute(Iterable<? extends JsonNode> documents) {
+        return page(documents, null, Integer.MAX_VALUE).results();
+    }
+
+    /**
+     * One page of results: at most {@code maxItemCount} of them, from where the continuation points (from the start
+     * when it is null). The documents must be all documents the query runs over, in the same order for every page.
+     *
+     * @throws QueryException (INVALID_CONTINUATION) when the continuation is not one a page gave out
+     */
+    public QueryPage page(Iterable<? extends JsonNode> documents, String continuation, int maxItemCount) {
+        Objects.requireNonNull(documents, "documents is null");
+        if (maxItemCount < 1) {
+            throw new IllegalArgumentException("maxItemCount must be at least 1: " + maxItemCount);
+        }
+        QueryContinuation from = continuation == null ? QueryContinuation.START : QueryContinuation.parse(continuation);
+        return new QueryExecution(model).page(documents, from, maxItemCount);
+    }
+
+    /**
+     * The plan a gateway answers the SDKs' query-plan request with: what they merge across partition key ranges and
+     * the query they send each range.
+     *
+     * @throws QueryException (NOT_SUPPORTED) for a query whose results the SDKs cannot merge from a rewritten query
+     */
+    public QueryPlan plan() {
+        return QueryPlanner.plan(model);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}
