@@ -7,8 +7,8 @@ import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.source.SourceUnavailableException;
-import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreException;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,9 +54,8 @@ final class MirrorCommand implements Runnable {
             // Configuration errors come before anything is opened or created.
             MirrorConfig config = dataDir.mirrorConfig();
             Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
-            try (StoreClient store = source.openStore(dataDir);
-                 FeedMirror mirror = new FeedMirror(store, source.changeSources(store, dataDir),
-                         dataDir.mirrorDirectory(), config, flattenerConfigs, Clock.systemUTC())) {
+            try (MirrorSourceOptions.Opened opened = source.open(dataDir);
+                 FeedMirror mirror = opened.mirror(dataDir, config, flattenerConfigs, Clock.systemUTC())) {
                 FeedMirror.SyncResult result = mirror.sync();
                 System.out.printf("Mirrored %s to %s%n", result.describe(), dataDir.mirrorDirectory());
             } catch (SourceUnavailableException e) {
@@ -100,9 +99,8 @@ final class MirrorCommand implements Runnable {
             MirrorConfig config = dataDir.mirrorConfig();
             Function<String, FlattenerConfig> flattenerConfigs = dataDir.flattenerConfigs();
             MetricsConfig metricsConfig = metrics.config(dataDir);
-            StoreClient store = source.openStore(dataDir);
-            FeedMirror mirror = new FeedMirror(store, source.changeSources(store, dataDir), dataDir.mirrorDirectory(),
-                    config, flattenerConfigs, Clock.systemUTC());
+            MirrorSourceOptions.Opened opened = source.open(dataDir);
+            FeedMirror mirror = opened.mirror(dataDir, config, flattenerConfigs, Clock.systemUTC());
             CountDownLatch finished = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 mirror.stop();
@@ -115,10 +113,11 @@ final class MirrorCommand implements Runnable {
             Optional<MetricsServer> metricsServer = Optional.empty();
             try {
                 metricsServer = MetricsOptions.start(metricsConfig,
-                        List.of(new MirrorMetrics(store, dataDir.catalogSettings(), mirror, Clock.systemUTC())),
+                        // The lag is measured against the store's change log; a Cosmos DB account has none to ask.
+                        opened.store().map(store -> List.<MultiCollector>of(new MirrorMetrics(store,
+                                dataDir.catalogSettings(), mirror, Clock.systemUTC()))).orElse(List.of()),
                         System.out);
-                System.out.println("Mirroring " + source.store.describe(dataDir)
-                        + (source.source == MirrorSourceOptions.Source.KAFKA ? " through Kafka" : "") + " to "
+                System.out.println("Mirroring " + opened.describe() + " to "
                         + dataDir.mirrorDirectory() + "; Ctrl-C stops");
                 System.out.flush();
                 mirror.run();
@@ -126,7 +125,7 @@ final class MirrorCommand implements Runnable {
                 try {
                     metricsServer.ifPresent(MetricsServer::close);
                     mirror.close();
-                    store.close();
+                    opened.close();
                 } finally {
                     // Whatever closing threw: a shutdown hook waits for this, and would hold the JVM forever.
                     finished.countDown();

@@ -67,6 +67,9 @@ final class StatusCommand implements Callable<Integer> {
                     lagKnown ? String.format("%.1f", seconds(status.lagTime())) : "?", status.tables(),
                     status.storedRows(), status.files(), status.deadLetters(),
                     lagKnown ? mirroredLsns(status.lag()) : "store unreachable: " + status.storeUnreachable());
+            if (status.cosmosFeedMode() != null) {
+                System.out.println("  source: " + status.cosmosFeedMode());
+            }
             EarlierLayout.message(dataDir.mirrorDirectory(), status.container())
                     .ifPresent(message -> System.out.println("  not mirrored: " + message));
             if (!status.damagedFiles().isEmpty()) {
@@ -88,6 +91,9 @@ final class StatusCommand implements Callable<Integer> {
         // A mirror in the manifest format of earlier versions is neither read nor converted: what to do about it.
         EarlierLayout.message(mirrorDirectory, status.container()).ifPresent(message -> json.put("earlierLayout",
                 message));
+        if (status.cosmosFeedMode() != null) {
+            json.put("source", status.cosmosFeedMode());
+        }
         json.put("batch", status.batch());
         json.put("lastCommitMillis", status.lastCommitMillis());
         if (status.storeUnreachable() == null) {

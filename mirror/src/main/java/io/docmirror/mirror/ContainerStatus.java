@@ -35,10 +35,11 @@ import java.util.Optional;
  *     {@code null} when it answered
  * @param damagedFiles the files of the committed snapshot that cannot be read as recorded (missing, truncated), each
  *     described; their tables fail to answer until {@code docmirror repair} mends them
+ * @param cosmosFeedMode mirroring a Cosmos DB account, which of its change feeds, in words; {@code null} otherwise
  */
 public record ContainerStatus(String container, long batch, long lastCommitMillis, List<ChangeFeedEstimator.Lag> lag,
         int tables, long storedRows, int files, long deadLetters, long conflicts, String storeUnreachable,
-        List<String> damagedFiles) {
+        List<String> damagedFiles, String cosmosFeedMode) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public ContainerStatus {
@@ -116,7 +117,7 @@ public record ContainerStatus(String container, long batch, long lastCommitMilli
 
     private static ContainerStatus nothingMirrored(String container, List<ChangeFeedEstimator.Lag> lag,
             String storeUnreachable) {
-        return new ContainerStatus(container, 0, 0, lag, 0, 0, 0, 0, 0, storeUnreachable, List.of());
+        return new ContainerStatus(container, 0, 0, lag, 0, 0, 0, 0, 0, storeUnreachable, List.of(), null);
     }
 
     private static ContainerStatus of(ContainerSnapshot tables, List<ChangeFeedEstimator.Lag> lag,
@@ -130,7 +131,8 @@ public record ContainerStatus(String container, long batch, long lastCommitMilli
                 tables.rootSnapshot().timestampMillis(), lag, tables.tables().size(),
                 Long.parseLong(summary.getOrDefault("total-records", "0")),
                 tables.tables().stream().mapToInt(table -> table.view().dataFiles().size()).sum(),
-                tables.deadLetterCount(), conflicts, storeUnreachable, tables.damagedFiles());
+                tables.deadLetterCount(), conflicts, storeUnreachable, tables.damagedFiles(),
+                checkpoint(tables).cosmosFeedMode().orElse(null));
     }
 
     private static Checkpoint checkpoint(ContainerSnapshot tables) {

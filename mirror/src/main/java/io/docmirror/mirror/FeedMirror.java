@@ -6,6 +6,7 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
+import io.docmirror.mirror.source.SourceContainers;
 import io.docmirror.mirror.source.SourceUnavailableException;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.SnapshotSource;
@@ -53,9 +54,13 @@ public final class FeedMirror implements AutoCloseable {
     private static final int POLLS_BETWEEN_CONTAINER_LOOKUPS = 10;
     private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
 
-    private final StoreClient store;
-    /** The store's snapshots, for a container's first load; null when the store is reached over the network. */
+    private final SourceContainers containers;
+    /**
+     * The store's snapshots, for a container's first load, and the store itself; null when the store is reached over
+     * the network or the source is not docmirror's store.
+     */
     private final SnapshotSource snapshots;
+    private final StoreClient store;
     private final ChangeSource.Opener changeSources;
     private final Path mirrorDirectory;
     private final MirrorConfig config;
@@ -125,8 +130,28 @@ public final class FeedMirror implements AutoCloseable {
      */
     public FeedMirror(StoreClient store, ChangeSource.Opener changeSources, Path mirrorDirectory, MirrorConfig config,
             Function<String, FlattenerConfig> flattenerConfigs, Clock clock) {
-        this.store = requireNonNull(store, "store is null");
-        this.snapshots = store instanceof SnapshotSource local ? local : null;
+        this(requireNonNull(store, "store is null")::listContainers, store instanceof SnapshotSource ? store : null,
+                changeSources, mirrorDirectory, config, flattenerConfigs, clock);
+    }
+
+    /**
+     * A mirror of a source other than docmirror's store (a Cosmos DB account), whose change sources load a container
+     * first mirrored themselves.
+     *
+     * @param containers where the mirror learns which containers to mirror, with their analytical TTL
+     */
+    public FeedMirror(SourceContainers containers, ChangeSource.Opener changeSources, Path mirrorDirectory,
+            MirrorConfig config, Function<String, FlattenerConfig> flattenerConfigs, Clock clock) {
+        this(containers, null, changeSources, mirrorDirectory, config, flattenerConfigs, clock);
+    }
+
+    /** @param localStore the store in this process, whose snapshots load a container first mirrored; or null */
+    private FeedMirror(SourceContainers containers, StoreClient localStore, ChangeSource.Opener changeSources,
+            Path mirrorDirectory, MirrorConfig config, Function<String, FlattenerConfig> flattenerConfigs,
+            Clock clock) {
+        this.containers = requireNonNull(containers, "containers is null");
+        this.store = localStore;
+        this.snapshots = (SnapshotSource) localStore;
         this.changeSources = requireNonNull(changeSources, "changeSources is null");
         this.mirrorDirectory = requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         this.config = requireNonNull(config, "config is null");
@@ -301,6 +326,12 @@ public final class FeedMirror implements AutoCloseable {
             for (ChangeEvent event : page.events()) {
                 source.batch.add(event);
             }
+        } else if (page.caughtUp() && source.batch == null && source.changes.commitsPositionAlone()
+                && !source.changes.checkpoint().equals(source.mirror.checkpoint())) {
+            // A batch of no changes, to commit where the source stands.
+            source.batch = source.mirror.begin();
+            source.batchReadAt = clock.millis();
+            source.batchFirstCommitAt = 0;
         }
         return page;
     }
@@ -543,7 +574,7 @@ public final class FeedMirror implements AutoCloseable {
 
     /** Adds a source for each mirrored container not known yet; each opens at its first read. */
     private List<Source> refreshSources() {
-        for (ContainerProperties container : store.listContainers()) {
+        for (ContainerProperties container : containers.listContainers()) {
             if (container.isMirrored() && !sources.containsKey(container.id())) {
                 sources.put(container.id(), new Source(container));
                 health.put(container.id(), MirrorHealth.healthy(container.id()));

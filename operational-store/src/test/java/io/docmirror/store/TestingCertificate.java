@@ -18,15 +18,16 @@ import java.util.concurrent.TimeUnit;
  * The property is set here, when a test needs it, rather than by the build: a build-wide trust store that does not
  * exist yet breaks every TLS client a test makes before this one runs.
  */
-final class TestingCertificate {
-    static final String PASSWORD = "docmirror-test";
+public final class TestingCertificate {
+    public static final String PASSWORD = "docmirror-test";
     private static final String ALIAS = "docmirror-store";
 
     private TestingCertificate() {
     }
 
     /** Makes the server's keystore in {@code directory} and trusts its certificate; returns the keystore. */
-    static Path serverKeystore(Path directory) throws IOException, InterruptedException, GeneralSecurityException {
+    public static Path serverKeystore(Path directory)
+            throws IOException, InterruptedException, GeneralSecurityException {
         Files.createDirectories(directory);
         Path keystore = directory.resolve("server.p12");
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");

@@ -868,6 +868,10 @@ public final class ContainerTables implements MirrorTarget {
         @Override
         public Committed commit(Checkpoint checkpoint) {
             requireNonNull(checkpoint, "checkpoint is null");
+            if (!checkpoint.historyFrom().isEmpty()) {
+                // A source that loaded the container's current documents before streaming: where the history starts.
+                summaryChanges.put(MirrorSummary.HISTORY_FROM, json(checkpoint.historyFrom()));
+            }
             try {
                 TableChanges root = flattenedTable(flattener.schema().root());
                 if (replacing()) {

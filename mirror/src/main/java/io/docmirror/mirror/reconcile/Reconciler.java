@@ -114,7 +114,7 @@ public final class Reconciler {
             return reconcile(container, tables.get(), MirrorLayout.containerDirectory(mirrorDirectory, containerName));
         }
         try {
-            return compare(container, null, 0, Map.of(), Map.of(), clock.instant().getEpochSecond());
+            return compare(container, null, 0, Map.of(), Map.of(), false, clock.instant().getEpochSecond());
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot compare " + containerName + " with its store: " + e.getMessage(),
                     e);
@@ -145,7 +145,8 @@ public final class Reconciler {
         }
         try (ReaderLeases.Lease lease = new ReaderLeases(directory).take(batch);
                 MirroredDocuments documents = new MirroredDocuments(tables, asOf)) {
-            return compare(container, documents, batch, checkpoint.reachedPositions(), historyFrom, asOf);
+            return compare(container, documents, batch, checkpoint.reachedPositions(), historyFrom,
+                    !checkpoint.historyFrom().isEmpty(), asOf);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the mirror of " + container.id() + ": " + e.getMessage(), e);
         }
@@ -154,9 +155,13 @@ public final class Reconciler {
     /**
      * Compares the store with {@code documents} (null: the container has no mirror yet), which hold every change up
      * to {@code positions} per feed range, and a history from {@code historyFrom} on.
+     *
+     * @param loadedWithoutOperations whether the history before {@code historyFrom} came from a load that cannot tell
+     *     a create from a replace (a Cosmos DB account's latest-version feed), so only the documents compare there
      */
     private ReconcileReport compare(ContainerProperties container, MirroredDocuments documents, long version,
-            Map<Integer, Long> positions, Map<Integer, Long> historyFrom, long asOf) throws SQLException {
+            Map<Integer, Long> positions, Map<Integer, Long> historyFrom, boolean loadedWithoutOperations, long asOf)
+            throws SQLException {
         long ttlCutoff = container.analyticalTtl() != null && container.analyticalTtl() > 0
                 ? asOf - container.analyticalTtl() : Long.MIN_VALUE;
         Differences differences = new Differences();
@@ -167,7 +172,8 @@ public final class Reconciler {
         List<ReconcileReport.FeedRange> ranges = new ArrayList<>();
         for (int range = 0; range < container.logPartitions(); range++) {
             ranges.add(new RangeComparison(container, range, positions.getOrDefault(range, 0L),
-                    historyFrom.getOrDefault(range, 0L), ttlCutoff, mirror, documents, differences).compare());
+                    historyFrom.getOrDefault(range, 0L), loadedWithoutOperations, ttlCutoff, mirror, documents, differences)
+                    .compare());
         }
         return new ReconcileReport(container.id(), version, ranges, differences.first, differences.count);
     }
@@ -221,6 +227,7 @@ public final class Reconciler {
         private final int range;
         private final long mirroredLsn;
         private final long historyFrom;
+        private final boolean loadedWithoutOperations;
         private final long ttlCutoff;
         private final MirrorSide mirror;
         private final MirroredDocuments mirrored;
@@ -231,12 +238,14 @@ public final class Reconciler {
         private final Set<String> notComparable = new HashSet<>();
         private long logStartLsn;
 
-        RangeComparison(ContainerProperties container, int range, long mirroredLsn, long historyFrom, long ttlCutoff,
+        RangeComparison(ContainerProperties container, int range, long mirroredLsn, long historyFrom,
+                boolean loadedWithoutOperations, long ttlCutoff,
                 MirrorSide mirror, MirroredDocuments mirrored, Differences differences) {
             this.container = container;
             this.range = range;
             this.mirroredLsn = mirroredLsn;
             this.historyFrom = historyFrom;
+            this.loadedWithoutOperations = loadedWithoutOperations;
             this.ttlCutoff = ttlCutoff;
             this.mirror = mirror;
             this.mirrored = mirrored;
@@ -426,8 +435,11 @@ public final class Reconciler {
                 Long inMirror = mirrorChanges.get(key);
                 String[] parts = key.split("\u0000", 3);
                 long lsn = Long.parseLong(parts[0]);
-                if (inMirror == null && lsn <= historyFrom) {
-                    continue; // before a backfill, whose history holds each document's version as of its snapshot
+                if (lsn <= historyFrom && (inMirror == null || loadedWithoutOperations)) {
+                    // Before a backfill, whose history holds each document's version as of its snapshot; loaded
+                    // from a Cosmos DB account's latest-version feed, not even whether the version was a create
+                    // or a replace (the documents themselves are compared above).
+                    continue;
                 }
                 if (inStore != null && inStore.equals(inMirror)) {
                     continue;

@@ -43,6 +43,16 @@ public interface ChangeSource extends AutoCloseable {
     /** The checkpoint to commit with every change returned so far. */
     Checkpoint checkpoint();
 
+    /**
+     * Whether a checkpoint that moved on without changes is committed on its own, once the source is caught up: for a
+     * source whose position says more than its changes do (a Cosmos DB account's load ends with a read that finds
+     * nothing, and only then does the mirror hold the container as of a position). Otherwise such a move waits for
+     * the next change.
+     */
+    default boolean commitsPositionAlone() {
+        return false;
+    }
+
     /** What a user can do when changes the mirror needs are gone from this source (a sentence for an error). */
     String gapRemedy(String container);
 

@@ -38,6 +38,12 @@ public final class EmbeddedFeedSource implements ChangeSource {
                     + "); run the mirror with --source kafka, or run `docmirror backfill --container "
                     + container.id() + "` to start it again from the store");
         }
+        if (from.isCosmos()) {
+            throw new IllegalStateException("Cannot mirror container " + container.id() + " from the store's change "
+                    + "feed: its mirror reads a Cosmos DB account's change feed; run the mirror with --source cosmos, "
+                    + "or run `docmirror backfill --container " + container.id() + "` to start it again from the "
+                    + "store");
+        }
         try {
             return new EmbeddedFeedSource(container.id(), ChangeFeedReader.open(store, container.id(),
                     ChangeFeedMode.ALL_VERSIONS_AND_DELETES, from.continuation() == null ? StartFrom.beginning()

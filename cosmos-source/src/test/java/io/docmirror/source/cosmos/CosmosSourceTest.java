@@ -1,0 +1,288 @@
+package io.docmirror.source.cosmos;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.CosmosItemRequestOptions;
+import com.azure.cosmos.models.PartitionKey;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.mirror.ContainerStatus;
+import io.docmirror.mirror.FeedMirror;
+import io.docmirror.mirror.MirrorActivity;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.reconcile.ReconcileReport;
+import io.docmirror.mirror.reconcile.Reconciler;
+import io.docmirror.mirror.source.ChangeSource;
+import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import io.docmirror.store.StoreJson;
+import io.docmirror.store.TestingCertificate;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.http.StoreHttpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The mirror following a Cosmos DB account through the official Java SDK (gateway mode, TLS): docmirror's store
+ * serving its Cosmos DB routes is the account, written through the SDK, and the mirror is checked against the store
+ * behind it with docmirror's reconcile, which must find it exact.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CosmosSourceTest {
+    private static final String KEY = randomKey();
+    /** Numbers a double cannot hold: past 2^53, more digits than 17, beyond the double range. */
+    private static final String EXACT_NUMBERS = "{\"id\":\"exact\",\"customerId\":\"c1\",\"big\":9007199254740993,"
+            + "\"tenth\":0.1000000000000000055511151231257827,\"huge\":1e400}";
+    /** Small batches, so that a load takes several reads and commits. */
+    private static final MirrorConfig CONFIG = MirrorConfig.defaults().withBatch(10, Duration.ofMinutes(1));
+
+    private EmbeddedStore store;
+    private StoreHttpServer server;
+    private CosmosClient client;
+    private Path work;
+
+    @BeforeAll
+    void start(@TempDir Path directory) throws Exception {
+        // Before the SDK reads any JSON in this JVM (the writing client below included), as the CLI does.
+        ExactSdkNumbers.install();
+        work = directory;
+        Path keystore = TestingCertificate.serverKeystore(directory.resolve("tls"));
+        store = EmbeddedStore.open(directory.resolve("store"), StoreConfig.defaults().withSyncWrites(false));
+        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+                .withKeys(KEY, randomKey()).withTls(keystore.toString(), TestingCertificate.PASSWORD));
+        client = new CosmosClientBuilder().endpoint(server.baseUri()).key(KEY).gatewayMode().buildClient();
+    }
+
+    @AfterAll
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void theMirrorOfAnAccountIsExactThroughItsLoadUpdatesDeletesAndARestart() throws IOException {
+        CosmosDatabase shop = database("shop");
+        CosmosContainer orders = mirroredContainer(shop, "orders", "/customerId");
+        CosmosContainer lines = mirroredContainer(shop, "lines", "/orderId");
+        shop.createContainer(new CosmosContainerProperties("notes", "/id"));
+        for (int index = 0; index < 40; index++) {
+            orders.createItem(order("o" + index, "c" + index % 9, index));
+            lines.createItem(line("l" + index, "o" + index % 5));
+        }
+        for (int index = 0; index < 5; index++) {
+            orders.upsertItem(order("o" + index, "c" + index % 9, 100 + index));
+        }
+        orders.deleteItem("o39", new PartitionKey("c" + 39 % 9), new CosmosItemRequestOptions());
+        orders.createItem(StoreJson.mapper().readTree(EXACT_NUMBERS));
+        Path mirror = work.resolve("mirror");
+
+        // Changes while the containers load: items already loaded and not yet loaded, changed, deleted, created.
+        ChangeSource.Opener writesDuringTheLoad;
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), KEY, Optional.of("shop"))) {
+            ChangeSource.Opener opener = account.opener();
+            AtomicBoolean written = new AtomicBoolean();
+            writesDuringTheLoad = (container, from) -> !container.id().equals("shop.orders")
+                    ? opener.open(container, from) : new WritingOnSecondRead(opener.open(container, from), () -> {
+                if (written.getAndSet(true)) {
+                    return;
+                }
+                for (int index = 5; index < 40; index += 3) {
+                    orders.upsertItem(order("o" + index, "c" + index % 9, 1000 + index));
+                }
+                for (int index = 6; index < 40; index += 7) {
+                    orders.deleteItem("o" + index, new PartitionKey("c" + index % 9), new CosmosItemRequestOptions());
+                }
+                orders.createItem(order("during", "c1", 1));
+            });
+            try (FeedMirror feedMirror = new FeedMirror(account, writesDuringTheLoad, mirror, CONFIG,
+                    FlattenerConfig::defaults, Clock.systemUTC())) {
+                // At least each document the containers end with; how many more depends on what the load read.
+                assertThat(feedMirror.sync().events()).isGreaterThanOrEqualTo(36 + 39);
+            }
+            assertExact(mirror, "shop.orders", 40 - 1 + 1 + 1 - 5);
+            assertExact(mirror, "shop.lines", 40);
+
+            // Streaming on: updates, replaces of the exact numbers, deletes, creates.
+            for (int index = 0; index < 40; index += 4) {
+                orders.upsertItem(order("o" + index, "c" + index % 9, 2000 + index));
+            }
+            orders.upsertItem(((ObjectNode) StoreJson.mapper().readTree(EXACT_NUMBERS)).put("note", "replaced"));
+            orders.deleteItem("o1", new PartitionKey("c1"), new CosmosItemRequestOptions());
+            orders.createItem(order("after", "c2", 2));
+            lines.deleteItem("l3", new PartitionKey("o3"), new CosmosItemRequestOptions());
+            try (FeedMirror feedMirror = new FeedMirror(account, account.opener(), mirror, CONFIG,
+                    FlattenerConfig::defaults, Clock.systemUTC())) {
+                assertThat(feedMirror.sync().events()).isEqualTo(10 + 1 + 1 + 1 + 1);
+            }
+            // o20, deleted during the load, is back: an upsert creates it again.
+            assertExact(mirror, "shop.orders", 37);
+        }
+
+        // A restart: a new client and mirror go on from the committed checkpoint, nothing read twice.
+        orders.deleteItem("o2", new PartitionKey("c2"), new CosmosItemRequestOptions());
+        lines.upsertItem(line("l4", "o4").put("quantity", 7));
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), KEY, Optional.empty());
+                FeedMirror feedMirror = new FeedMirror(account, account.opener(), mirror, CONFIG,
+                        FlattenerConfig::defaults, Clock.systemUTC())) {
+            feedMirror.sync();
+            // Every database of the account this time (other tests' too): the two changes of shop, nothing again.
+            assertThat(feedMirror.activity().stream().filter(activity -> activity.container().startsWith("shop."))
+                    .mapToLong(MirrorActivity::events).sum()).isEqualTo(2);
+            // Caught up, a sync finds nothing to commit: the position alone is committed only when it moved.
+            FeedMirror.SyncResult idle = feedMirror.sync();
+            assertThat(idle.events()).isZero();
+            assertThat(idle.commits()).isZero();
+        }
+        assertExact(mirror, "shop.orders", 36);
+        assertExact(mirror, "shop.lines", 39);
+        assertThat(ContainerStatus.of(mirror, store, store.readContainer("shop.orders"), Clock.systemUTC())
+                .cosmosFeedMode()).startsWith("Cosmos DB change feed, all versions and deletes");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void numbersReachTheMirrorWithEveryDigit() throws IOException {
+        String name = "numbers" + UUID.randomUUID().toString().substring(0, 8);
+        CosmosContainer orders = mirroredContainer(database(name), "orders", "/customerId");
+        orders.createItem(StoreJson.mapper().readTree(EXACT_NUMBERS));
+        orders.upsertItem(((ObjectNode) StoreJson.mapper().readTree(EXACT_NUMBERS)).put("note", "replaced"));
+        assertThat(store.readItem(name + ".orders", io.docmirror.store.PartitionKey.of("c1"), "exact").json())
+                .as("the SDK writes the numbers as they were read").contains("1e400");
+
+        List<ChangeEvent> events = new ArrayList<>();
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), KEY, Optional.of(name));
+                ChangeSource source = account.opener().open(account.listContainers().get(0), Checkpoint.NONE)) {
+            ChangeSource.Changes changes;
+            do {
+                changes = source.read(100);
+                events.addAll(changes.events());
+            } while (!changes.caughtUp());
+        }
+        assertThat(events).hasSize(1);
+        String document = new String(events.get(0).documentJson().orElseThrow(), StandardCharsets.UTF_8);
+        assertThat(document).contains("\"big\":9007199254740993", "\"tenth\":0.1000000000000000055511151231257827",
+                "\"huge\":1e400", "\"note\":\"replaced\"");
+    }
+
+    @Test
+    void aWrongKeyIsRefusedNamingTheEndpoint() {
+        assertThatThrownBy(() -> CosmosAccount.connect(server.baseUri(), randomKey(), Optional.empty()))
+                .isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.code()).isEqualTo(StoreErrorCode.UNAUTHORIZED);
+                    assertThat(e.getMessage()).isEqualTo("Cannot connect to the Cosmos DB account at "
+                            + server.baseUri() + ": it refused the key (HTTP 401); give the account's primary key "
+                            + "or read-only key with --key");
+                });
+    }
+
+    private void assertExact(Path mirror, String container, int documents) {
+        ReconcileReport report = new Reconciler(store, mirror, Clock.systemUTC(), 10).reconcile(container);
+        assertThat(report.differences()).as("differences of %s", container).isEmpty();
+        assertThat(report.exact()).isTrue();
+        assertThat(report.feedRanges().stream().mapToLong(range -> range.store().count()).sum())
+                .as("documents of %s compared", container).isEqualTo(documents);
+        assertThat(report.feedRanges().stream().mapToLong(range -> range.mirror().count()).sum())
+                .as("documents of the mirror of %s", container).isEqualTo(documents);
+    }
+
+    private CosmosDatabase database(String name) {
+        client.createDatabase(name);
+        return client.getDatabase(name);
+    }
+
+    private static CosmosContainer mirroredContainer(CosmosDatabase database, String name, String partitionKey) {
+        CosmosContainerProperties definition = new CosmosContainerProperties(name, partitionKey);
+        definition.setAnalyticalStoreTimeToLiveInSeconds(-1);
+        database.createContainer(definition);
+        return database.getContainer(name);
+    }
+
+    private static ObjectNode order(String id, String customer, int total) {
+        return StoreJson.mapper().createObjectNode().put("id", id).put("customerId", customer).put("total", total);
+    }
+
+    private static String randomKey() {
+        byte[] key = new byte[64];
+        new SecureRandom().nextBytes(key);
+        return Base64.getEncoder().encodeToString(key);
+    }
+
+    private static ObjectNode line(String id, String order) {
+        return StoreJson.mapper().createObjectNode().put("id", id).put("orderId", order).put("sku", "s-" + id);
+    }
+
+    /** A change source that runs {@code writes} once, before its second read: changes made while it loads. */
+    private static final class WritingOnSecondRead implements ChangeSource {
+        private final ChangeSource source;
+        private final Runnable writes;
+        private int reads;
+
+        WritingOnSecondRead(ChangeSource source, Runnable writes) {
+            this.source = source;
+            this.writes = writes;
+        }
+
+        @Override
+        public Changes read(int maxEvents) {
+            if (++reads == 2) {
+                writes.run();
+            }
+            return source.read(maxEvents);
+        }
+
+        @Override
+        public Checkpoint checkpoint() {
+            return source.checkpoint();
+        }
+
+        @Override
+        public boolean commitsPositionAlone() {
+            return source.commitsPositionAlone();
+        }
+
+        @Override
+        public String gapRemedy(String container) {
+            return source.gapRemedy(container);
+        }
+
+        @Override
+        public void close() {
+            source.close();
+        }
+    }
+}
