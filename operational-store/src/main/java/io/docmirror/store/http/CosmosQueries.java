@@ -1,0 +1,120 @@
+package io.docmirror.store.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.query.NoSqlQuery;
+import io.docmirror.query.QueryException;
+import io.docmirror.query.QueryPage;
+import io.docmirror.store.Item;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreErrorCode;
+import io.docmirror.store.StoreException;
+import io.docmirror.store.StoreJson;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Queries over the Cosmos DB routes ({@code POST .../docs} with {@code x-ms-documentdb-isquery: True}), run by the
+ * {@code nosql-query} module. A query-plan request ({@code x-ms-cosmos-is-query-plan-request: True}) answers the plan
+ * the SDKs merge partition key ranges by; a query answers one page of results over the documents it is asked about:
+ * one logical partition ({@code x-ms-documentdb-partitionkey}), one partition key range
+ * ({@code x-ms-documentdb-partitionkeyrangeid}, a log partition, narrowed by {@code x-ms-start-epk} and
+ * {@code x-ms-end-epk}), or else the whole container. Pages hold at most {@code x-ms-max-item-count} results (capped
+ * by the server's page size), with {@code x-ms-continuation} for the next page; every number is written as stored.
+ */
+final class CosmosQueries {
+    private static final String IS_QUERY = "x-ms-documentdb-isquery";
+    private static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
+    private static final String CONTINUATION_HEADER = "x-ms-continuation";
+    /** How many items one read of a log partition's scan holds while a query runs over it. */
+    private static final int SCAN_BATCH = 500;
+
+    private final StoreClient store;
+    private final int maxPageItems;
+
+    /** @param maxPageItems the most results one page holds, whatever the request asks for */
+    CosmosQueries(StoreClient store, int maxPageItems) {
+        this.store = requireNonNull(store, "store is null");
+        this.maxPageItems = maxPageItems;
+    }
+
+    /** Whether a POST to the documents resource is a query (or a query-plan request) rather than a write. */
+    static boolean isQuery(ApiRequest request) {
+        return RequestHeaders.flag(request, IS_QUERY) || RequestHeaders.flag(request, IS_QUERY_PLAN)
+                || request.header("Content-Type")
+                        .filter(type -> type.toLowerCase(Locale.ROOT).startsWith("application/query+json"))
+                        .isPresent();
+    }
+
+    ApiResponse answer(ApiRequest request, CosmosContainers.Resolved container) {
+        JsonNode body = RequestBodies.parse(request.body());
+        try {
+            NoSqlQuery query = NoSqlQuery.parseRequest(body);
+            if (RequestHeaders.flag(request, IS_QUERY_PLAN)) {
+                return CosmosWire.json(200, query.plan().toJson());
+            }
+            return page(request, container, query);
+        } catch (QueryException e) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, e.getMessage(), e);
+        }
+    }
+
+    private ApiResponse page(ApiRequest request, CosmosContainers.Resolved container, NoSqlQuery query) {
+        Iterable<JsonNode> documents = documents(request, container)::iterator;
+        // The SDKs send an empty continuation for a query's first page.
+        String continuation = request.header(CONTINUATION_HEADER).filter(token -> !token.isBlank()).orElse(null);
+        QueryPage page = query.page(documents, continuation, CosmosFeedHeaders.maxItems(request, maxPageItems));
+        ObjectNode answer = StoreJson.mapper().createObjectNode();
+        answer.put("_rid", container.resourceId());
+        ArrayNode results = answer.putArray("Documents");
+        page.results().forEach(results::add);
+        answer.put("_count", page.results().size());
+        ApiResponse response;
+        try {
+            response = ApiResponse.json(200, StoreJson.mapper().writeValueAsBytes(answer));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot write a query's results", e);
+        }
+        response = response.withHeader("x-ms-item-count", Integer.toString(page.results().size()));
+        if (page.continuation().isPresent()) {
+            response = response.withHeader(CONTINUATION_HEADER, page.continuation().get());
+        }
+        return response;
+    }
+
+    /**
+     * The documents the query runs over, in an order that is the same for every page: a logical partition's in id
+     * order, a log partition's in its scan's order.
+     */
+    private Stream<JsonNode> documents(ApiRequest request, CosmosContainers.Resolved container) {
+        String storeId = container.properties().id();
+        Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
+        if (partitionKey.isPresent()) {
+            return store.readPartition(storeId, partitionKey.get()).stream().map(Item::tree);
+        }
+        IntStream ranges = CosmosFeedHeaders.range(request, container).map(IntStream::of)
+                .orElseGet(() -> IntStream.range(0, container.properties().logPartitions()));
+        return ranges.boxed()
+                .flatMap(range -> scan(storeId, range))
+                .filter(item -> CosmosFeedHeaders.inEpkRange(request, item.partitionKey()))
+                .map(Item::tree);
+    }
+
+    /** A log partition's items, read a batch at a time as the query asks for them. */
+    private Stream<Item> scan(String storeId, int logPartition) {
+        return Stream.iterate(store.scanItems(storeId, logPartition, Optional.empty(), SCAN_BATCH),
+                        page -> page != null,
+                        page -> page.continuation().isEmpty() ? null
+                                : store.scanItems(storeId, logPartition, page.continuation(), SCAN_BATCH))
+                .flatMap(page -> page.items().stream());
+    }
+
+}
