@@ -143,6 +143,14 @@ public final class NoSqlQuery {
         return QueryPlanner.plan(model);
     }
 
+    /**
+     * Whether the query sorts its results (ORDER BY): rows whose sort values tie come in the order of the documents
+     * given.
+     */
+    public boolean hasOrderBy() {
+        return !model.orderBy().isEmpty();
+    }
+
     @Override
     public String toString() {
         return text;

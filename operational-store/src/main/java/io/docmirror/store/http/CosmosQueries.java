@@ -13,7 +13,9 @@ import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.internal.StoredItem;
 
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -34,6 +36,12 @@ final class CosmosQueries {
     private static final String IS_QUERY = "x-ms-documentdb-isquery";
     private static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
     private static final String CONTINUATION_HEADER = "x-ms-continuation";
+    /**
+     * Tells the SDKs that rows whose ORDER BY values tie come in ascending {@code _rid} order, whichever the direction
+     * (without it the Java SDK expects descending ones under a descending ORDER BY).
+     */
+    private static final String EXECUTION_INFO_HEADER = "x-ms-cosmos-query-execution-info";
+    private static final String ASCENDING_RESOURCE_IDS = "{\"reverseRidEnabled\":false,\"reverseIndexScan\":false}";
     /** How many items one read of a log partition's scan holds while a query runs over it. */
     private static final int SCAN_BATCH = 500;
 
@@ -68,14 +76,21 @@ final class CosmosQueries {
     }
 
     private ApiResponse page(ApiRequest request, CosmosContainers.Resolved container, NoSqlQuery query) {
-        Iterable<JsonNode> documents = documents(request, container)::iterator;
+        Stream<ObjectNode> stream = items(request, container).map(Item::tree);
+        if (query.hasOrderBy()) {
+            // Rows whose sort values tie come in the order of the documents: that of their _rid, as the SDKs expect.
+            stream = stream.sorted(Comparator.comparingLong(document -> documentNumber(document)));
+        }
+        Iterable<ObjectNode> documents = stream::iterator;
         // The SDKs send an empty continuation for a query's first page.
         String continuation = request.header(CONTINUATION_HEADER).filter(token -> !token.isBlank()).orElse(null);
         QueryPage page = query.page(documents, continuation, CosmosFeedHeaders.maxItems(request, maxPageItems));
         ObjectNode answer = StoreJson.mapper().createObjectNode();
         answer.put("_rid", container.resourceId());
         ArrayNode results = answer.putArray("Documents");
-        page.results().forEach(results::add);
+        for (JsonNode result : page.results()) {
+            results.add(query.hasOrderBy() ? withCosmosResourceId(container, result) : result);
+        }
         answer.put("_count", page.results().size());
         ApiResponse response;
         try {
@@ -83,7 +98,8 @@ final class CosmosQueries {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Cannot write a query's results", e);
         }
-        response = response.withHeader("x-ms-item-count", Integer.toString(page.results().size()));
+        response = response.withHeader("x-ms-item-count", Integer.toString(page.results().size()))
+                .withHeader(EXECUTION_INFO_HEADER, ASCENDING_RESOURCE_IDS);
         if (page.continuation().isPresent()) {
             response = response.withHeader(CONTINUATION_HEADER, page.continuation().get());
         }
@@ -91,21 +107,40 @@ final class CosmosQueries {
     }
 
     /**
-     * The documents the query runs over, in an order that is the same for every page: a logical partition's in id
-     * order, a log partition's in its scan's order.
+     * A row of a query the SDKs rewrote for ORDER BY ({@code {"_rid":..,"orderByItems":[..],"payload":..}}) with its
+     * {@code _rid} in Cosmos DB's form: an SDK that goes on from a continuation parses it and, among rows whose sort
+     * values tie, skips those whose document number is below the one it stopped at. The payload is left as stored.
      */
-    private Stream<JsonNode> documents(ApiRequest request, CosmosContainers.Resolved container) {
+    private static JsonNode withCosmosResourceId(CosmosContainers.Resolved container, JsonNode row) {
+        if (!(row instanceof ObjectNode object) || !object.path("_rid").isTextual() || !object.has("orderByItems")
+                || object.size() > 3 || object.size() == 3 && !object.has("payload")) {
+            return row;
+        }
+        ObjectNode copy = object.deepCopy();
+        copy.put("_rid", CosmosResourceIds.document(container.resourceId(), documentNumber(object)));
+        return copy;
+    }
+
+    /** A stored item's number within its log partition, the LSN that created it, from its {@code _rid}. */
+    private static long documentNumber(JsonNode document) {
+        return StoredItem.createdLsnOfRid(document.get("_rid").textValue());
+    }
+
+    /**
+     * The items the query runs over, in an order that is the same for every page: a logical partition's in id order,
+     * a log partition's in its scan's order.
+     */
+    private Stream<Item> items(ApiRequest request, CosmosContainers.Resolved container) {
         String storeId = container.properties().id();
         Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
         if (partitionKey.isPresent()) {
-            return store.readPartition(storeId, partitionKey.get()).stream().map(Item::tree);
+            return store.readPartition(storeId, partitionKey.get()).stream();
         }
         IntStream ranges = CosmosFeedHeaders.range(request, container).map(IntStream::of)
                 .orElseGet(() -> IntStream.range(0, container.properties().logPartitions()));
         return ranges.boxed()
                 .flatMap(range -> scan(storeId, range))
-                .filter(item -> CosmosFeedHeaders.inEpkRange(request, item.partitionKey()))
-                .map(Item::tree);
+                .filter(item -> CosmosFeedHeaders.inEpkRange(request, item.partitionKey()));
     }
 
     /** A log partition's items, read a batch at a time as the query asks for them. */
