@@ -264,8 +264,8 @@ class CosmosQueryTest {
 
     /**
      * Not OFFSET LIMIT: the Java SDK (4.79) hands out, for an OFFSET LIMIT query whose ranges have no more results
-     * but whose LIMIT is not reached, a continuation that starts the query over. Not DISTINCT with ORDER BY either: a
-     * query resumed there gives a value again (docs/http-api.md, "Queries").
+     * but whose LIMIT is not reached, a continuation that starts the query over. Not DISTINCT with ORDER BY either: when
+     * a resumed page holds only duplicates, the SDK's next continuation forgets the last value, which comes again.
      */
     @Test
     void aQueryGoesOnFromTheContinuationOfEachPage() {

@@ -1,5 +1,6 @@
 package io.docmirror.store;
 
+import com.azure.cosmos.CosmosAsyncClient;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
 import io.docmirror.store.http.StoreHttpServer;
@@ -52,6 +53,15 @@ final class TestingCosmosGateway implements AutoCloseable {
                 .gatewayMode()
                 .contentResponseOnWriteEnabled(true)
                 .buildClient();
+    }
+
+    /** An asynchronous client with the given key (the change feed processor needs one); the caller closes it. */
+    CosmosAsyncClient asyncClient(String key) {
+        return new CosmosClientBuilder()
+                .endpoint(server.baseUri())
+                .key(key)
+                .gatewayMode()
+                .buildAsyncClient();
     }
 
     static String randomKey() {
