@@ -61,6 +61,7 @@ final class TestingCosmosGateway implements AutoCloseable {
                 .endpoint(server.baseUri())
                 .key(key)
                 .gatewayMode()
+                .contentResponseOnWriteEnabled(true)
                 .buildAsyncClient();
     }
 
