@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A query of the Cosmos DB for NoSQL language, parsed and checked, with the values of its parameters: immutable and
@@ -171,6 +172,17 @@ public final class NoSqlQuery {
      */
     public QueryPlan plan() {
         return QueryPlanner.plan(model);
+    }
+
+    /**
+     * The value the query's filter requires of each document at a property path, if it requires one: for
+     * {@code WHERE c.customerId = 'c1' AND c.total > 5} and the path {@code [customerId]}, {@code "c1"}. A gateway
+     * runs such a query over the partition key ranges that hold that value only.
+     *
+     * @param path the property names from the document down
+     */
+    public Optional<JsonNode> requiredValue(List<String> path) {
+        return RequiredValue.of(model, List.copyOf(path));
     }
 
     /**

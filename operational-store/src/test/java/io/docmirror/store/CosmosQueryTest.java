@@ -24,6 +24,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CosmosQueryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int PAGE = 2;
+    private static final Pattern RANGE_IN_DIAGNOSTICS = Pattern.compile("\"partitionKeyRangeId\":\"([0-9]+)\"");
 
     private TestingCosmosGateway gateway;
     private EmbeddedStore store;
@@ -137,6 +142,32 @@ class CosmosQueryTest {
 
     private static String customerOf(String id) {
         return "c" + Integer.parseInt(id.substring(1)) % 4;
+    }
+
+    @Test
+    void aFilterOnThePartitionKeyIsSentToOneRangeOnly() {
+        String query = "SELECT VALUE c.id FROM c WHERE c.customerId = 'c1' AND c.total > 20";
+        assertThat(rangesAsked(new SqlQuerySpec(query))).hasSize(1);
+        assertThat(queryAcross(query)).extracting(JsonNode::asText).containsExactlyInAnyOrder("o5", "o9");
+        SqlQuerySpec parameter = new SqlQuerySpec("SELECT VALUE c.id FROM c WHERE c.customerId = @customer",
+                new SqlParameter("@customer", "c2"));
+        assertThat(rangesAsked(parameter)).hasSize(1);
+        assertThat(query(parameter, new CosmosQueryRequestOptions())).extracting(JsonNode::asText)
+                .containsExactlyInAnyOrder("o2", "o6", "o10");
+        assertThat(rangesAsked(new SqlQuerySpec("SELECT VALUE c.id FROM c WHERE c.total > 20"))).hasSize(4);
+    }
+
+    /** The partition key ranges the SDK sent a query to, as its diagnostics name them. */
+    private Set<String> rangesAsked(SqlQuerySpec query) {
+        Set<String> ranges = new TreeSet<>();
+        for (FeedResponse<JsonNode> page : orders.queryItems(query, new CosmosQueryRequestOptions(), JsonNode.class)
+                .iterableByPage(PAGE)) {
+            Matcher range = RANGE_IN_DIAGNOSTICS.matcher(page.getCosmosDiagnostics().toString());
+            while (range.find()) {
+                ranges.add(range.group(1));
+            }
+        }
+        return ranges;
     }
 
     @Test

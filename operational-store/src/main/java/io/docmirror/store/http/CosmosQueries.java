@@ -7,15 +7,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.query.NoSqlQuery;
 import io.docmirror.query.QueryException;
 import io.docmirror.query.QueryPage;
+import io.docmirror.store.EffectivePartitionKey;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.internal.JsonPointer;
 import io.docmirror.store.internal.StoredItem;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -67,11 +70,35 @@ final class CosmosQueries {
         try {
             NoSqlQuery query = NoSqlQuery.parseRequest(body);
             if (RequestHeaders.flag(request, IS_QUERY_PLAN)) {
-                return CosmosWire.json(200, query.plan().toJson());
+                return CosmosWire.json(200, plan(query, container));
             }
             return page(request, container, query);
         } catch (QueryException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The query plan; for a query whose filter requires one partition key value, its {@code queryRanges} are that
+     * value's effective partition key alone, so that the SDKs ask only the range that holds it.
+     */
+    private static ObjectNode plan(NoSqlQuery query, CosmosContainers.Resolved container) {
+        ObjectNode plan = query.plan().toJson();
+        List<String> path = JsonPointer.parse(container.properties().partitionKeyPath());
+        Optional<String> epk = query.requiredValue(path).flatMap(CosmosQueries::effectivePartitionKey);
+        if (epk.isPresent()) {
+            plan.putArray("queryRanges").addObject().put("min", epk.get()).put("max", epk.get())
+                    .put("isMinInclusive", true).put("isMaxInclusive", true);
+        }
+        return plan;
+    }
+
+    /** A value's effective partition key; empty for one that no partition key has (an array, an object). */
+    private static Optional<String> effectivePartitionKey(JsonNode value) {
+        try {
+            return Optional.of(EffectivePartitionKey.of(PartitionKey.fromJson(value)).toHex());
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // the query runs over every range, where no document matches
         }
     }
 
