@@ -211,15 +211,13 @@ final class CosmosEndpoints {
 
     // Items
 
-    /** The change feed ({@code A-IM}); reading all items without it (a read feed) is not supported yet. */
+    /** The change feed ({@code A-IM}), or without it a read feed: every item, a page at a time. */
     private ApiResponse readFeed(ApiRequest request, Map<String, String> path) {
         CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
         if (request.header(CosmosChangeFeed.A_IM).isPresent()) {
             return changeFeed.read(request, container);
         }
-        throw new StoreException(StoreErrorCode.BAD_REQUEST, "Reading all items (a read feed) over the Cosmos DB "
-                + "routes is not supported yet; read the change feed (A-IM: Incremental Feed) or scan with the "
-                + "/containers routes");
+        return queries.readFeed(request, container);
     }
 
     /** Create, upsert ({@code x-ms-documentdb-is-upsert}), a transactional batch, or a query. */

@@ -48,6 +48,8 @@ final class CosmosQueries {
     /** How many items one read of a log partition's scan holds while a query runs over it. */
     private static final int SCAN_BATCH = 500;
 
+    private static final NoSqlQuery EVERY_ITEM = NoSqlQuery.parse("SELECT * FROM c");
+
     private final StoreClient store;
     private final int maxPageItems;
 
@@ -75,6 +77,18 @@ final class CosmosQueries {
             return page(request, container, query);
         } catch (QueryException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A read feed ({@code GET .../docs} without {@code A-IM}): every item the headers name, as {@code SELECT * FROM c}
+     * gives them, a page at a time.
+     */
+    ApiResponse readFeed(ApiRequest request, CosmosContainers.Resolved container) {
+        try {
+            return page(request, container, EVERY_ITEM);
+        } catch (QueryException e) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, e.getMessage(), e); // a continuation no page gave
         }
     }
 
