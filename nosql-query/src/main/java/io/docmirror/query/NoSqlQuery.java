@@ -6,11 +6,13 @@ import io.docmirror.query.grammar.NoSqlParser;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.Token;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A query of the Cosmos DB for NoSQL language, parsed and checked, with the values of its parameters: immutable and
@@ -24,6 +26,11 @@ import java.util.Objects;
  * }</pre>
  */
 public final class NoSqlQuery {
+    /** The longest query text, in characters: Cosmos DB's own limit (its maxSqlQueryInputLength). */
+    public static final int MAX_TEXT_LENGTH = 262_144;
+    /** How deep parentheses, brackets and braces may nest: deeper ones take a recursive parser too long. */
+    public static final int MAX_NESTING_DEPTH = 128;
+
     private final String text;
     private final QueryModel model;
 
@@ -42,11 +49,18 @@ public final class NoSqlQuery {
     public static NoSqlQuery parse(String text, Map<String, JsonNode> parameters) {
         Objects.requireNonNull(text, "text is null");
         Objects.requireNonNull(parameters, "parameters is null");
+        if (text.length() > MAX_TEXT_LENGTH) {
+            throw new QueryException(QueryErrorCode.INVALID_QUERY, "Cannot parse the query: it is " + text.length()
+                    + " characters long, over the limit of " + MAX_TEXT_LENGTH);
+        }
         CharStream characters = CharStreams.fromString(text);
         NoSqlLexer lexer = new NoSqlLexer(characters);
         lexer.removeErrorListeners();
         lexer.addErrorListener(new SyntaxErrorListener());
-        NoSqlParser parser = new NoSqlParser(new CommonTokenStream(lexer));
+        CommonTokenStream tokens = new CommonTokenStream(lexer);
+        tokens.fill();
+        checkNesting(tokens.getTokens());
+        NoSqlParser parser = new NoSqlParser(tokens);
         parser.removeErrorListeners();
         parser.addErrorListener(new SyntaxErrorListener());
         try {
@@ -56,6 +70,23 @@ public final class NoSqlQuery {
             // The parser descends once per nested parenthesis, NOT or sign: a hostile query must not kill the request.
             throw new QueryException(QueryErrorCode.SYNTAX_ERROR, "Cannot parse the query: it nests expressions too "
                     + "deeply", tooDeep);
+        }
+    }
+
+    private static void checkNesting(List<Token> tokens) {
+        int depth = 0;
+        for (Token token : tokens) {
+            String text = token.getText();
+            if (text.equals("(") || text.equals("[") || text.equals("{")) {
+                depth++;
+                if (depth > MAX_NESTING_DEPTH) {
+                    throw new QueryException(QueryErrorCode.INVALID_QUERY, "Cannot parse the query: it nests "
+                            + "parentheses, brackets and braces more than " + MAX_NESTING_DEPTH + " deep",
+                            token.getLine(), token.getCharPositionInLine() + 1);
+                }
+            } else if (text.equals(")") || text.equals("]") || text.equals("}")) {
+                depth = Math.max(0, depth - 1);
+            }
         }
     }
 
@@ -141,6 +172,25 @@ public final class NoSqlQuery {
      */
     public QueryPlan plan() {
         return QueryPlanner.plan(model);
+    }
+
+    /**
+     * The value the query's filter requires of each document at a property path, if it requires one: for
+     * {@code WHERE c.customerId = 'c1' AND c.total > 5} and the path {@code [customerId]}, {@code "c1"}. A gateway
+     * runs such a query over the partition key ranges that hold that value only.
+     *
+     * @param path the property names from the document down
+     */
+    public Optional<JsonNode> requiredValue(List<String> path) {
+        return RequiredValue.of(model, List.copyOf(path));
+    }
+
+    /**
+     * Whether the query sorts its results (ORDER BY): rows whose sort values tie come in the order of the documents
+     * given.
+     */
+    public boolean hasOrderBy() {
+        return !model.orderBy().isEmpty();
     }
 
     @Override

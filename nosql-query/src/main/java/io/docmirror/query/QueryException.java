@@ -33,13 +33,13 @@ public final class QueryException extends RuntimeException {
         return code;
     }
 
-    /** The line of the fault, from 1; 0 when it has no position in the text. */
     /** A fault with no position in the text, caused by another exception. */
     public QueryException(QueryErrorCode code, String message, Throwable cause) {
         this(code, message);
         initCause(Objects.requireNonNull(cause, "cause is null"));
     }
 
+    /** The line of the fault, from 1; 0 when it has no position in the text. */
     public int line() {
         return line;
     }

@@ -105,8 +105,11 @@ final class QueryPlanner {
             items.add("{\"item\": " + item.text() + "}");
             sort.add(item.text() + (item.descending() ? " DESC" : " ASC"));
         }
-        // The SDK resumes a range after the _rid of the last document it read; DISTINCT would keep them all apart.
-        String resourceId = model.from().bindsDocument() && !model.distinct() ? model.from().alias() + "._rid, " : "";
+        // The SDK's continuation names the _rid of the last document it read (it refuses to make one without). With
+        // it every row is distinct, so a range does not run DISTINCT: the SDK drops the duplicates of its merged,
+        // sorted stream (distinctType Ordered).
+        boolean bindsDocument = model.from().bindsDocument();
+        String resourceId = bindsDocument ? model.from().alias() + "._rid, " : "";
         String payload;
         if (model.selection() instanceof Selection.Items selected) {
             StringJoiner object = new StringJoiner(", ", "{", "}");
@@ -116,7 +119,9 @@ final class QueryPlanner {
             payload = model.selection() instanceof Selection.Value value ? value.text()
                     : ((Selection.Star) model.selection()).alias();
         }
-        return "SELECT " + selectPrefix(model) + resourceId + items + " AS orderByItems, " + payload + " AS payload"
+        String prefix = (model.distinct() && !bindsDocument ? "DISTINCT " : "")
+                + (model.top().isPresent() ? "TOP " + model.top().getAsLong() + " " : "");
+        return "SELECT " + prefix + resourceId + items + " AS orderByItems, " + payload + " AS payload"
                 + fromAndWhere(model, QueryPlan.ORDER_BY_FILTER_PLACEHOLDER) + "\nORDER BY " + sort
                 + offsetLimit(model);
     }

@@ -23,6 +23,8 @@ enum SystemFunction {
     IS_DEFINED(1, 1, arguments -> BooleanNode.valueOf(arguments.get(0) != null)),
     IS_NULL(1, 1, arguments -> BooleanNode.valueOf(arguments.get(0) != null && arguments.get(0).isNull())),
     IS_BOOL(1, 1, arguments -> BooleanNode.valueOf(arguments.get(0) != null && arguments.get(0).isBoolean())),
+    /** IS_BOOL's other name, which the SDKs write in the filters with which they resume an ORDER BY query. */
+    IS_BOOLEAN(1, 1, IS_BOOL.body),
     IS_NUMBER(1, 1, arguments -> BooleanNode.valueOf(arguments.get(0) != null && arguments.get(0).isNumber())),
     IS_STRING(1, 1, arguments -> BooleanNode.valueOf(arguments.get(0) != null && arguments.get(0).isTextual())),
     IS_ARRAY(1, 1, arguments -> BooleanNode.valueOf(arguments.get(0) != null && arguments.get(0).isArray())),

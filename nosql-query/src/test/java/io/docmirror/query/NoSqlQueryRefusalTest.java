@@ -140,7 +140,17 @@ class NoSqlQueryRefusalTest {
     @Test
     void aQueryNestedTooDeeplyIsRefusedNotACrash() {
         String nested = "(".repeat(100_000) + "1" + ")".repeat(100_000);
-        assertRefused("SELECT VALUE " + nested, QueryErrorCode.SYNTAX_ERROR,
+        assertRefused("SELECT VALUE " + nested, QueryErrorCode.INVALID_QUERY,
+                "Cannot parse the query: it nests parentheses, brackets and braces more than 128 deep at line 1, "
+                        + "column 142");
+        assertRefused("SELECT VALUE " + "{\"a\": ".repeat(129) + "1" + "}".repeat(129), QueryErrorCode.INVALID_QUERY,
+                "Cannot parse the query: it nests parentheses, brackets and braces more than 128 deep at line 1, "
+                        + "column 782");
+        assertThat(NoSqlQuery.parse("SELECT VALUE " + "[".repeat(128) + "]".repeat(128)).execute(List.of()))
+                .hasSize(1);
+        assertRefused("SELECT VALUE " + "NOT ".repeat(100_000) + "true", QueryErrorCode.INVALID_QUERY,
+                "Cannot parse the query: it is 400017 characters long, over the limit of 262144");
+        assertRefused("SELECT VALUE " + "NOT ".repeat(60_000) + "true", QueryErrorCode.SYNTAX_ERROR,
                 "Cannot parse the query: it nests expressions too deeply");
     }
 

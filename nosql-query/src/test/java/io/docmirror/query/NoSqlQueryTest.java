@@ -190,6 +190,8 @@ class NoSqlQueryTest {
                             + "{\"id\": \"o10\", \"n\": true, \"s\": false, \"z\": false, \"a\": false, \"o\": false, \"p\": true, \"d\": false, \"b\": false},"
                             + "{\"id\": \"o11\", \"n\": false, \"s\": false, \"z\": false, \"a\": true, \"o\": false, \"p\": false, \"d\": true, \"b\": false},"
                             + "{\"id\": \"o12\", \"n\": false, \"s\": false, \"z\": false, \"a\": false, \"o\": true, \"p\": false, \"d\": true, \"b\": false}]");
+            // IS_BOOLEAN is IS_BOOL's other name, which the SDKs write when they resume an ORDER BY query.
+            assertResults("SELECT VALUE c.id FROM c WHERE IS_BOOLEAN(c.status)", "[\"o9\"]");
         }
 
         @Test

@@ -135,6 +135,76 @@ class HttpFuzzTest {
         assertThat(requests).isGreaterThan(1000);
     }
 
+    /**
+     * Queries over the Cosmos DB routes: bodies that are not a query request, parameters of the wrong shape, queries
+     * nested or long enough to exhaust a recursive parser, numbers no arithmetic holds, bad continuations and page
+     * sizes; each as a query and as a query-plan request, within a partition key, a range or the whole container.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void noQueryGetsA5xxOrChangesTheStore() throws Exception {
+        List<String> queries = List.of("SELECT * FROM c", "SELECT", "SELECT * FROM c WHERE",
+                "SELECT * FROM c WHERE " + "(".repeat(20_000) + "true" + ")".repeat(20_000),
+                "SELECT VALUE " + "NOT ".repeat(50_000) + "true FROM c",
+                "SELECT VALUE " + "-".repeat(50_000) + "1 FROM c",
+                "SELECT VALUE " + "[".repeat(20_000) + "]".repeat(20_000) + " FROM c",
+                "SELECT VALUE " + "c.total + ".repeat(30_000) + "1 FROM c",
+                "SELECT VALUE " + "{\"a\": ".repeat(5_000) + "1" + "}".repeat(5_000) + " FROM c",
+                "SELECT * FROM c WHERE c.id IN (" + "'x', ".repeat(20_000) + "'o1')",
+                "SELECT c.id FROM c " + "JOIN t IN c.tags ".repeat(50),
+                "SELECT VALUE COUNT(1) FROM c " + "JOIN t IN c.tags ".repeat(50),
+                "SELECT VALUE 1e999999999 + 1 FROM c", "SELECT VALUE 1e-2147483648 * 2 FROM c",
+                "SELECT VALUE c.total / 0 FROM c", "SELECT TOP 99999999999 * FROM c", "SELECT * FROM c OFFSET -1 LIMIT 1",
+                "SELECT TOP @n * FROM c", "SELECT * FROM c WHERE c.total > @missing",
+                "SELECT c.customerId, COUNT(1) AS n FROM c GROUP BY c.customerId",
+                "SELECT VALUE COUNT(1) FROM c GROUP BY c.customerId", "SELECT * FROM c ORDER BY c.total, c.id DESC",
+                "SELECT DISTINCT VALUE c.total FROM c ORDER BY c.total", "SELECT udf.f(c) FROM c",
+                "SELECT * FROM c WHERE c.id LIKE '" + "%_".repeat(10_000) + "'", "\u0000\uffff", "");
+        List<String> parameters = List.of("", ",\"parameters\":[]", ",\"parameters\":null", ",\"parameters\":{}",
+                ",\"parameters\":[1]", ",\"parameters\":[{\"name\":\"n\",\"value\":1}]",
+                ",\"parameters\":[{\"name\":\"@n\"}]", ",\"parameters\":[{\"name\":\"@n\",\"value\":\"x\"}]",
+                ",\"parameters\":[{\"name\":\"@n\",\"value\":2},{\"name\":\"@n\",\"value\":3}]",
+                ",\"parameters\":[{\"name\":5,\"value\":1}]", ",\"parameters\":[{\"name\":\"@n\",\"value\":1e400}]");
+        List<String> continuations = List.of("", "x", "{}", "{\"documents\":-1,\"rows\":0,\"given\":0}",
+                "{\"documents\":99999999999999999999,\"rows\":0,\"given\":0}", "{\"documents\":1,\"rows\":1,\"given\":1}");
+        List<byte[]> bodies = new ArrayList<>();
+        for (String query : queries) {
+            String text = StoreJson.mapper().writeValueAsString(query);
+            bodies.add(("{\"query\":" + text + "}").getBytes(StandardCharsets.UTF_8));
+            bodies.add(("{\"query\":" + text + parameters.get(random.nextInt(parameters.size())) + "}")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        for (String parameter : parameters) {
+            bodies.add(("{\"query\":\"SELECT TOP @n * FROM c\"" + parameter + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        for (String body : List.of("", "{", "[]", "\"SELECT * FROM c\"", "{}", "{\"query\":5}", "{\"query\":null}",
+                "{\"query\":\"SELECT * FROM c\",\"query\":\"SELECT 1\"}", "{\"query\":[\"SELECT\"]}")) {
+            bodies.add(body.getBytes(StandardCharsets.UTF_8));
+        }
+        for (byte[] body : bodies) {
+            // A query over the container, over a range, a query plan, then with headers at random.
+            for (int index = 0; index < 4; index++) {
+                Map<String, String> headers = new TreeMap<>();
+                headers.put(index == 2 ? "x-ms-cosmos-is-query-plan-request" : "x-ms-documentdb-isquery", "True");
+                headers.put("Content-Type", "application/query+json");
+                headers.put("x-ms-max-item-count", "2");
+                if (index == 1) {
+                    headers.put("x-ms-documentdb-partitionkeyrangeid", "rid,0");
+                }
+                if (index == 3) {
+                    headers.put("x-ms-max-item-count", List.of("1", "-1", "0", "x").get(random.nextInt(4)));
+                    headers.put("x-ms-continuation", continuations.get(random.nextInt(continuations.size())));
+                    headers.put("x-ms-documentdb-partitionkeyrangeid", List.of("0", "rid,3", "9", "x").get(
+                            random.nextInt(4)));
+                }
+                exchange("POST", "/dbs/shop/colls/orders/docs", body, headers);
+            }
+        }
+        System.out.println("Fuzzed " + requests + " queries; answers by status: " + statuses);
+        assertThat(violations).as("violations in %d requests (answers by status: %s)", requests, statuses).isEmpty();
+        assertThat(statuses).containsKeys(200, 400);
+    }
+
     /** The shapes that used to end in a NullPointerException (500). */
     @Test
     void malformedBatchAndBulkRequestsAre400() throws Exception {
@@ -350,7 +420,7 @@ class HttpFuzzTest {
         embedded.createItem("cosmos-databases", "{\"id\":\"shop\"}");
         embedded.createContainer(ContainerProperties.of("shop.orders", "/customerId")
                 .withPartitionHashing(ContainerProperties.PartitionHashing.COSMOS_HASH_V2));
-        embedded.createItem("shop.orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1}");
+        embedded.createItem("shop.orders", "{\"id\":\"o1\",\"customerId\":\"c1\",\"total\":1,\"tags\":[\"a\",\"b\"]}");
     }
 
     /** What a refused request must not change: each container, its item count and its change log ends. */

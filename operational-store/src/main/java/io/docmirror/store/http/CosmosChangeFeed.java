@@ -3,7 +3,6 @@ package io.docmirror.store.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.store.ChangeLogPage;
-import io.docmirror.store.EffectivePartitionKey;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
@@ -38,8 +37,6 @@ final class CosmosChangeFeed {
     static final String A_IM = "A-IM";
     private static final String INCREMENTAL = "Incremental Feed";
     private static final String FULL_FIDELITY = "Full-Fidelity Feed";
-    private static final String RANGE_HEADER = "x-ms-documentdb-partitionkeyrangeid";
-    private static final String MAX_ITEMS_HEADER = "x-ms-max-item-count";
 
     /** The change feed's two modes. */
     private enum Mode { LATEST_VERSION, ALL_VERSIONS_AND_DELETES }
@@ -57,9 +54,7 @@ final class CosmosChangeFeed {
         Mode mode = mode(request.header(A_IM).orElse(""));
         int range = range(request, container);
         Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
-        Optional<String> startEpk = request.header("x-ms-start-epk");
-        Optional<String> endEpk = request.header("x-ms-end-epk");
-        int maxItems = maxItems(request);
+        int maxItems = CosmosFeedHeaders.maxItems(request, maxPageItems);
 
         ChangeLogPage ends = store.readChangeLog(storeId, range, Long.MAX_VALUE, 1);
         long position = start(request, ends);
@@ -77,7 +72,7 @@ final class CosmosChangeFeed {
                     break;
                 }
                 position = event.lsn();
-                if (event.ts() >= sinceMillis && inRange(event, partitionKey, startEpk, endEpk)
+                if (event.ts() >= sinceMillis && inRange(request, event, partitionKey)
                         && (mode == Mode.ALL_VERSIONS_AND_DELETES || isCurrentVersion(storeId, event))) {
                     changes.add(event);
                 }
@@ -104,41 +99,23 @@ final class CosmosChangeFeed {
                 + "' (all versions and deletes)");
     }
 
-    /** The partition key range read: the header's (which the SDKs write as {@code <collection rid>,<range>}). */
+    /** The partition key range read: the header's, else the partition key's, else the only one. */
     private static int range(ApiRequest request, CosmosContainers.Resolved container) {
+        Optional<Integer> asked = CosmosFeedHeaders.range(request, container);
+        if (asked.isPresent()) {
+            return asked.get();
+        }
+        Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
+        if (partitionKey.isPresent()) {
+            return container.properties().logPartitionOf(partitionKey.get());
+        }
         int ranges = container.properties().logPartitions();
-        Optional<String> header = request.header(RANGE_HEADER);
-        if (header.isEmpty()) {
-            Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
-            if (partitionKey.isPresent()) {
-                return container.properties().logPartitionOf(partitionKey.get());
-            }
-            if (ranges == 1) {
-                return 0;
-            }
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot read the change feed of container "
-                    + container.properties().id() + ": name a partition key range (" + RANGE_HEADER + ", 0 to "
-                    + (ranges - 1) + ") or a partition key");
+        if (ranges == 1) {
+            return 0;
         }
-        String id = header.get().substring(header.get().lastIndexOf(',') + 1);
-        if (!id.matches("[0-9]{1,4}") || Integer.parseInt(id) >= ranges) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + RANGE_HEADER + " '"
-                    + header.get() + "': container " + container.properties().id() + " has partition key ranges 0 to "
-                    + (ranges - 1));
-        }
-        return Integer.parseInt(id);
-    }
-
-    private int maxItems(ApiRequest request) {
-        Optional<String> header = request.header(MAX_ITEMS_HEADER);
-        if (header.isEmpty() || header.get().equals("-1")) {
-            return maxPageItems;
-        }
-        if (!header.get().matches("[0-9]{1,9}") || Integer.parseInt(header.get()) == 0) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + MAX_ITEMS_HEADER + " '"
-                    + header.get() + "': a positive number, or -1 for the server's page size");
-        }
-        return Math.min(Integer.parseInt(header.get()), maxPageItems);
+        throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot read the change feed of container "
+                + container.properties().id() + ": name a partition key range (" + CosmosFeedHeaders.RANGE
+                + ", 0 to " + (ranges - 1) + ") or a partition key");
     }
 
     /** The LSN to read after: the log's start, its end ({@code *}), or the position an earlier answer gave. */
@@ -167,17 +144,9 @@ final class CosmosChangeFeed {
         }
     }
 
-    private static boolean inRange(ChangeEvent event, Optional<PartitionKey> partitionKey, Optional<String> startEpk,
-            Optional<String> endEpk) {
+    private static boolean inRange(ApiRequest request, ChangeEvent event, Optional<PartitionKey> partitionKey) {
         PartitionKey key = PartitionKey.fromToJson(event.partitionKey());
-        if (partitionKey.isPresent() && !partitionKey.get().equals(key)) {
-            return false;
-        }
-        if (startEpk.isEmpty() && endEpk.isEmpty()) {
-            return true;
-        }
-        String epk = EffectivePartitionKey.of(key).toHex();
-        return epk.compareTo(startEpk.orElse("")) >= 0 && (endEpk.isEmpty() || epk.compareTo(endEpk.get()) < 0);
+        return (partitionKey.isEmpty() || partitionKey.get().equals(key)) && CosmosFeedHeaders.inEpkRange(request, key);
     }
 
     /** Latest version: a create or replace that is still the item's current version (not superseded nor deleted). */

@@ -17,7 +17,6 @@ import io.docmirror.store.changelog.Operation;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,8 +27,8 @@ import static java.util.Objects.requireNonNull;
  * Cosmos DB for NoSQL's REST protocol in gateway mode (docs/http-api.md, "Cosmos DB routes"), so that the official
  * SDKs work against the store unchanged: the database account, databases, containers, partition key ranges and items
  * (create, upsert, read, replace, patch, delete, transactional batch) and the change feed ({@link CosmosChangeFeed}).
- * Databases map onto the store's containers as {@link CosmosDatabases} says. Queries answer 400 naming what is not
- * supported yet.
+ * Databases map onto the store's containers as {@link CosmosDatabases} says. Queries run as {@link CosmosQueries}
+ * says.
  */
 final class CosmosEndpoints {
     private static final String DATABASE = "/dbs/{db}";
@@ -38,16 +37,16 @@ final class CosmosEndpoints {
     private static final String OWNER_NAME = "x-ms-alt-content-path";
     private static final String OWNER_ID = "x-ms-content-path";
     private static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
-    private static final String IS_QUERY = "x-ms-documentdb-isquery";
 
     private final StoreClient store;
     private final CosmosDatabases databases;
     private final CosmosContainers containers;
     private final CosmosChangeFeed changeFeed;
+    private final CosmosQueries queries;
     private final boolean tls;
 
     /**
-     * @param maxPageItems the most changes one change feed answer holds
+     * @param maxPageItems the most changes one change feed answer holds, and the most results one page of a query
      * @param tls whether the server speaks TLS, so the account's endpoints are https
      */
     CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls) {
@@ -55,6 +54,7 @@ final class CosmosEndpoints {
         this.databases = new CosmosDatabases(store);
         this.containers = new CosmosContainers(store, databases);
         this.changeFeed = new CosmosChangeFeed(store, maxPageItems);
+        this.queries = new CosmosQueries(store, maxPageItems);
         this.tls = tls;
     }
 
@@ -211,25 +211,20 @@ final class CosmosEndpoints {
 
     // Items
 
-    /** The change feed ({@code A-IM}); reading all items without it (a read feed) is not supported yet. */
+    /** The change feed ({@code A-IM}), or without it a read feed: every item, a page at a time. */
     private ApiResponse readFeed(ApiRequest request, Map<String, String> path) {
         CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
         if (request.header(CosmosChangeFeed.A_IM).isPresent()) {
             return changeFeed.read(request, container);
         }
-        throw new StoreException(StoreErrorCode.BAD_REQUEST, "Reading all items (a read feed) over the Cosmos DB "
-                + "routes is not supported yet; read the change feed (A-IM: Incremental Feed) or scan with the "
-                + "/containers routes");
+        return queries.readFeed(request, container);
     }
 
-    /** Create, upsert ({@code x-ms-documentdb-is-upsert}), a transactional batch, or a query (not supported yet). */
+    /** Create, upsert ({@code x-ms-documentdb-is-upsert}), a transactional batch, or a query. */
     private ApiResponse postItem(ApiRequest request, Map<String, String> path) {
         CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
-        if (RequestHeaders.flag(request, IS_QUERY) || request.header("Content-Type")
-                .filter(type -> type.toLowerCase(Locale.ROOT).startsWith("application/query+json"))
-                .isPresent()) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Queries are not supported yet by docmirror's "
-                    + "Cosmos DB routes; read items by id and partition key (docs/http-api.md)");
+        if (CosmosQueries.isQuery(request)) {
+            return queries.answer(request, container);
         }
         if (RequestHeaders.flag(request, IS_BATCH)) {
             return batch(request, container);

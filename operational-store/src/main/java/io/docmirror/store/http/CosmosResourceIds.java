@@ -8,7 +8,8 @@ import java.util.OptionalInt;
 /**
  * Resource ids ({@code _rid}) in Cosmos DB's form, which the SDKs parse: base64 of big-endian bytes, with '/' written
  * as '-'. A database's is its 4-byte number; a container's is its database's followed by 4 bytes with the top bit
- * set (the mark of a container) and the store's internal number of the container.
+ * set (the mark of a container) and the store's internal number of the container; a document's is its container's
+ * followed by an 8-byte document number.
  */
 final class CosmosResourceIds {
     private static final int CONTAINER_MARK = 0x8000_0000;
@@ -22,6 +23,12 @@ final class CosmosResourceIds {
 
     static String container(int database, int container) {
         return encode(ByteBuffer.allocate(8).putInt(database).putInt(CONTAINER_MARK | container).array());
+    }
+
+    /** A document's id in Cosmos DB's form, within a container whose id in that form is given. */
+    static String document(String containerResourceId, long document) {
+        byte[] container = Base64.getDecoder().decode(containerResourceId.replace('-', '/'));
+        return encode(ByteBuffer.allocate(container.length + 8).put(container).putLong(document).array());
     }
 
     /** The database number of a database or container id; empty when the text is no such id. */

@@ -45,4 +45,17 @@ public record StoredItem(long lsn, long tsSeconds, long createdLsn, Integer ttl,
         byte[] bytes = ByteBuffer.allocate(14).putInt(containerId).putShort((short) logPartition).putLong(createdLsn).array();
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
+
+    /**
+     * The LSN that created the item whose {@code _rid} this is ({@link #rid}): unique within its log partition.
+     *
+     * @throws IllegalArgumentException when the text is not a rid the store gave
+     */
+    public static long createdLsnOfRid(String rid) {
+        byte[] bytes = Base64.getUrlDecoder().decode(rid);
+        if (bytes.length != 14) {
+            throw new IllegalArgumentException("Not an item's _rid: " + rid);
+        }
+        return ByteBuffer.wrap(bytes, 6, 8).getLong();
+    }
 }

@@ -1,0 +1,80 @@
+package io.docmirror.store;
+
+import com.azure.cosmos.CosmosAsyncClient;
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import io.docmirror.store.http.StoreHttpServer;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * A store on a temporary directory, its HTTP API over TLS with a generated certificate and random keys, and official
+ * Cosmos DB SDK clients in gateway mode against it ({@link #client} with the primary key, closed with the rest): what
+ * the tests of the Cosmos DB routes share.
+ */
+final class TestingCosmosGateway implements AutoCloseable {
+    final String primaryKey;
+    final String readOnlyKey;
+    final EmbeddedStore store;
+    final StoreHttpServer server;
+    final CosmosClient client;
+
+    private TestingCosmosGateway(String primaryKey, String readOnlyKey, EmbeddedStore store, StoreHttpServer server) {
+        this.primaryKey = primaryKey;
+        this.readOnlyKey = readOnlyKey;
+        this.store = store;
+        this.server = server;
+        this.client = client(primaryKey);
+    }
+
+    static TestingCosmosGateway start(Path directory) throws Exception {
+        Path keystore = TestingCertificate.serverKeystore(directory.resolve("tls"));
+        EmbeddedStore store = EmbeddedStore.open(directory.resolve("store"),
+                StoreConfig.defaults().withSyncWrites(false));
+        String primaryKey = randomKey();
+        String readOnlyKey = randomKey();
+        try {
+            StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+                    .withKeys(primaryKey, readOnlyKey).withTls(keystore.toString(), TestingCertificate.PASSWORD));
+            return new TestingCosmosGateway(primaryKey, readOnlyKey, store, server);
+        } catch (Exception | Error e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** A client with the given key; the caller closes it. */
+    CosmosClient client(String key) {
+        return new CosmosClientBuilder()
+                .endpoint(server.baseUri())
+                .key(key)
+                .gatewayMode()
+                .contentResponseOnWriteEnabled(true)
+                .buildClient();
+    }
+
+    /** An asynchronous client with the given key (the change feed processor needs one); the caller closes it. */
+    CosmosAsyncClient asyncClient(String key) {
+        return new CosmosClientBuilder()
+                .endpoint(server.baseUri())
+                .key(key)
+                .gatewayMode()
+                .contentResponseOnWriteEnabled(true)
+                .buildAsyncClient();
+    }
+
+    static String randomKey() {
+        byte[] key = new byte[64];
+        new SecureRandom().nextBytes(key);
+        return Base64.getEncoder().encodeToString(key);
+    }
+
+    @Override
+    public void close() {
+        try (store; server) {
+            client.close();
+        }
+    }
+}
