@@ -10,6 +10,7 @@ import io.docmirror.config.ConfigType;
 import io.docmirror.config.NearestKey;
 import io.docmirror.config.SectionDefinition;
 import io.docmirror.config.TreeValue;
+import io.docmirror.feed.derive.DerivationConfig;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.metrics.MetricsConfig;
@@ -54,12 +55,12 @@ final class ConfigFile {
     private static final List<SectionDefinition> TYPED_SECTIONS = List.of(
             new SectionDefinition("store.", StoreConfig.OPTIONS),
             new SectionDefinition("mirror.", MirrorConfig.OPTIONS),
-            new SectionDefinition("sql.", SqlConfig.OPTIONS),
-            new SectionDefinition("flight.", FlightConfig.OPTIONS),
-            new SectionDefinition("kafka.", KafkaBridgeConfig.OPTIONS),
-            new SectionDefinition("metrics.", MetricsConfig.OPTIONS),
+            new SectionDefinition(SqlConfig.PREFIX, SqlConfig.OPTIONS),
+            new SectionDefinition(FlightConfig.PREFIX, FlightConfig.OPTIONS),
+            new SectionDefinition(KafkaBridgeConfig.PREFIX, KafkaBridgeConfig.OPTIONS),
+            new SectionDefinition(MetricsConfig.PREFIX, MetricsConfig.OPTIONS),
             new SectionDefinition(FlattenerConfig.PREFIX, FlattenerConfig.OPTIONS));
-    private static final String STRUCTURED_SECTION = "derivations";
+    private static final String STRUCTURED_SECTION = DerivationConfig.SECTION;
     private static final List<String> SECTIONS = Stream.concat(
             TYPED_SECTIONS.stream().map(section -> section.prefix().substring(0, section.prefix().length() - 1)),
             Stream.of(STRUCTURED_SECTION)).toList();

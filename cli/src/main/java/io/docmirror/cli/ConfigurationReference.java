@@ -1,6 +1,7 @@
 package io.docmirror.cli;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigType;
 import io.docmirror.config.SectionDefinition;
 import io.docmirror.feed.derive.DerivationConfig;
 
@@ -78,10 +79,16 @@ final class ConfigurationReference {
         return table.toString();
     }
 
-    /** The option's type, and its rule when it has one: "an integer, at least 1". */
+    /**
+     * The option's type, and its rule when it has one: "an integer, at least 1"; a mapping's rule is its values':
+     * "a mapping of names to values, each one of json, drop".
+     */
     private static String valuesText(ConfigOption option) {
         String rule = option.rule().text();
-        return rule.isEmpty() ? option.type().noun() : option.type().noun() + ", " + rule;
+        if (rule.isEmpty()) {
+            return option.type().noun();
+        }
+        return option.type().noun() + (option.type() == ConfigType.MAPPING ? ", each " : ", ") + rule;
     }
 
     private static String defaultText(ConfigOption option) {

@@ -56,24 +56,24 @@ final class DataDirOptions {
     }
 
     SqlConfig sqlConfig() {
-        return SqlConfig.fromProperties(configFile().section("sql."));
+        return SqlConfig.fromProperties(configFile().section(SqlConfig.PREFIX));
     }
 
     KafkaBridgeConfig kafkaConfig() {
-        return KafkaBridgeConfig.fromProperties(configFile().section("kafka."));
+        return KafkaBridgeConfig.fromProperties(configFile().section(KafkaBridgeConfig.PREFIX));
     }
 
     MetricsConfig metricsConfig() {
-        return MetricsConfig.fromProperties(configFile().section("metrics."));
+        return MetricsConfig.fromProperties(configFile().section(MetricsConfig.PREFIX));
     }
 
     FlightConfig flightConfig() {
-        return FlightConfig.fromProperties(configFile().section("flight."));
+        return FlightConfig.fromProperties(configFile().section(FlightConfig.PREFIX));
     }
 
     /** The flattener's configuration of each container: the config file's {@code flatten.*}, for every container. */
     Function<String, FlattenerConfig> flattenerConfigs() {
-        Map<String, String> flatten = configFile().section("flatten.");
+        Map<String, String> flatten = configFile().section(FlattenerConfig.PREFIX);
         // Read once now, so that a bad flatten.* entry is reported before anything is opened.
         FlattenerConfig.fromProperties("validation", flatten);
         return container -> FlattenerConfig.fromProperties(container, flatten);
@@ -81,7 +81,7 @@ final class DataDirOptions {
 
     /** The derivations the config file declares (none without one). */
     List<Derivation> derivations() {
-        return DerivationConfig.fromConfig(configFile().structuredSection("derivations"));
+        return DerivationConfig.fromConfig(configFile().structuredSection(DerivationConfig.SECTION));
     }
 
     Path mirrorDirectory() {

@@ -1,6 +1,7 @@
 package io.docmirror.metrics;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 
 import java.util.List;
@@ -10,27 +11,29 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Where the daemons ({@code run}, {@code mirror run}, {@code derive run}; {@code store serve} and {@code sql serve}
- * with {@code --metrics-port}) serve their Prometheus metrics
- * ({@code metrics.*}; the reference is docs/configuration.md).
+ * with {@code --metrics-port}) serve their Prometheus metrics ({@code metrics.*}). Every option is declared once
+ * below, with its rule; docs/configuration.md is generated from the declarations.
  *
  * @param enabled {@code metrics.enabled}: serve metrics at all
  * @param bind {@code metrics.bind}: the address to listen on
  * @param port {@code metrics.port}: the port (0 picks a free one)
  */
 public record MetricsConfig(boolean enabled, String bind, int port) {
-    public static final List<ConfigOption> OPTIONS = List.of(
-            new ConfigOption("metrics.enabled", "true",
-                    "Serve Prometheus metrics (`/metrics`) and a liveness check (`/-/healthy`) over HTTP."),
-            new ConfigOption("metrics.bind", "127.0.0.1", "The address the metrics endpoint listens on."),
-            new ConfigOption("metrics.port", "9464",
-                    "Its port (Prometheus's conventional exporter port); 0 picks a free one. `--metrics-port` of each "
-                            + "daemon overrides it."));
+    /** The prefix of the options below. */
+    public static final String PREFIX = "metrics.";
+    public static final ConfigOption ENABLED = new ConfigOption("metrics.enabled", "true",
+            "Serve Prometheus metrics (`/metrics`) and a liveness check (`/-/healthy`) over HTTP.");
+    public static final ConfigOption BIND = new ConfigOption("metrics.bind", "127.0.0.1",
+            "The address the metrics endpoint listens on.");
+    public static final ConfigOption PORT = new ConfigOption("metrics.port", "9464",
+            "Its port (Prometheus's conventional exporter port); 0 picks a free one. `--metrics-port` of each daemon "
+                    + "overrides it.")
+            .withRule(ConfigRule.between(0, 65_535));
+    public static final List<ConfigOption> OPTIONS = List.of(ENABLED, BIND, PORT);
 
     public MetricsConfig {
         requireNonNull(bind, "bind is null");
-        if (port < 0 || port > 65_535) {
-            throw ConfigSection.invalid("metrics.port", port, "must be a port number, 0 to 65535");
-        }
+        PORT.check(port);
     }
 
     public static MetricsConfig defaults() {
@@ -43,9 +46,8 @@ public record MetricsConfig(boolean enabled, String bind, int port) {
      * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
      */
     public static MetricsConfig fromProperties(Map<String, String> properties) {
-        ConfigSection section = ConfigSection.of("metrics.", OPTIONS, properties);
-        return new MetricsConfig(section.booleanValue("metrics.enabled"), section.text("metrics.bind").trim(),
-                section.intValue("metrics.port"));
+        ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
+        return new MetricsConfig(section.booleanValue(ENABLED), section.text(BIND).trim(), section.intValue(PORT));
     }
 
     public MetricsConfig withPort(int newPort) {

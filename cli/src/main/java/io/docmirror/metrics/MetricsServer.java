@@ -40,7 +40,8 @@ public final class MetricsServer implements AutoCloseable {
                     .registry(registry).buildAndStart(), config.bind()));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot serve metrics on " + config.bind() + ":" + config.port()
-                    + " (metrics.bind, metrics.port; metrics.enabled=false turns them off): " + e.getMessage(), e);
+                    + " (" + MetricsConfig.BIND.key() + ", " + MetricsConfig.PORT.key() + "; "
+                    + MetricsConfig.ENABLED.key() + "=false turns them off): " + e.getMessage(), e);
         }
     }
 

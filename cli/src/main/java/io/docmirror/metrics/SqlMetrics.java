@@ -1,5 +1,6 @@
 package io.docmirror.metrics;
 
+import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.sql.flight.QueryObserver;
 import io.docmirror.sql.flight.QueryOutcome;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -36,7 +37,8 @@ public final class SqlMetrics implements QueryObserver, MultiCollector {
             .build();
     private final Gauge ticketsPending = Gauge.builder()
             .name("docmirror_sql_tickets_pending")
-            .help("Tickets handed out with FlightInfos that may still be fetched (flight.ticket-lifetime-ms)")
+            .help("Tickets handed out with FlightInfos that may still be fetched ("
+                    + FlightConfig.TICKET_LIFETIME_MS.key() + ")")
             .build();
 
     public SqlMetrics() {

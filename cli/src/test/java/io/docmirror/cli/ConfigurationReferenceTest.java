@@ -28,7 +28,9 @@ class ConfigurationReferenceTest {
                 .contains("| `store.http.primary-key` | (empty) | ")
                 .contains("| `mirror.batch.max-events` | `50000` | ")
                 .contains("| `mirror.catalog.type` | `sqlite` | ")
-                .contains("| `flatten.overrides` | (none) | ")
+                .contains("| `flatten.overrides` | (none) | a mapping of names to values, each one of json, child-table, "
+                        + "flatten, drop | ")
+                .contains("| `flight.port` | `32010` | an integer, from 0 to 65535 | ")
                 .contains("| `partition-key` | (none) | a string | Required: ")
                 .contains("| `analytical-ttl` | `-1` | ");
         for (var section : ConfigFile.typedSections()) {

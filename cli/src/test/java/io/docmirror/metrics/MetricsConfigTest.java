@@ -20,7 +20,7 @@ class MetricsConfigTest {
     @Test
     void badValuesAreRefusedWithTheirKey() {
         assertThatThrownBy(() -> MetricsConfig.fromProperties(Map.of("metrics.port", "-1")))
-                .hasMessage("Invalid value -1 for configuration metrics.port: must be a port number, 0 to 65535");
+                .hasMessage("Invalid value -1 for configuration metrics.port: must be from 0 to 65535");
         assertThatThrownBy(() -> MetricsConfig.fromProperties(Map.of("metrics.path", "/m")))
                 .hasMessage("Unknown configuration metrics.path (did you mean metrics.port?);"
                         + " see docs/configuration.md");

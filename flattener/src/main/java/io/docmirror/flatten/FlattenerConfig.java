@@ -1,18 +1,21 @@
 package io.docmirror.flatten;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 import io.docmirror.config.ConfigType;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * How one container's documents become tables ({@code flatten.*}). Every option is declared once below, with a
- * default that suits a first mirror; docs/configuration.md is generated from the declarations.
+ * How one container's documents become tables ({@code flatten.*}). Every option is declared once below, with its
+ * rule and a default that suits a first mirror; docs/configuration.md is generated from the declarations.
  *
  * @param rootTable the root table's name (the container's name, as a rule)
  * @param typePolicy {@code flatten.type-policy}: what happens to a value whose type differs from its path's
@@ -31,16 +34,18 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
             "`lossless`: a value whose type differs from its column's goes to a variant column `<name>__<type>`. "
                     + "`well-defined`: Cosmos NoSQL behaviour, the first type wins and other values become NULL "
                     + "(counted in the conflicts). `full-fidelity`: Cosmos for MongoDB behaviour, every value column "
-                    + "carries its type suffix.");
+                    + "carries its type suffix.")
+            .withRule(oneOf(TypePolicy.values(), TypePolicy::configValue));
     public static final ConfigOption MAX_DEPTH = new ConfigOption("flatten.max-depth", ConfigType.INTEGER, "10",
             "Nested objects become `a__b` columns down to this many levels below a row; deeper structure is kept as "
-                    + "JSON text.");
+                    + "JSON text.")
+            .withRule(ConfigRule.atLeast(1));
     /** Root and child tables need their system columns plus {@code _empty}, {@code _overflow} and one value column. */
     private static final int MIN_COLUMN_LIMIT = SystemColumns.ROOT.size() + 3;
     public static final ConfigOption COLUMN_LIMIT = new ConfigOption("flatten.column-limit", ConfigType.INTEGER,
             "1000", "The most columns a table has, system columns included (two places are kept for `_empty` and "
-                    + "`_overflow`). Properties past it go to `_overflow` and are reported. At least "
-                    + MIN_COLUMN_LIMIT + ".");
+                    + "`_overflow`). Properties past it go to `_overflow` and are reported.")
+            .withRule(ConfigRule.atLeast(MIN_COLUMN_LIMIT));
     public static final ConfigOption DETECT_TIMESTAMPS = new ConfigOption("flatten.detect-timestamps",
             ConfigType.BOOLEAN, "false",
             "Strings in the canonical ISO-8601 UTC form (`2024-05-01T12:00:00Z`, optional `.SSS` or `.SSSSSS`) "
@@ -49,7 +54,8 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
             "Map of JSON path to `json` (keep as JSON text), `child-table` (normalise the array into a child table, "
                     + "scalars in a `value` column), `flatten` (flatten the object below the maximum depth) or "
                     + "`drop` (leave out). Example: `{\"$.meta\": \"json\", \"$.items[*].attributes\": \"flatten\", "
-                    + "\"$.secret\": \"drop\"}`. In YAML: `flatten: {overrides: {\"$.meta\": json}}`.");
+                    + "\"$.secret\": \"drop\"}`. In YAML: `flatten: {overrides: {\"$.meta\": json}}`.")
+            .withRule(oneOf(PathOverride.values(), PathOverride::configValue));
 
     public static final String PREFIX = "flatten.";
     public static final List<ConfigOption> OPTIONS = List.of(TYPE_POLICY, MAX_DEPTH, COLUMN_LIMIT, DETECT_TIMESTAMPS,
@@ -61,13 +67,8 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
         if (rootTable.isEmpty()) {
             throw new IllegalArgumentException("Invalid value '' for configuration rootTable: a table needs a name");
         }
-        if (maxDepth < 1) {
-            throw MAX_DEPTH.invalid(maxDepth, "must be at least 1");
-        }
-        if (columnLimit < MIN_COLUMN_LIMIT) {
-            throw COLUMN_LIMIT.invalid(columnLimit, "must be at least " + MIN_COLUMN_LIMIT
-                    + " (the system columns, _empty, _overflow and one value column)");
-        }
+        MAX_DEPTH.check(maxDepth);
+        COLUMN_LIMIT.check(columnLimit);
         overrides = Map.copyOf(requireNonNull(overrides, "overrides is null"));
     }
 
@@ -83,12 +84,17 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
         Map<JsonPath, PathOverride> overrides = new LinkedHashMap<>();
         section.mapping(OVERRIDES).forEach((path, value) -> overrides.put(overridePath(path),
                 PathOverride.find(value.trim()).orElseThrow(() -> ConfigSection.invalid(OVERRIDES.key() + "." + path,
-                        value, "must be json, child-table, flatten or drop"))));
+                        value, "must be " + OVERRIDES.rule().text()))));
         return new FlattenerConfig(rootTable,
                 TypePolicy.find(policy).orElseThrow(() -> TYPE_POLICY.invalid(policy,
-                        "must be lossless, well-defined or full-fidelity")),
+                        "must be " + TYPE_POLICY.rule().text())),
                 section.intValue(MAX_DEPTH), section.intValue(COLUMN_LIMIT), section.booleanValue(DETECT_TIMESTAMPS),
                 overrides);
+    }
+
+    /** The rule that a value is the spelling of one of {@code values}. */
+    private static <E extends Enum<E>> ConfigRule oneOf(E[] values, Function<E, String> spelling) {
+        return ConfigRule.oneOf(Arrays.stream(values).map(spelling).toArray(String[]::new));
     }
 
     private static JsonPath overridePath(String path) {

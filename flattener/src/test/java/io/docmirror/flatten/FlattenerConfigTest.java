@@ -38,14 +38,14 @@ class FlattenerConfigTest {
                 "Invalid value 2.5 for configuration flatten.max-depth: must be an integer");
         assertRefused(Map.of("flatten.max-depth", "0"),
                 "Invalid value 0 for configuration flatten.max-depth: must be at least 1");
-        assertRefused(Map.of("flatten.column-limit", "9"), "Invalid value 9 for configuration flatten.column-limit: "
-                + "must be at least 10 (the system columns, _empty, _overflow and one value column)");
+        assertRefused(Map.of("flatten.column-limit", "9"),
+                "Invalid value 9 for configuration flatten.column-limit: must be at least 10");
         assertRefused(Map.of("flatten.detect-timestamps", "yes"),
                 "Invalid value yes for configuration flatten.detect-timestamps: must be true or false");
         assertRefused(Map.of("flatten.type-policy", "strict"), "Invalid value strict for configuration "
-                + "flatten.type-policy: must be lossless, well-defined or full-fidelity");
-        assertRefused(Map.of("flatten.overrides.$.a", "hide"),
-                "Invalid value hide for configuration flatten.overrides.$.a: must be json, child-table, flatten or drop");
+                + "flatten.type-policy: must be one of lossless, well-defined, full-fidelity");
+        assertRefused(Map.of("flatten.overrides.$.a", "hide"), "Invalid value hide for configuration "
+                + "flatten.overrides.$.a: must be one of json, child-table, flatten, drop");
         assertRefused(Map.of("flatten.overrides", "json"), "Invalid value json for configuration flatten.overrides: "
                 + "must be a mapping of names to values");
         assertRefused(Map.of("flatten.overrides.meta", "json"), "Invalid configuration flatten.overrides.meta: "

@@ -1,6 +1,7 @@
 package io.docmirror.layout;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 import org.apache.iceberg.CatalogProperties;
 
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -35,62 +37,46 @@ public record CatalogOptions(String type, String uri, String warehouse, String c
     /** The prefix of the options below. */
     public static final String PREFIX = "mirror.catalog.";
 
-    public static final List<ConfigOption> OPTIONS = List.of(
-            new ConfigOption("mirror.catalog.type", "sqlite",
-                    "The Iceberg catalog: `sqlite` (JdbcCatalog in the mirror directory's "
-                            + "`catalog.db`, nothing to run) or `rest` (an Iceberg REST catalog service). The SQL "
-                            + "endpoint, `status` and `reconcile` read the tables from the same catalog, so give "
-                            + "them the same options."),
-            new ConfigOption("mirror.catalog.uri", "", "The REST catalog's base URI (`http://host:8181`)."),
-            new ConfigOption("mirror.catalog.warehouse", "",
-                    "Where the tables' files go, with either catalog: a local `file:` location, or "
-                            + "`s3://bucket/prefix` in an S3-compatible object store (written through Iceberg's "
-                            + "S3FileIO; `mirror.catalog.s3.*`); empty: the mirror directory's `warehouse/`. The SQL "
-                            + "endpoint, status and reconcile read local warehouses only: tables in an object store "
-                            + "are for Spark, Trino or pyiceberg."),
-            new ConfigOption("mirror.catalog.credential", "",
-                    "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none."),
-            new ConfigOption("mirror.catalog.token", "", "A bearer token for the REST catalog; empty: none."),
-            new ConfigOption("mirror.catalog.s3.endpoint", "",
-                    "The URL of an S3-compatible service (MinIO, Ceph, S3Proxy) for an `s3://` warehouse; empty: "
-                            + "AWS S3."),
-            new ConfigOption("mirror.catalog.s3.region", "",
-                    "The region an `s3://` warehouse's requests are signed for (any one for most S3-compatible "
-                            + "services, e.g. `us-east-1`); empty: the AWS SDK's default (`AWS_REGION`, "
-                            + "`~/.aws/config`)."),
-            new ConfigOption("mirror.catalog.s3.path-style-access", "false",
-                    "Address an `s3://` warehouse's objects as `endpoint/bucket/key` rather than "
-                            + "`bucket.endpoint/key`, as most S3-compatible services want."),
-            new ConfigOption("mirror.catalog.s3.access-key-id", "",
-                    "The access key id for an `s3://` warehouse, with `mirror.catalog.s3.secret-access-key`; "
-                            + "empty: the AWS SDK's default credential chain (environment, `~/.aws/credentials`, "
-                            + "an instance or container role)."),
-            new ConfigOption("mirror.catalog.s3.secret-access-key", "",
-                    "The secret access key that goes with `mirror.catalog.s3.access-key-id`; never logged or "
-                            + "shown."));
+    public static final ConfigOption TYPE = new ConfigOption("mirror.catalog.type", "sqlite",
+            "The Iceberg catalog: `sqlite` (JdbcCatalog in the mirror directory's `catalog.db`, nothing to run) or "
+                    + "`rest` (an Iceberg REST catalog service). The SQL endpoint, `status` and `reconcile` read the "
+                    + "tables from the same catalog, so give them the same options.")
+            .withRule(ConfigRule.oneOf("sqlite", "rest"));
+    public static final ConfigOption URI = new ConfigOption("mirror.catalog.uri", "",
+            "The REST catalog's base URI (`http://host:8181`).");
+    public static final ConfigOption WAREHOUSE = new ConfigOption("mirror.catalog.warehouse", "",
+            "Where the tables' files go, with either catalog: a local `file:` location, or `s3://bucket/prefix` in "
+                    + "an S3-compatible object store (written through Iceberg's S3FileIO; `"
+                    + ObjectStoreOptions.PREFIX + "*`); empty: the mirror directory's `warehouse/`. The SQL endpoint, "
+                    + "status and reconcile read local warehouses only: tables in an object store are for Spark, Trino "
+                    + "or pyiceberg.");
+    public static final ConfigOption CREDENTIAL = new ConfigOption("mirror.catalog.credential", "",
+            "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none.");
+    public static final ConfigOption TOKEN = new ConfigOption("mirror.catalog.token", "",
+            "A bearer token for the REST catalog; empty: none.");
+    /** This catalog's options, then the object store's ({@code mirror.catalog.s3.*}). */
+    public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(TYPE, URI, WAREHOUSE, CREDENTIAL, TOKEN),
+            ObjectStoreOptions.OPTIONS.stream()).toList();
 
     public CatalogOptions {
         type = type.trim().toLowerCase(Locale.ROOT);
         requireNonNull(objectStore, "objectStore is null");
-        if (!type.equals("sqlite") && !type.equals("rest")) {
-            throw ConfigSection.invalid("mirror.catalog.type", type, "must be sqlite or rest");
-        }
+        TYPE.check(type);
         if (type.equals("rest") && uri.isBlank()) {
-            throw ConfigSection.invalid("mirror.catalog.uri", uri, "must name the REST catalog when "
-                    + "mirror.catalog.type is rest");
+            throw URI.invalid("(empty)", "must name the REST catalog when " + TYPE.key() + " is rest");
         }
         if (!warehouse.isBlank() && !warehouse.startsWith("file:") && !ObjectStoreOptions.isObjectStore(warehouse)) {
-            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse, "must be a local file: location or "
-                    + "an object store's " + ObjectStoreOptions.SCHEME + "bucket/prefix");
+            throw WAREHOUSE.invalid(warehouse, "must be a local file: location or an object store's "
+                    + ObjectStoreOptions.SCHEME + "bucket/prefix");
         }
         if (ObjectStoreOptions.isObjectStore(warehouse)
                 && warehouse.substring(ObjectStoreOptions.SCHEME.length()).replace("/", "").isEmpty()) {
-            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse, "must name a bucket");
+            throw WAREHOUSE.invalid(warehouse, "must name a bucket");
         }
         if (!ObjectStoreOptions.isObjectStore(warehouse) && objectStore.isGiven()) {
-            throw ConfigSection.invalid("mirror.catalog.warehouse", warehouse.isBlank() ? "(empty)" : warehouse,
-                    "must be an object store's " + ObjectStoreOptions.SCHEME + "bucket/prefix when "
-                            + "mirror.catalog.s3.* options are given");
+            throw WAREHOUSE.invalid(warehouse.isBlank() ? "(empty)" : warehouse, "must be an object store's "
+                    + ObjectStoreOptions.SCHEME + "bucket/prefix when " + ObjectStoreOptions.PREFIX
+                    + "* options are given");
         }
     }
 
@@ -117,14 +103,8 @@ public record CatalogOptions(String type, String uri, String warehouse, String c
      */
     public static CatalogOptions fromProperties(Map<String, String> properties) {
         ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
-        return new CatalogOptions(section.text("mirror.catalog.type"), section.text("mirror.catalog.uri").trim(),
-                section.text("mirror.catalog.warehouse").trim(), section.text("mirror.catalog.credential"),
-                section.text("mirror.catalog.token"),
-                new ObjectStoreOptions(section.text("mirror.catalog.s3.endpoint").trim(),
-                        section.text("mirror.catalog.s3.region").trim(),
-                        section.booleanValue("mirror.catalog.s3.path-style-access"),
-                        section.text("mirror.catalog.s3.access-key-id").trim(),
-                        section.text("mirror.catalog.s3.secret-access-key")));
+        return new CatalogOptions(section.text(TYPE), section.text(URI).trim(), section.text(WAREHOUSE).trim(),
+                section.text(CREDENTIAL), section.text(TOKEN), ObjectStoreOptions.from(section));
     }
 
     /** The catalog's settings for a mirror directory. */

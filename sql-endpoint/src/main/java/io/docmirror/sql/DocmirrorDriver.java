@@ -46,7 +46,7 @@ public final class DocmirrorDriver implements Driver {
         Map<String, String> properties = new TreeMap<>();
         if (info != null) {
             info.stringPropertyNames().stream()
-                    .filter(key -> key.startsWith("sql.") || key.startsWith(CatalogOptions.PREFIX))
+                    .filter(key -> key.startsWith(SqlConfig.PREFIX) || key.startsWith(CatalogOptions.PREFIX))
                     .forEach(key -> properties.put(key, info.getProperty(key)));
         }
         SqlConfig config;

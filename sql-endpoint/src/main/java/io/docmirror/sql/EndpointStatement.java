@@ -203,7 +203,8 @@ final class EndpointStatement implements InvocationHandler {
         } catch (SQLException e) {
             if (fired.get()) {
                 throw new SQLTimeoutException("The query was cancelled: it ran longer than the query timeout of "
-                        + timeout.toMillis() + " ms (sql.query-timeout-ms, or the statement's setQueryTimeout)",
+                        + timeout.toMillis() + " ms (" + SqlConfig.QUERY_TIMEOUT_MS.key()
+                        + ", or the statement's setQueryTimeout)",
                         "57014", e);
             }
             throw e;
@@ -216,7 +217,7 @@ final class EndpointStatement implements InvocationHandler {
         int limit = connection.endpoint().config().columnLimit();
         if (columns > limit) {
             throw new SQLException("The query's result has " + columns + " columns, over the SQL endpoint's limit of "
-                    + limit + " columns (sql.column-limit); select fewer columns", "54011");
+                    + limit + " columns (" + SqlConfig.COLUMN_LIMIT.key() + "); select fewer columns", "54011");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.docmirror.sql;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 
 import java.time.Duration;
@@ -11,8 +12,8 @@ import java.util.regex.Pattern;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The SQL endpoint's limits. Every option has a default that suits one machine; the reference is
- * docs/configuration.md ({@code sql.*}).
+ * The SQL endpoint's limits ({@code sql.*}). Every option is declared once below, with its rule and a default that
+ * suits one machine; docs/configuration.md is generated from the declarations.
  *
  * @param columnLimit {@code sql.column-limit}: a query whose result has more columns fails
  * @param memoryLimit {@code sql.memory-limit}: DuckDB's memory limit for all queries together ({@code 4GB})
@@ -23,24 +24,32 @@ import static java.util.Objects.requireNonNull;
  */
 public record SqlConfig(int columnLimit, String memoryLimit, int threads, Duration queryTimeout,
         Duration refreshInterval, String spillLimit) {
-    public static final List<ConfigOption> OPTIONS = List.of(
-            new ConfigOption("sql.column-limit", "1000",
-                    "A query whose result has more columns than this fails with an error naming the limit (as the "
-                            + "Synapse and Fabric SQL endpoints do)."),
-            new ConfigOption("sql.memory-limit", "4GB",
-                    "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a "
-                            + "temporary directory (up to `sql.spill-limit`)."),
-            new ConfigOption("sql.threads", "0", "DuckDB's worker threads; 0: one per processor."),
-            new ConfigOption("sql.query-timeout-ms", "300000",
-                    "A query running longer than this is cancelled with an error; the endpoint keeps serving. A "
-                            + "statement's own `setQueryTimeout` can only shorten it."),
-            new ConfigOption("sql.refresh-interval-ms", "200",
-                    "A query first looks for newer commits of the mirror when the last look is older than this, so "
-                            + "results are at most this much older than the mirror's last commit."),
-            new ConfigOption("sql.spill-limit", "4GB",
-                    "How much all queries together may spill to disk (DuckDB's `max_temp_directory_size`, in the "
-                            + "endpoint's temporary directory) when they outgrow `sql.memory-limit`; a query that "
-                            + "needs more fails with an error, and the disk the store shares stays free."));
+    /** The prefix of the options below. */
+    public static final String PREFIX = "sql.";
+    public static final ConfigOption COLUMN_LIMIT = new ConfigOption("sql.column-limit", "1000",
+            "A query whose result has more columns than this fails with an error naming the limit (as the Synapse "
+                    + "and Fabric SQL endpoints do).")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption MEMORY_LIMIT = new ConfigOption("sql.memory-limit", "4GB",
+            "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a temporary "
+                    + "directory (up to `sql.spill-limit`).");
+    public static final ConfigOption THREADS = new ConfigOption("sql.threads", "0",
+            "DuckDB's worker threads; 0: one per processor.")
+            .withRule(ConfigRule.atLeast(0));
+    public static final ConfigOption QUERY_TIMEOUT_MS = new ConfigOption("sql.query-timeout-ms", "300000",
+            "A query running longer than this is cancelled with an error; the endpoint keeps serving. A statement's "
+                    + "own `setQueryTimeout` can only shorten it.")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption REFRESH_INTERVAL_MS = new ConfigOption("sql.refresh-interval-ms", "200",
+            "A query first looks for newer commits of the mirror when the last look is older than this, so results "
+                    + "are at most this much older than the mirror's last commit.")
+            .withRule(ConfigRule.atLeast(0));
+    public static final ConfigOption SPILL_LIMIT = new ConfigOption("sql.spill-limit", "4GB",
+            "How much all queries together may spill to disk (DuckDB's `max_temp_directory_size`, in the endpoint's "
+                    + "temporary directory) when they outgrow `" + MEMORY_LIMIT.key() + "`; a query that needs more "
+                    + "fails with an error, and the disk the store shares stays free.");
+    public static final List<ConfigOption> OPTIONS = List.of(COLUMN_LIMIT, MEMORY_LIMIT, THREADS, QUERY_TIMEOUT_MS,
+            REFRESH_INTERVAL_MS, SPILL_LIMIT);
 
     private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
             Pattern.CASE_INSENSITIVE);
@@ -49,24 +58,19 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
         requireNonNull(memoryLimit, "memoryLimit is null");
         requireNonNull(queryTimeout, "queryTimeout is null");
         requireNonNull(refreshInterval, "refreshInterval is null");
-        if (columnLimit < 1) {
-            throw ConfigSection.invalid("sql.column-limit", columnLimit, "must be at least 1");
-        }
-        if (!MEMORY.matcher(memoryLimit).matches()) {
-            throw ConfigSection.invalid("sql.memory-limit", memoryLimit, "must be a size such as 512MB or 4GB");
-        }
-        if (threads < 0) {
-            throw ConfigSection.invalid("sql.threads", threads, "must not be negative");
-        }
-        if (queryTimeout.isNegative() || queryTimeout.isZero()) {
-            throw ConfigSection.invalid("sql.query-timeout-ms", queryTimeout.toMillis(), "must be positive");
-        }
+        COLUMN_LIMIT.check(columnLimit);
+        checkSize(MEMORY_LIMIT, memoryLimit);
+        THREADS.check(threads);
+        QUERY_TIMEOUT_MS.check(queryTimeout.toMillis());
         requireNonNull(spillLimit, "spillLimit is null");
-        if (!MEMORY.matcher(spillLimit).matches()) {
-            throw ConfigSection.invalid("sql.spill-limit", spillLimit, "must be a size such as 512MB or 4GB");
-        }
-        if (refreshInterval.isNegative()) {
-            throw ConfigSection.invalid("sql.refresh-interval-ms", refreshInterval.toMillis(), "must not be negative");
+        checkSize(SPILL_LIMIT, spillLimit);
+        REFRESH_INTERVAL_MS.check(refreshInterval.toMillis());
+    }
+
+    /** A memory size as DuckDB takes it ({@code 512MB}, {@code 4GB}, {@code 1.5GiB}). */
+    private static void checkSize(ConfigOption option, String size) {
+        if (!MEMORY.matcher(size).matches()) {
+            throw option.invalid(size, "must be a size such as 512MB or 4GB");
         }
     }
 
@@ -81,14 +85,14 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
      * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
      */
     public static SqlConfig fromProperties(Map<String, String> properties) {
-        ConfigSection section = ConfigSection.of("sql.", OPTIONS, properties);
+        ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
         return new SqlConfig(
-                section.intValue("sql.column-limit"),
-                section.text("sql.memory-limit").trim(),
-                section.intValue("sql.threads"),
-                Duration.ofMillis(section.longValue("sql.query-timeout-ms")),
-                Duration.ofMillis(section.longValue("sql.refresh-interval-ms")),
-                section.text("sql.spill-limit").trim());
+                section.intValue(COLUMN_LIMIT),
+                section.text(MEMORY_LIMIT).trim(),
+                section.intValue(THREADS),
+                Duration.ofMillis(section.longValue(QUERY_TIMEOUT_MS)),
+                Duration.ofMillis(section.longValue(REFRESH_INTERVAL_MS)),
+                section.text(SPILL_LIMIT).trim());
     }
 
     public SqlConfig withQueryTimeout(Duration timeout) {

@@ -28,7 +28,7 @@ class FlightConfigTest {
     @Test
     void badValuesAreRefusedWithTheirKey() {
         assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.port", "70000")))
-                .hasMessage("Invalid value 70000 for configuration flight.port: must be a port number, 0 to 65535");
+                .hasMessage("Invalid value 70000 for configuration flight.port: must be from 0 to 65535");
         assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.tls-certificate", "server.crt")))
                 .hasMessage("Invalid value server.crt for configuration flight.tls-certificate: TLS needs "
                         + "flight.tls-private-key as well");
@@ -36,7 +36,11 @@ class FlightConfigTest {
                 .hasMessage("Invalid value 10 for configuration flight.max-tickets: must be at least "
                         + "flight.max-tickets-per-client (100)");
         assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.ticket-lifetime-ms", "0")))
-                .hasMessage("Invalid value 0 for configuration flight.ticket-lifetime-ms: must be positive");
+                .hasMessage("Invalid value 0 for configuration flight.ticket-lifetime-ms: must be at least 1");
+        assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.max-tickets-per-client", "0")))
+                .hasMessage("Invalid value 0 for configuration flight.max-tickets-per-client: must be at least 1");
+        assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.batch-rows", "0")))
+                .hasMessage("Invalid value 0 for configuration flight.batch-rows: must be at least 1");
         assertThatThrownBy(() -> FlightConfig.fromProperties(Map.of("flight.user", "me")))
                 .hasMessage("Unknown configuration flight.user (did you mean flight.username?);"
                         + " see docs/configuration.md");

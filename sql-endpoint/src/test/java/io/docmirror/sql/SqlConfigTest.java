@@ -28,7 +28,11 @@ class SqlConfigTest {
                 .hasMessage("Invalid value lots for configuration sql.memory-limit: must be a size such as 512MB "
                         + "or 4GB");
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.query-timeout-ms", "0")))
-                .hasMessage("Invalid value 0 for configuration sql.query-timeout-ms: must be positive");
+                .hasMessage("Invalid value 0 for configuration sql.query-timeout-ms: must be at least 1");
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.threads", "-1")))
+                .hasMessage("Invalid value -1 for configuration sql.threads: must be at least 0");
+        assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.refresh-interval-ms", "-1")))
+                .hasMessage("Invalid value -1 for configuration sql.refresh-interval-ms: must be at least 0");
         assertThatThrownBy(() -> SqlConfig.fromProperties(Map.of("sql.spill-limit", "90%")))
                 .hasMessage("Invalid value 90% for configuration sql.spill-limit: must be a size such as 512MB "
                         + "or 4GB");

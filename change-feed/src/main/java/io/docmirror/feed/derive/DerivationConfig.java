@@ -24,6 +24,9 @@ import java.util.Optional;
  * key, so a mistake is found without reading the code.
  */
 public final class DerivationConfig {
+    /** The config file's section holding the derivations, by name. */
+    public static final String SECTION = "derivations";
+
     private static final ConfigOption SOURCE = ConfigOption.withoutDefault("source", ConfigType.STRING,
             "Required: the container the derivation reads (its change feed); it must exist.");
     private static final ConfigOption TARGETS = ConfigOption.withoutDefault("targets", ConfigType.MAPPING,
@@ -77,8 +80,7 @@ public final class DerivationConfig {
             return derivations;
         }
         if (!section.isObject()) {
-            throw new IllegalArgumentException("Invalid configuration derivations: it must map each derivation's name "
-                    + "to its source and targets");
+            throw invalid(SECTION, "it must map each derivation's name to its source and targets");
         }
         Map<String, String> targetOwners = new HashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = section.fields(); it.hasNext(); ) {
@@ -87,9 +89,8 @@ public final class DerivationConfig {
             for (TargetMapping target : derivation.targets()) {
                 String owner = targetOwners.putIfAbsent(target.container(), derivation.name());
                 if (owner != null) {
-                    throw new IllegalArgumentException("Invalid configuration derivations." + derivation.name()
-                            + ".targets." + target.container() + ": derivation " + owner
-                            + " already writes that container, and two derivations would overwrite each other");
+                    throw invalid(targetKey(derivationKey(derivation.name()), target.container()), "derivation "
+                            + owner + " already writes that container, and two derivations would overwrite each other");
                 }
             }
             derivations.add(derivation);
@@ -98,53 +99,53 @@ public final class DerivationConfig {
     }
 
     private static Derivation derivation(String name, JsonNode node) {
-        String key = "derivations." + name;
+        String key = derivationKey(name);
         checkKeys(key, node, DERIVATION_OPTIONS);
         String source = requiredText(key, node, SOURCE);
         JsonNode targetsNode = node.path(TARGETS.key());
         if (!targetsNode.isObject() || targetsNode.isEmpty()) {
-            throw invalid(key + ".targets", "it must map each target container's name to its mapping");
+            throw invalid(optionKey(key, TARGETS), "it must map each target container's name to its mapping");
         }
         List<TargetMapping> targets = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = targetsNode.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> target = it.next();
             if (target.getKey().equals(source)) {
-                throw invalid(key + ".targets." + target.getKey(), "a derivation cannot write its own source");
+                throw invalid(targetKey(key, target.getKey()), "a derivation cannot write its own source");
             }
-            targets.add(target(key + ".targets." + target.getKey(), target.getKey(), target.getValue()));
+            targets.add(target(targetKey(key, target.getKey()), target.getKey(), target.getValue()));
         }
         return new Derivation(name, source, targets);
     }
 
     private static TargetMapping target(String key, String container, JsonNode node) {
         checkKeys(key, node, TARGET_OPTIONS);
-        JsonPointer partitionKey = pointer(key + "." + PARTITION_KEY.key(), requiredText(key, node, PARTITION_KEY));
+        JsonPointer partitionKey = pointer(optionKey(key, PARTITION_KEY), requiredText(key, node, PARTITION_KEY));
         IdTemplate id;
         try {
             id = IdTemplate.parse(requiredText(key, node, ID));
         } catch (IllegalArgumentException e) {
-            throw invalid(key + "." + ID.key(), e.getMessage());
+            throw invalid(optionKey(key, ID), e.getMessage());
         }
         Optional<JsonPointer> split = optionalText(key, node, SPLIT)
-                .map(text -> pointer(key + "." + SPLIT.key(), text));
-        Map<String, JsonPointer> parentFields = pointerMap(key + "." + PARENT_FIELDS.key(),
+                .map(text -> pointer(optionKey(key, SPLIT), text));
+        Map<String, JsonPointer> parentFields = pointerMap(optionKey(key, PARENT_FIELDS),
                 node.path(PARENT_FIELDS.key()));
         Optional<String> indexField = optionalText(key, node, INDEX_FIELD);
         if (split.isEmpty() && (!parentFields.isEmpty() || indexField.isPresent())) {
-            throw invalid(key, "parent-fields and index-field need split (they describe array elements)");
+            throw invalid(key, PARENT_FIELDS.key() + " and " + INDEX_FIELD.key() + " need " + SPLIT.key()
+                    + " (they describe array elements)");
         }
         List<JsonPointer> drop = new ArrayList<>();
         JsonNode dropNode = node.path(DROP.key());
+        String dropKey = optionKey(key, DROP);
         if (!dropNode.isMissingNode() && !dropNode.isArray()) {
-            throw invalid(key + "." + DROP.key(),
-                    "it must be a list of JSON pointers such as [/items, /customer/email]");
+            throw invalid(dropKey, "it must be a list of JSON pointers such as [/items, /customer/email]");
         }
         for (JsonNode pointer : dropNode) {
-            String dropKey = key + "." + DROP.key();
             drop.add(pointer(dropKey, new TreeValue(dropKey, pointer).textFor(ConfigType.STRING)));
         }
         TargetMapping mapping = new TargetMapping(container, partitionKey, id,
-                pointerMap(key + "." + FIELDS.key(), node.path(FIELDS.key())), drop, bool(key, node, FLATTEN), split,
+                pointerMap(optionKey(key, FIELDS), node.path(FIELDS.key())), drop, bool(key, node, FLATTEN), split,
                 parentFields, indexField, bool(key, node, DELETE_WITH_SOURCE), ttl(key, node, TTL),
                 ttl(key, node, ANALYTICAL_TTL));
         try {
@@ -172,13 +173,13 @@ public final class DerivationConfig {
 
     private static String requiredText(String key, JsonNode node, ConfigOption option) {
         return optionalText(key, node, option)
-                .orElseThrow(() -> invalid(key + "." + option.key(), "it is required"));
+                .orElseThrow(() -> invalid(optionKey(key, option), "it is required"));
     }
 
     /** A string option's value; null is the same as absent. */
     private static Optional<String> optionalText(String key, JsonNode node, ConfigOption option) {
         return given(node, option).map(value -> {
-            String optionKey = key + "." + option.key();
+            String optionKey = optionKey(key, option);
             String text = new TreeValue(optionKey, value).textFor(option.type());
             if (text.isEmpty()) {
                 throw invalid(optionKey, "it must be a non-empty string");
@@ -188,14 +189,14 @@ public final class DerivationConfig {
     }
 
     private static boolean bool(String key, JsonNode node, ConfigOption option) {
-        String text = given(node, option).map(value -> new TreeValue(key + "." + option.key(), value)
+        String text = given(node, option).map(value -> new TreeValue(optionKey(key, option), value)
                 .textFor(option.type())).orElseGet(() -> option.defaultValue().orElseThrow());
         return Boolean.parseBoolean(text.trim());
     }
 
     /** A TTL in seconds; absent: the option's default, or none; null: none (the store's own default). */
     private static Integer ttl(String key, JsonNode node, ConfigOption option) {
-        String optionKey = key + "." + option.key();
+        String optionKey = optionKey(key, option);
         if (node.path(option.key()).isNull()) {
             return null;
         }
@@ -209,6 +210,21 @@ public final class DerivationConfig {
         } catch (NumberFormatException e) {
             throw ConfigSection.invalid(optionKey, text.get(), "must be -1 or a number of seconds");
         }
+    }
+
+    /** {@code derivations.<name>}. */
+    private static String derivationKey(String name) {
+        return SECTION + "." + name;
+    }
+
+    /** {@code derivations.<name>.targets.<container>}. */
+    private static String targetKey(String derivationKey, String container) {
+        return optionKey(derivationKey, TARGETS) + "." + container;
+    }
+
+    /** The full key of a derivation's or a target's option: {@code derivations.d.targets.T.split}. */
+    private static String optionKey(String key, ConfigOption option) {
+        return key + "." + option.key();
     }
 
     /** The option's node in a mapping, unless absent or null. */

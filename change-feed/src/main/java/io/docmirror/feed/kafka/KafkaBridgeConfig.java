@@ -1,6 +1,7 @@
 package io.docmirror.feed.kafka;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 import io.docmirror.config.ConfigType;
 
@@ -11,7 +12,8 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where and how the Kafka bridge publishes. The reference with defaults is docs/configuration.md ({@code kafka.*}).
+ * Where and how the Kafka bridge publishes ({@code kafka.*}). Every option is declared once below, with its rule;
+ * docs/configuration.md is generated from the declarations.
  *
  * @param bootstrapServers {@code kafka.bootstrap-servers}
  * @param topicPrefix {@code kafka.topic-prefix}: a container's changes go to topic {@code <prefix><container>}
@@ -25,36 +27,41 @@ import static java.util.Objects.requireNonNull;
  */
 public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int topicPartitions, String offsetsTopic,
         int maxEventsPerTransaction, Duration pollInterval, boolean connectSchemas) {
-    public static final List<ConfigOption> OPTIONS = List.of(
-            new ConfigOption("kafka.bootstrap-servers", "127.0.0.1:9092", "The brokers to connect to."),
-            new ConfigOption("kafka.topic-prefix", "docmirror.",
-                    "A container's changes go to topic `<prefix><container>`, created when missing."),
-            new ConfigOption("kafka.topic-partitions", "4",
-                    "Partitions of a topic the bridge creates (changes of one item always share a partition)."),
-            new ConfigOption("kafka.offsets-topic", "docmirror.feed-offsets",
-                    "Compacted topic with each publisher's feed checkpoint, written in the same transaction as the "
-                            + "changes it covers."),
-            new ConfigOption("kafka.max-events-per-transaction", "1000", "The most changes one transaction carries."),
-            new ConfigOption("kafka.poll-interval-ms", "200",
-                    "How long a caught-up publisher waits before reading the feed again."),
-            new ConfigOption("kafka.connect-schemas", ConfigType.BOOLEAN, "false",
-                    "Each event carries its Kafka Connect schema, `{\"schema\":…,\"payload\":…}`, as Connect's "
-                            + "`JsonConverter` expects with `schemas.enable=true` (its default) and Debezium's "
-                            + "`ExtractNewRecordState` needs; `false`: the payload alone, for `schemas.enable=false` "
-                            + "and plain consumers. The payload is the same either way, and an item's changes stay in "
-                            + "one partition when it is changed. The event format: README, \"Kafka events\"."));
+    /** The prefix of the options below. */
+    public static final String PREFIX = "kafka.";
+    public static final ConfigOption BOOTSTRAP_SERVERS = new ConfigOption("kafka.bootstrap-servers", "127.0.0.1:9092",
+            "The brokers to connect to.");
+    public static final ConfigOption TOPIC_PREFIX = new ConfigOption("kafka.topic-prefix", "docmirror.",
+            "A container's changes go to topic `<prefix><container>`, created when missing.");
+    public static final ConfigOption TOPIC_PARTITIONS = new ConfigOption("kafka.topic-partitions", "4",
+            "Partitions of a topic the bridge creates (changes of one item always share a partition).")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption OFFSETS_TOPIC = new ConfigOption("kafka.offsets-topic", "docmirror.feed-offsets",
+            "Compacted topic with each publisher's feed checkpoint, written in the same transaction as the changes "
+                    + "it covers.");
+    public static final ConfigOption MAX_EVENTS_PER_TRANSACTION = new ConfigOption(
+            "kafka.max-events-per-transaction", "1000", "The most changes one transaction carries.")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption POLL_INTERVAL_MS = new ConfigOption("kafka.poll-interval-ms", "200",
+            "How long a caught-up publisher waits before reading the feed again.")
+            .withRule(ConfigRule.atLeast(0));
+    public static final ConfigOption CONNECT_SCHEMAS = new ConfigOption("kafka.connect-schemas", ConfigType.BOOLEAN,
+            "false", "Each event carries its Kafka Connect schema, `{\"schema\":…,\"payload\":…}`, as Connect's "
+                    + "`JsonConverter` expects with `schemas.enable=true` (its default) and Debezium's "
+                    + "`ExtractNewRecordState` needs; `false`: the payload alone, for `schemas.enable=false` and "
+                    + "plain consumers. The payload is the same either way, and an item's changes stay in one "
+                    + "partition when it is changed. The event format: README, \"Kafka events\".");
+    public static final List<ConfigOption> OPTIONS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, TOPIC_PARTITIONS,
+            OFFSETS_TOPIC, MAX_EVENTS_PER_TRANSACTION, POLL_INTERVAL_MS, CONNECT_SCHEMAS);
 
     public KafkaBridgeConfig {
         requireNonNull(bootstrapServers, "bootstrapServers is null");
         requireNonNull(topicPrefix, "topicPrefix is null");
         requireNonNull(offsetsTopic, "offsetsTopic is null");
-        if (topicPartitions < 1) {
-            throw ConfigSection.invalid("kafka.topic-partitions", topicPartitions, "must be at least 1");
-        }
-        if (maxEventsPerTransaction < 1) {
-            throw ConfigSection.invalid("kafka.max-events-per-transaction", maxEventsPerTransaction,
-                    "must be at least 1");
-        }
+        TOPIC_PARTITIONS.check(topicPartitions);
+        MAX_EVENTS_PER_TRANSACTION.check(maxEventsPerTransaction);
+        requireNonNull(pollInterval, "pollInterval is null");
+        POLL_INTERVAL_MS.check(pollInterval.toMillis());
     }
 
     public static KafkaBridgeConfig defaults() {
@@ -63,7 +70,7 @@ public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int
 
     /** The defaults, with other brokers. */
     public static KafkaBridgeConfig defaults(String bootstrapServers) {
-        return fromProperties(Map.of("kafka.bootstrap-servers", bootstrapServers));
+        return fromProperties(Map.of(BOOTSTRAP_SERVERS.key(), bootstrapServers));
     }
 
     /**
@@ -72,12 +79,11 @@ public record KafkaBridgeConfig(String bootstrapServers, String topicPrefix, int
      * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
      */
     public static KafkaBridgeConfig fromProperties(Map<String, String> properties) {
-        ConfigSection section = ConfigSection.of("kafka.", OPTIONS, properties);
-        return new KafkaBridgeConfig(section.text("kafka.bootstrap-servers").trim(),
-                section.text("kafka.topic-prefix").trim(), section.intValue("kafka.topic-partitions"),
-                section.text("kafka.offsets-topic").trim(), section.intValue("kafka.max-events-per-transaction"),
-                Duration.ofMillis(section.longValue("kafka.poll-interval-ms")),
-                section.booleanValue("kafka.connect-schemas"));
+        ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
+        return new KafkaBridgeConfig(section.text(BOOTSTRAP_SERVERS).trim(), section.text(TOPIC_PREFIX).trim(),
+                section.intValue(TOPIC_PARTITIONS), section.text(OFFSETS_TOPIC).trim(),
+                section.intValue(MAX_EVENTS_PER_TRANSACTION), Duration.ofMillis(section.longValue(POLL_INTERVAL_MS)),
+                section.booleanValue(CONNECT_SCHEMAS));
     }
 
     public String topic(String container) {

@@ -100,7 +100,8 @@ public final class KafkaChangeFeedReader implements AutoCloseable {
             throw new ChangeFeedException(StoreErrorCode.BAD_REQUEST, "Cannot read record " + record.offset()
                     + " of Kafka topic " + topic + ", partition " + record.partition() + ": " + e.getMessage()
                     + ". A topic written in docmirror's earlier event format, before the Debezium envelope, cannot "
-                    + "be read: publish the container again to a new topic (kafka.topic-prefix).", e);
+                    + "be read: publish the container again to a new topic (" + KafkaBridgeConfig.TOPIC_PREFIX.key()
+                    + ").", e);
         }
     }
 

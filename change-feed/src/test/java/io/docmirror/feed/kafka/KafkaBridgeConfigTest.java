@@ -35,5 +35,10 @@ class KafkaBridgeConfigTest {
         assertThatThrownBy(() -> new KafkaBridgeConfig("b:9092", "p.", 0, "o", 10, Duration.ofMillis(1),
                 false))
                 .hasMessage("Invalid value 0 for configuration kafka.topic-partitions: must be at least 1");
+        assertThatThrownBy(() -> KafkaBridgeConfig.fromProperties(Map.of("kafka.max-events-per-transaction", "0")))
+                .hasMessage("Invalid value 0 for configuration kafka.max-events-per-transaction: must be at least 1");
+        // Refused when read, not when the publisher first sleeps and Thread.sleep refuses a negative time.
+        assertThatThrownBy(() -> KafkaBridgeConfig.fromProperties(Map.of("kafka.poll-interval-ms", "-1")))
+                .hasMessage("Invalid value -1 for configuration kafka.poll-interval-ms: must be at least 0");
     }
 }

@@ -94,7 +94,7 @@ public final class KafkaTopicSource implements ChangeSource {
     public String gapRemedy(String container) {
         return "run `docmirror backfill --container " + container + "` where the store is and mirror the container "
                 + "from the store's change feed (--source embedded), or publish its changes again to a new topic "
-                + "(kafka.topic-prefix).";
+                + "(" + KafkaBridgeConfig.TOPIC_PREFIX.key() + ").";
     }
 
     @Override

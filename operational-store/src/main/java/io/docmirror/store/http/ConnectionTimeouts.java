@@ -1,5 +1,6 @@
 package io.docmirror.store.http;
 
+import io.docmirror.store.StoreConfig;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -88,8 +89,8 @@ final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
 
     private void requestTimedOut() {
         ApiResponse timeout = ApiResponse.error(408, "REQUEST_TIMEOUT", "The request did not arrive in full within "
-                + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms (store.http.request-timeout-ms); the "
-                + "connection is closed");
+                + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms ("
+                + StoreConfig.HTTP_REQUEST_TIMEOUT_MS.key() + "); the connection is closed");
         // Written from the pipeline's tail, so that it passes the HTTP encoder.
         ctx.channel().writeAndFlush(timeout.toNetty(false, false)).addListener(ChannelFutureListener.CLOSE);
     }

@@ -1,5 +1,6 @@
 package io.docmirror.store.http;
 
+import io.docmirror.store.StoreConfig;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -33,8 +34,8 @@ final class OpenConnections extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         if (active.incrementAndGet() > maxConnections) {
-            log.debug("Refusing a connection from {}: {} connections are open (store.http.max-connections)",
-                    ctx.channel().remoteAddress(), maxConnections);
+            log.debug("Refusing a connection from {}: {} connections are open ({})", ctx.channel().remoteAddress(),
+                    maxConnections, StoreConfig.HTTP_MAX_CONNECTIONS.key());
             ctx.close();
             return;
         }

@@ -1,5 +1,6 @@
 package io.docmirror.store.http;
 
+import io.docmirror.store.StoreConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 
@@ -30,9 +31,11 @@ final class ServerCertificate {
             keys.init(store, password.toCharArray());
             return SslContextBuilder.forServer(keys).build();
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("Invalid value " + keystore
-                    + " for configuration store.http.tls-keystore: cannot read a certificate and private key from it with store.http.tls-keystore-password: "
-                    + e.getMessage(), e);
+            IllegalArgumentException invalid = StoreConfig.HTTP_TLS_KEYSTORE.invalid(keystore, "cannot read a "
+                    + "certificate and private key from it with " + StoreConfig.HTTP_TLS_KEYSTORE_PASSWORD.key() + ": "
+                    + e.getMessage());
+            invalid.initCause(e);
+            throw invalid;
         }
     }
 }

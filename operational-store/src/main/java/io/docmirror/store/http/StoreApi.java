@@ -1,5 +1,6 @@
 package io.docmirror.store.http;
 
+import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import org.slf4j.Logger;
@@ -88,8 +89,8 @@ final class StoreApi {
         if (lockout.isPresent()) {
             long seconds = Math.max(1, (lockout.get().toMillis() + 999) / 1000);
             return Optional.of(ApiResponse.error(429, "TOO_MANY_REQUESTS", "Too many wrong keys from this address; "
-                            + "it is locked out for " + seconds + " more seconds (store.http.login-failures, "
-                            + "store.http.login-lockout-ms)")
+                            + "it is locked out for " + seconds + " more seconds ("
+                            + StoreConfig.HTTP_LOGIN_FAILURES.key() + ", " + StoreConfig.HTTP_LOGIN_LOCKOUT_MS.key() + ")")
                     .withHeader("Retry-After", Long.toString(seconds)));
         }
         if (cosmos) {

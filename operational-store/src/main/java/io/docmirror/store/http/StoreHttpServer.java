@@ -113,9 +113,8 @@ public final class StoreHttpServer implements AutoCloseable {
         requireNonNull(observer, "observer is null");
         InetAddress address = InetAddress.getByName(config.httpBind());
         if (!isLocalOnly(address) && config.primaryKey().isEmpty()) {
-            throw new IllegalArgumentException("Invalid value " + config.httpBind() + " for configuration "
-                    + "store.http.bind: listening on an address other than 127.0.0.1 or ::1 (other loopback "
-                    + "addresses included) requires store.http.primary-key");
+            throw StoreConfig.HTTP_BIND.invalid(config.httpBind(), "listening on an address other than 127.0.0.1 or "
+                    + "::1 (other loopback addresses included) requires " + StoreConfig.HTTP_PRIMARY_KEY.key());
         }
         Optional<SslContext> tls = config.tlsKeystore().isPresent()
                 ? Optional.of(ServerCertificate.load(Path.of(config.tlsKeystore().get()), config.tlsKeystorePassword()))

@@ -108,8 +108,9 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
         if (pending == null) {
             observer.answered(QueryOutcome.EXPIRED, System.nanoTime() - started, 0);
             listener.error(CallStatus.NOT_FOUND.withDescription("No query waits under this ticket: it expired ("
-                    + "flight.ticket-lifetime-ms, " + tickets.lifetime().toSeconds() + " s) or was dropped for the "
-                    + "client's newer ones (flight.max-tickets-per-client); ask for a new FlightInfo")
+                    + FlightConfig.TICKET_LIFETIME_MS.key() + ", " + tickets.lifetime().toSeconds() + " s) or was "
+                    + "dropped for the client's newer ones (" + FlightConfig.MAX_TICKETS_PER_CLIENT.key() + "); ask "
+                    + "for a new FlightInfo")
                     .toRuntimeException());
             return;
         }

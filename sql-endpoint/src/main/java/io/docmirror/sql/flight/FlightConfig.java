@@ -1,6 +1,7 @@
 package io.docmirror.sql.flight;
 
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 
 import java.nio.file.Path;
@@ -12,8 +13,8 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The network SQL endpoint's options ({@code flight.*}; the reference is docs/configuration.md). The query limits
- * are the SQL endpoint's own ({@code sql.*}).
+ * The network SQL endpoint's options ({@code flight.*}), each declared once below with its rule; docs/configuration.md
+ * is generated from the declarations. The query limits are the SQL endpoint's own ({@code sql.*}).
  *
  * @param bind {@code flight.bind}: the address to listen on
  * @param port {@code flight.port}: the port (0 picks a free one)
@@ -30,31 +31,42 @@ import static java.util.Objects.requireNonNull;
 public record FlightConfig(String bind, int port, String username, Optional<String> password,
         Optional<Path> tlsCertificate, Optional<Path> tlsPrivateKey, int batchRows, boolean allowPlaintext,
         Duration ticketLifetime, int maxTicketsPerClient, int maxTickets) {
-    public static final List<ConfigOption> OPTIONS = List.of(
-            new ConfigOption("flight.bind", "127.0.0.1",
-                    "The address the Arrow Flight SQL endpoint listens on; 0.0.0.0 for every interface. Any address "
-                            + "but `127.0.0.1` and `::1` needs TLS, or `flight.allow-plaintext`."),
-            new ConfigOption("flight.port", "32010",
-                    "Its port; 0 picks a free one. `--port` of `sql serve` and `--sql-port` of `run` override it."),
-            new ConfigOption("flight.username", "docmirror", "The user name clients log in with."),
-            new ConfigOption("flight.password", "",
-                    "The password; empty makes a random one at each start, printed with the JDBC URL."),
-            new ConfigOption("flight.tls-certificate", "",
-                    "A PEM certificate chain file; when given, the endpoint speaks TLS only."),
-            new ConfigOption("flight.tls-private-key", "",
-                    "The certificate's private key, a PEM PKCS#8 file (required with a certificate)."),
-            new ConfigOption("flight.batch-rows", "65536", "Rows per Arrow record batch sent to a client."),
-            new ConfigOption("flight.allow-plaintext", "false",
-                    "`true` lets the endpoint listen on an address other than `127.0.0.1` or `::1` without TLS, "
-                            + "passwords and results in the clear (a trusted network, or TLS ended in front of it)."),
-            new ConfigOption("flight.ticket-lifetime-ms", "300000",
-                    "How long the ticket of a GetFlightInfo can be fetched. A query runs when its ticket is "
-                            + "fetched, and a ticket can be fetched again until then (a retry after a broken "
-                            + "stream), each time on the mirror's current version."),
-            new ConfigOption("flight.max-tickets-per-client", "100",
-                    "Tickets one client (one login) holds at most; a newer one drops the client's oldest."),
-            new ConfigOption("flight.max-tickets", "10000",
-                    "Tickets all clients hold at most; a newer one drops the oldest."));
+    /** The prefix of the options below. */
+    public static final String PREFIX = "flight.";
+    public static final ConfigOption BIND = new ConfigOption("flight.bind", "127.0.0.1",
+            "The address the Arrow Flight SQL endpoint listens on; 0.0.0.0 for every interface. Any address but "
+                    + "`127.0.0.1` and `::1` needs TLS, or `flight.allow-plaintext`.");
+    public static final ConfigOption PORT = new ConfigOption("flight.port", "32010",
+            "Its port; 0 picks a free one. `--port` of `sql serve` and `--sql-port` of `run` override it.")
+            .withRule(ConfigRule.between(0, 65_535));
+    public static final ConfigOption USERNAME = new ConfigOption("flight.username", "docmirror",
+            "The user name clients log in with.");
+    public static final ConfigOption PASSWORD = new ConfigOption("flight.password", "",
+            "The password; empty makes a random one at each start, printed with the JDBC URL.");
+    public static final ConfigOption TLS_CERTIFICATE = new ConfigOption("flight.tls-certificate", "",
+            "A PEM certificate chain file; when given, the endpoint speaks TLS only.");
+    public static final ConfigOption TLS_PRIVATE_KEY = new ConfigOption("flight.tls-private-key", "",
+            "The certificate's private key, a PEM PKCS#8 file (required with a certificate).");
+    public static final ConfigOption BATCH_ROWS = new ConfigOption("flight.batch-rows", "65536",
+            "Rows per Arrow record batch sent to a client.")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption ALLOW_PLAINTEXT = new ConfigOption("flight.allow-plaintext", "false",
+            "`true` lets the endpoint listen on an address other than `127.0.0.1` or `::1` without TLS, passwords "
+                    + "and results in the clear (a trusted network, or TLS ended in front of it).");
+    public static final ConfigOption TICKET_LIFETIME_MS = new ConfigOption("flight.ticket-lifetime-ms", "300000",
+            "How long the ticket of a GetFlightInfo can be fetched. A query runs when its ticket is fetched, and a "
+                    + "ticket can be fetched again until then (a retry after a broken stream), each time on the "
+                    + "mirror's current version.")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption MAX_TICKETS_PER_CLIENT = new ConfigOption("flight.max-tickets-per-client",
+            "100", "Tickets one client (one login) holds at most; a newer one drops the client's oldest.")
+            .withRule(ConfigRule.atLeast(1));
+    /** At least {@link #MAX_TICKETS_PER_CLIENT}, a rule across two options that the constructor checks. */
+    public static final ConfigOption MAX_TICKETS = new ConfigOption("flight.max-tickets", "10000",
+            "Tickets all clients hold at most; a newer one drops the oldest. At least `"
+                    + MAX_TICKETS_PER_CLIENT.key() + "`.");
+    public static final List<ConfigOption> OPTIONS = List.of(BIND, PORT, USERNAME, PASSWORD, TLS_CERTIFICATE,
+            TLS_PRIVATE_KEY, BATCH_ROWS, ALLOW_PLAINTEXT, TICKET_LIFETIME_MS, MAX_TICKETS_PER_CLIENT, MAX_TICKETS);
 
     public FlightConfig {
         requireNonNull(bind, "bind is null");
@@ -62,33 +74,23 @@ public record FlightConfig(String bind, int port, String username, Optional<Stri
         requireNonNull(password, "password is null");
         requireNonNull(tlsCertificate, "tlsCertificate is null");
         requireNonNull(tlsPrivateKey, "tlsPrivateKey is null");
-        if (port < 0 || port > 65_535) {
-            throw ConfigSection.invalid("flight.port", port, "must be a port number, 0 to 65535");
-        }
+        PORT.check(port);
         if (username.isBlank()) {
-            throw ConfigSection.invalid("flight.username", username, "must not be empty");
+            throw USERNAME.invalid(username, "must not be empty");
         }
         if (tlsCertificate.isPresent() && tlsPrivateKey.isEmpty()) {
-            throw ConfigSection.invalid("flight.tls-certificate", tlsCertificate.get(),
-                    "TLS needs flight.tls-private-key as well");
+            throw TLS_CERTIFICATE.invalid(tlsCertificate.get(), "TLS needs " + TLS_PRIVATE_KEY.key() + " as well");
         }
         if (tlsPrivateKey.isPresent() && tlsCertificate.isEmpty()) {
-            throw ConfigSection.invalid("flight.tls-private-key", tlsPrivateKey.get(),
-                    "TLS needs flight.tls-certificate as well");
+            throw TLS_PRIVATE_KEY.invalid(tlsPrivateKey.get(), "TLS needs " + TLS_CERTIFICATE.key() + " as well");
         }
-        if (batchRows < 1) {
-            throw ConfigSection.invalid("flight.batch-rows", batchRows, "must be at least 1");
-        }
+        BATCH_ROWS.check(batchRows);
         requireNonNull(ticketLifetime, "ticketLifetime is null");
-        if (ticketLifetime.isNegative() || ticketLifetime.isZero()) {
-            throw ConfigSection.invalid("flight.ticket-lifetime-ms", ticketLifetime.toMillis(), "must be positive");
-        }
-        if (maxTicketsPerClient < 1) {
-            throw ConfigSection.invalid("flight.max-tickets-per-client", maxTicketsPerClient, "must be at least 1");
-        }
+        TICKET_LIFETIME_MS.check(ticketLifetime.toMillis());
+        MAX_TICKETS_PER_CLIENT.check(maxTicketsPerClient);
         if (maxTickets < maxTicketsPerClient) {
-            throw ConfigSection.invalid("flight.max-tickets", maxTickets,
-                    "must be at least flight.max-tickets-per-client (" + maxTicketsPerClient + ")");
+            throw MAX_TICKETS.invalid(maxTickets, "must be at least " + MAX_TICKETS_PER_CLIENT.key() + " ("
+                    + maxTicketsPerClient + ")");
         }
     }
 
@@ -102,19 +104,19 @@ public record FlightConfig(String bind, int port, String username, Optional<Stri
      * @throws IllegalArgumentException "Invalid value X for configuration Y: reason", or for an unknown key
      */
     public static FlightConfig fromProperties(Map<String, String> properties) {
-        ConfigSection section = ConfigSection.of("flight.", OPTIONS, properties);
+        ConfigSection section = ConfigSection.of(PREFIX, OPTIONS, properties);
         return new FlightConfig(
-                section.text("flight.bind").trim(),
-                section.intValue("flight.port"),
-                section.text("flight.username"),
-                Optional.of(section.text("flight.password")).filter(password -> !password.isEmpty()),
-                Optional.of(section.text("flight.tls-certificate").trim()).filter(path -> !path.isEmpty()).map(Path::of),
-                Optional.of(section.text("flight.tls-private-key").trim()).filter(path -> !path.isEmpty()).map(Path::of),
-                section.intValue("flight.batch-rows"),
-                section.booleanValue("flight.allow-plaintext"),
-                Duration.ofMillis(section.longValue("flight.ticket-lifetime-ms")),
-                section.intValue("flight.max-tickets-per-client"),
-                section.intValue("flight.max-tickets"));
+                section.text(BIND).trim(),
+                section.intValue(PORT),
+                section.text(USERNAME),
+                Optional.of(section.text(PASSWORD)).filter(password -> !password.isEmpty()),
+                Optional.of(section.text(TLS_CERTIFICATE).trim()).filter(path -> !path.isEmpty()).map(Path::of),
+                Optional.of(section.text(TLS_PRIVATE_KEY).trim()).filter(path -> !path.isEmpty()).map(Path::of),
+                section.intValue(BATCH_ROWS),
+                section.booleanValue(ALLOW_PLAINTEXT),
+                Duration.ofMillis(section.longValue(TICKET_LIFETIME_MS)),
+                section.intValue(MAX_TICKETS_PER_CLIENT),
+                section.intValue(MAX_TICKETS));
     }
 
     public FlightConfig withListener(String bind, int port) {

@@ -75,10 +75,10 @@ public final class FlightSqlServer implements AutoCloseable {
         requireNonNull(endpoint, "endpoint is null");
         requireNonNull(observer, "observer is null");
         if (!config.tls() && !config.allowPlaintext() && !isLocalOnly(InetAddress.getByName(config.bind()))) {
-            throw new IllegalArgumentException("Invalid value " + config.bind() + " for configuration flight.bind: "
-                    + "listening on an address other than 127.0.0.1 or ::1 (other loopback addresses included) "
-                    + "requires TLS (flight.tls-certificate and flight.tls-private-key), or "
-                    + "flight.allow-plaintext=true to send passwords and results in the clear");
+            throw FlightConfig.BIND.invalid(config.bind(), "listening on an address other than 127.0.0.1 or ::1 "
+                    + "(other loopback addresses included) requires TLS (" + FlightConfig.TLS_CERTIFICATE.key()
+                    + " and " + FlightConfig.TLS_PRIVATE_KEY.key() + "), or " + FlightConfig.ALLOW_PLAINTEXT.key()
+                    + "=true to send passwords and results in the clear");
         }
         String password = config.password().orElseGet(FlightSqlServer::randomPassword);
         ServerSqlInfo sqlInfo = ServerSqlInfo.of(endpoint,
