@@ -1,7 +1,6 @@
 package io.docmirror.cli;
 
 import com.azure.cosmos.CosmosClient;
-import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
@@ -11,9 +10,8 @@ import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.source.cosmos.CosmosAccount;
 import io.docmirror.store.EmbeddedStore;
-import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreJson;
-import io.docmirror.store.TestingCertificate;
+import io.docmirror.store.TestingCosmosGateway;
 import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,17 +23,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.Base64;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code mirror sync --source cosmos} against docmirror's store serving the Cosmos DB routes over TLS. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MirrorCosmosAccountTest {
-    private static final String KEY = randomKey();
 
+    private TestingCosmosGateway gateway;
+    private String key;
     private EmbeddedStore store;
     private StoreHttpServer server;
     private CosmosClient client;
@@ -43,23 +40,17 @@ class MirrorCosmosAccountTest {
     @BeforeAll
     void start(@TempDir Path directory) throws Exception {
         CosmosAccount.makeSdkNumbersExact();
-        Path keystore = TestingCertificate.serverKeystore(directory.resolve("tls"));
-        store = EmbeddedStore.open(directory.resolve("account"), StoreConfig.defaults().withSyncWrites(false));
-        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
-                .withKeys(KEY, randomKey()).withTls(keystore.toString(), TestingCertificate.PASSWORD));
-        client = new CosmosClientBuilder().endpoint(server.baseUri()).key(KEY).gatewayMode().buildClient();
+        gateway = TestingCosmosGateway.start(directory);
+        key = gateway.primaryKey;
+        store = gateway.store;
+        server = gateway.server;
+        client = gateway.client;
     }
 
     @AfterAll
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (store != null) {
-            store.close();
+        if (gateway != null) {
+            gateway.close();
         }
     }
 
@@ -94,7 +85,7 @@ class MirrorCosmosAccountTest {
         try {
             System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
             exit = Docmirror.run("mirror", "sync", "--data", data.toString(), "--source", "cosmos", "--endpoint",
-                    server.baseUri(), "--key", randomKey());
+                    server.baseUri(), "--key", TestingCosmosGateway.randomKey());
         } finally {
             System.setErr(err);
         }
@@ -106,12 +97,6 @@ class MirrorCosmosAccountTest {
 
     private int sync(Path data) {
         return Docmirror.run("mirror", "sync", "--data", data.toString(), "--source", "cosmos", "--endpoint",
-                server.baseUri(), "--key", KEY, "--database", "shop");
-    }
-
-    private static String randomKey() {
-        byte[] key = new byte[64];
-        new SecureRandom().nextBytes(key);
-        return Base64.getEncoder().encodeToString(key);
+                server.baseUri(), "--key", key, "--database", "shop");
     }
 }

@@ -194,11 +194,7 @@ class BackfillTest {
             orders.writeRound(round);
         }
         // The mirror was stopped while the log kept only the last 5 changes per feed range.
-        store.close();
-        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false)
-                .withChangeLogRetention(-1, 5), clock, false);
-        orders = new RandomOrders(store, 6);
-        assertThat(store.trimChangeLog(1000)).isPositive();
+        reopenKeepingFiveChangesPerFeedRange();
 
         assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Cannot mirror container orders any further: Cannot read feed range orders[")
@@ -226,11 +222,7 @@ class BackfillTest {
         for (int round = 0; round < 4; round++) {
             orders.writeRound(round);
         }
-        store.close();
-        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false)
-                .withChangeLogRetention(-1, 5), clock, false);
-        orders = new RandomOrders(store, 6);
-        assertThat(store.trimChangeLog(1000)).isPositive();
+        reopenKeepingFiveChangesPerFeedRange();
 
         // Far fewer changes than mirror.initial-load.snapshot-above-events, but replaying them would start after
         // the changes retention removed: the first sync loads a snapshot instead.
@@ -258,6 +250,15 @@ class BackfillTest {
                 .run("plain", Backfill.Listener.NONE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Cannot backfill container plain: it is not mirrored (its analytical TTL is off); set "
                         + "its analytical TTL to -1 or a number of seconds first");
+    }
+
+    /** Reopens the store with a change log that keeps the last 5 changes per feed range, and trims it so. */
+    private void reopenKeepingFiveChangesPerFeedRange() {
+        store.close();
+        store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false)
+                .withChangeLogRetention(-1, 5), clock, false);
+        orders = new RandomOrders(store, 6);
+        assertThat(store.trimChangeLog(1000)).isPositive();
     }
 
     /** Four rounds of orders, and a backfill of them that stops after committing feed range 0; its mirror. */

@@ -12,14 +12,14 @@ import java.util.Base64;
 /**
  * A store on a temporary directory, its HTTP API over TLS with a generated certificate and random keys, and official
  * Cosmos DB SDK clients in gateway mode against it ({@link #client} with the primary key, closed with the rest): what
- * the tests of the Cosmos DB routes share.
+ * the tests of the Cosmos DB routes share, and those of the mirror that follows an account.
  */
-final class TestingCosmosGateway implements AutoCloseable {
-    final String primaryKey;
-    final String readOnlyKey;
-    final EmbeddedStore store;
-    final StoreHttpServer server;
-    final CosmosClient client;
+public final class TestingCosmosGateway implements AutoCloseable {
+    public final String primaryKey;
+    public final String readOnlyKey;
+    public final EmbeddedStore store;
+    public final StoreHttpServer server;
+    public final CosmosClient client;
 
     private TestingCosmosGateway(String primaryKey, String readOnlyKey, EmbeddedStore store, StoreHttpServer server) {
         this.primaryKey = primaryKey;
@@ -29,7 +29,7 @@ final class TestingCosmosGateway implements AutoCloseable {
         this.client = client(primaryKey);
     }
 
-    static TestingCosmosGateway start(Path directory) throws Exception {
+    public static TestingCosmosGateway start(Path directory) throws Exception {
         Path keystore = TestingCertificate.serverKeystore(directory.resolve("tls"));
         EmbeddedStore store = EmbeddedStore.open(directory.resolve("store"),
                 StoreConfig.defaults().withSyncWrites(false));
@@ -46,7 +46,7 @@ final class TestingCosmosGateway implements AutoCloseable {
     }
 
     /** A client with the given key; the caller closes it. */
-    CosmosClient client(String key) {
+    public CosmosClient client(String key) {
         return new CosmosClientBuilder()
                 .endpoint(server.baseUri())
                 .key(key)
@@ -65,7 +65,7 @@ final class TestingCosmosGateway implements AutoCloseable {
                 .buildAsyncClient();
     }
 
-    static String randomKey() {
+    public static String randomKey() {
         byte[] key = new byte[64];
         new SecureRandom().nextBytes(key);
         return Base64.getEncoder().encodeToString(key);

@@ -1,7 +1,6 @@
 package io.docmirror.source.cosmos;
 
 import com.azure.cosmos.CosmosClient;
-import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.models.CosmosContainerProperties;
@@ -18,11 +17,10 @@ import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.EmbeddedStore;
-import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
-import io.docmirror.store.TestingCertificate;
+import io.docmirror.store.TestingCosmosGateway;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterAll;
@@ -35,11 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -56,13 +52,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CosmosSourceTest {
-    private static final String KEY = randomKey();
     /** Numbers a double cannot hold: past 2^53, more digits than 17, beyond the double range. */
     private static final String EXACT_NUMBERS = "{\"id\":\"exact\",\"customerId\":\"c1\",\"big\":9007199254740993,"
             + "\"tenth\":0.1000000000000000055511151231257827,\"huge\":1e400}";
     /** Small batches, so that a load takes several reads and commits. */
     private static final MirrorConfig CONFIG = MirrorConfig.defaults().withBatch(10, Duration.ofMinutes(1));
 
+    private TestingCosmosGateway gateway;
+    private String key;
     private EmbeddedStore store;
     private StoreHttpServer server;
     private CosmosClient client;
@@ -73,23 +70,17 @@ class CosmosSourceTest {
         // Before the SDK reads any JSON in this JVM (the writing client below included), as the CLI does.
         ExactSdkNumbers.install();
         work = directory;
-        Path keystore = TestingCertificate.serverKeystore(directory.resolve("tls"));
-        store = EmbeddedStore.open(directory.resolve("store"), StoreConfig.defaults().withSyncWrites(false));
-        server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
-                .withKeys(KEY, randomKey()).withTls(keystore.toString(), TestingCertificate.PASSWORD));
-        client = new CosmosClientBuilder().endpoint(server.baseUri()).key(KEY).gatewayMode().buildClient();
+        gateway = TestingCosmosGateway.start(directory);
+        key = gateway.primaryKey;
+        store = gateway.store;
+        server = gateway.server;
+        client = gateway.client;
     }
 
     @AfterAll
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (store != null) {
-            store.close();
+        if (gateway != null) {
+            gateway.close();
         }
     }
 
@@ -113,7 +104,7 @@ class CosmosSourceTest {
 
         // Changes while the containers load: items already loaded and not yet loaded, changed, deleted, created.
         ChangeSource.Opener writesDuringTheLoad;
-        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), KEY, Optional.of("shop"))) {
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), key, Optional.of("shop"))) {
             ChangeSource.Opener opener = account.opener();
             AtomicBoolean written = new AtomicBoolean();
             writesDuringTheLoad = (container, from) -> !container.id().equals("shop.orders")
@@ -156,7 +147,7 @@ class CosmosSourceTest {
         // A restart: a new client and mirror go on from the committed checkpoint, nothing read twice.
         orders.deleteItem("o2", new PartitionKey("c2"), new CosmosItemRequestOptions());
         lines.upsertItem(line("l4", "o4").put("quantity", 7));
-        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), KEY, Optional.empty());
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), key, Optional.empty());
                 FeedMirror feedMirror = new FeedMirror(account, account.opener(), mirror, CONFIG,
                         FlattenerConfig::defaults, Clock.systemUTC())) {
             feedMirror.sync();
@@ -185,7 +176,7 @@ class CosmosSourceTest {
                 .as("the SDK writes the numbers as they were read").contains("1e400");
 
         List<ChangeEvent> events = new ArrayList<>();
-        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), KEY, Optional.of(name));
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), key, Optional.of(name));
                 ChangeSource source = account.opener().open(account.listContainers().get(0), Checkpoint.NONE)) {
             ChangeSource.Changes changes;
             do {
@@ -201,7 +192,7 @@ class CosmosSourceTest {
 
     @Test
     void aWrongKeyIsRefusedNamingTheEndpoint() {
-        assertThatThrownBy(() -> CosmosAccount.connect(server.baseUri(), randomKey(), Optional.empty()))
+        assertThatThrownBy(() -> CosmosAccount.connect(server.baseUri(), TestingCosmosGateway.randomKey(), Optional.empty()))
                 .isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.code()).isEqualTo(StoreErrorCode.UNAUTHORIZED);
                     assertThat(e.getMessage()).isEqualTo("Cannot connect to the Cosmos DB account at "
@@ -234,12 +225,6 @@ class CosmosSourceTest {
 
     private static ObjectNode order(String id, String customer, int total) {
         return StoreJson.mapper().createObjectNode().put("id", id).put("customerId", customer).put("total", total);
-    }
-
-    private static String randomKey() {
-        byte[] key = new byte[64];
-        new SecureRandom().nextBytes(key);
-        return Base64.getEncoder().encodeToString(key);
     }
 
     private static ObjectNode line(String id, String order) {
