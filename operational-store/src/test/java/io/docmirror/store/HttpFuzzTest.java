@@ -109,7 +109,7 @@ class HttpFuzzTest {
             String[] request = valid.getKey().split(" ");
             for (byte[] mutation : new RequestMutations(SEED + request[1].hashCode()).of(valid.getValue(),
                     MUTATIONS_PER_BODY)) {
-                exchange(request[0], request[1], mutation);
+                exchange(request[0], request[1], mutation, batchHeaders(request[1]));
             }
         }
 
@@ -241,6 +241,18 @@ class HttpFuzzTest {
         assertThat(snapshot()).isEqualTo(before);
     }
 
+    /** The headers that make a Cosmos DB POST of items a transactional batch ({@code ?batch}) or bulk ({@code ?bulk}). */
+    private static Map<String, String> batchHeaders(String route) {
+        if (route.endsWith("?batch")) {
+            return Map.of("x-ms-cosmos-is-batch-request", "True", HEADER, "[\"c1\"]");
+        }
+        if (route.endsWith("?bulk")) {
+            return Map.of("x-ms-cosmos-is-batch-request", "True", "x-ms-cosmos-batch-atomic", "False",
+                    "x-ms-documentdb-partitionkeyrangeid", "0");
+        }
+        return Map.of();
+    }
+
     private void exchange(String method, String route, byte[] body) throws IOException {
         exchange(method, route, body, Map.of());
     }
@@ -263,7 +275,8 @@ class HttpFuzzTest {
         if (route.startsWith("/dbs") && random.nextInt(3) == 0) {
             request.header(List.of("x-ms-cosmos-is-batch-request", "x-ms-documentdb-isquery", "A-IM",
                     "If-None-Match", "x-ms-documentdb-partitionkeyrangeid", "x-ms-max-item-count", "x-ms-start-epk",
-                    "If-Modified-Since").get(random.nextInt(8)), List.of("True", "False", "maybe", "\"1\"", "*",
+                    "If-Modified-Since", "x-ms-cosmos-batch-atomic", "x-ms-cosmos-batch-continue-on-error")
+                    .get(random.nextInt(10)), List.of("True", "False", "maybe", "\"1\"", "*",
                     "Incremental Feed", "Full-Fidelity Feed", "rid,0", "-1", "99999999999",
                     "Tue, 24 Nov 2026 08:00:00 GMT", "").get(random.nextInt(12)));
         }
@@ -399,6 +412,9 @@ class HttpFuzzTest {
                 + "\"resourceBody\":{\"operations\":[{\"op\":\"incr\",\"path\":\"/total\",\"value\":1}]}},"
                 + "{\"operationType\":\"Read\",\"id\":\"o1\",\"ifMatch\":\"\\\"x\\\"\"},"
                 + "{\"operationType\":\"Delete\",\"id\":\"b1\"}]");
+        bodies.put("POST /dbs/shop/colls/orders/docs?bulk", "[{\"operationType\":\"Create\",\"partitionKey\":"
+                + "\"[\\\"c1\\\"]\",\"resourceBody\":{\"id\":\"k1\",\"customerId\":\"c1\"}},"
+                + "{\"operationType\":\"Delete\",\"partitionKey\":\"[{}]\",\"id\":\"zz\"}]");
         bodies.put("POST /containers/orders/bulk", "{\"id\":\"l1\",\"customerId\":\"c1\"}\n{\"id\":\"l2\",\"customerId\":"
                 + "\"c2\"}\r\n{\"id\":\"l3\"}\n");
         Map<String, byte[]> bytes = new TreeMap<>();

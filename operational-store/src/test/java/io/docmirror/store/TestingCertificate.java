@@ -3,10 +3,13 @@ package io.docmirror.store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +28,10 @@ public final class TestingCertificate {
     private TestingCertificate() {
     }
 
-    /** Makes the server's keystore in {@code directory} and trusts its certificate; returns the keystore. */
+    /**
+     * Makes the server's keystore in {@code directory} and trusts its certificate; returns the keystore. The
+     * certificate is also written as PEM, {@link #pem}, for clients outside the JVM.
+     */
     public static Path serverKeystore(Path directory)
             throws IOException, InterruptedException, GeneralSecurityException {
         Files.createDirectories(directory);
@@ -45,6 +51,11 @@ public final class TestingCertificate {
         return keystore;
     }
 
+    /** The certificate of the keystore {@link #serverKeystore} made, in PEM (what Node's NODE_EXTRA_CA_CERTS reads). */
+    public static Path pem(Path keystore) {
+        return keystore.resolveSibling("certificate.pem");
+    }
+
     private static void trust(Path keystore, Path trustStore) throws IOException, GeneralSecurityException {
         KeyStore server = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
@@ -52,10 +63,15 @@ public final class TestingCertificate {
         }
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
-        trusted.setCertificateEntry(ALIAS, server.getCertificate(ALIAS));
+        Certificate certificate = server.getCertificate(ALIAS);
+        trusted.setCertificateEntry(ALIAS, certificate);
         try (OutputStream out = Files.newOutputStream(trustStore)) {
             trusted.store(out, PASSWORD.toCharArray());
         }
+        Files.writeString(pem(keystore), "-----BEGIN CERTIFICATE-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(certificate.getEncoded())
+                + "\n-----END CERTIFICATE-----\n", StandardCharsets.US_ASCII);
         System.setProperty("javax.net.ssl.trustStore", trustStore.toString());
         System.setProperty("javax.net.ssl.trustStorePassword", PASSWORD);
         System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");

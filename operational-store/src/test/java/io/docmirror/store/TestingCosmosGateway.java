@@ -15,13 +15,17 @@ import java.util.Base64;
  * the tests of the Cosmos DB routes share, and those of the mirror that follows an account.
  */
 public final class TestingCosmosGateway implements AutoCloseable {
+    /** The server's certificate in PEM, for clients outside this JVM to trust. */
+    public final Path certificate;
     public final String primaryKey;
     public final String readOnlyKey;
     public final EmbeddedStore store;
     public final StoreHttpServer server;
     public final CosmosClient client;
 
-    private TestingCosmosGateway(String primaryKey, String readOnlyKey, EmbeddedStore store, StoreHttpServer server) {
+    private TestingCosmosGateway(Path certificate, String primaryKey, String readOnlyKey, EmbeddedStore store,
+            StoreHttpServer server) {
+        this.certificate = certificate;
         this.primaryKey = primaryKey;
         this.readOnlyKey = readOnlyKey;
         this.store = store;
@@ -38,7 +42,8 @@ public final class TestingCosmosGateway implements AutoCloseable {
         try {
             StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
                     .withKeys(primaryKey, readOnlyKey).withTls(keystore.toString(), TestingCertificate.PASSWORD));
-            return new TestingCosmosGateway(primaryKey, readOnlyKey, store, server);
+            return new TestingCosmosGateway(TestingCertificate.pem(keystore), primaryKey, readOnlyKey, store,
+                    server);
         } catch (Exception | Error e) {
             store.close();
             throw e;

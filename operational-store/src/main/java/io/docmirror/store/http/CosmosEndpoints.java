@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BatchResult;
+import io.docmirror.store.BulkOperation;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EffectivePartitionKey;
 import io.docmirror.store.Item;
@@ -37,6 +38,8 @@ final class CosmosEndpoints {
     private static final String OWNER_NAME = "x-ms-alt-content-path";
     private static final String OWNER_ID = "x-ms-content-path";
     private static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
+    private static final String IS_ATOMIC = "x-ms-cosmos-batch-atomic";
+    private static final String CONTINUE_ON_ERROR = "x-ms-cosmos-batch-continue-on-error";
 
     private final StoreClient store;
     private final CosmosDatabases databases;
@@ -227,7 +230,10 @@ final class CosmosEndpoints {
             return queries.answer(request, container);
         }
         if (RequestHeaders.flag(request, IS_BATCH)) {
-            return batch(request, container);
+            // A batch is atomic unless it says otherwise; the SDKs' bulk mode sends its operations as a batch that
+            // is not atomic, each operation with its own partition key.
+            boolean atomic = request.header(IS_ATOMIC).isEmpty() || RequestHeaders.flag(request, IS_ATOMIC);
+            return atomic ? batch(request, container) : bulk(request, container);
         }
         String storeId = container.properties().id();
         byte[] document = request.body();
@@ -282,9 +288,18 @@ final class CosmosEndpoints {
         PartitionKey partitionKey = RequestHeaders.requiredPartitionKey(request);
         List<BatchOperation> operations = CosmosWire.batchOperations(request.body());
         BatchResult result = store.executeBatch(container.properties().id(), partitionKey, operations);
+        long lsn = result.results().stream().filter(operation -> operation.item() != null)
+                .mapToLong(operation -> operation.item().lsn()).max().orElse(0);
+        return CosmosWire.json(result.isSuccess() ? 200 : 207, operationResults(container, operations,
+                result.results())).withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, lsn));
+    }
+
+    /** One result per operation of a batch or bulk request, as the SDKs read them. */
+    private ArrayNode operationResults(CosmosContainers.Resolved container, List<BatchOperation> operations,
+            List<BatchResult.OperationResult> outcomes) {
         ArrayNode results = StoreJson.mapper().createArrayNode();
         for (int index = 0; index < operations.size(); index++) {
-            BatchResult.OperationResult operation = result.results().get(index);
+            BatchResult.OperationResult operation = outcomes.get(index);
             boolean upserted = operations.get(index).type() == BatchOperation.Type.UPSERT && operation.item() != null;
             ObjectNode node = results.addObject();
             node.put("statusCode", upserted ? upsertStatus(container, operation.item()) : operation.status())
@@ -296,10 +311,32 @@ final class CosmosEndpoints {
                 node.set("resourceBody", operation.item().tree());
             }
         }
-        long lsn = result.results().stream().filter(operation -> operation.item() != null)
-                .mapToLong(operation -> operation.item().lsn()).max().orElse(0);
-        return CosmosWire.json(result.isSuccess() ? 200 : 207, results)
-                .withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, lsn));
+        return results;
+    }
+
+    /**
+     * Bulk operations: each applied on its own, in order; the answer is one result per operation, 200 when all
+     * succeeded, otherwise 207. With {@code x-ms-cosmos-batch-continue-on-error: false} the operations after the
+     * first failure are not applied and answer 424.
+     */
+    private ApiResponse bulk(ApiRequest request, CosmosContainers.Resolved container) {
+        boolean continueOnError = request.header(CONTINUE_ON_ERROR).isEmpty()
+                || RequestHeaders.flag(request, CONTINUE_ON_ERROR);
+        List<BulkOperation> operations = CosmosWire.bulkOperations(request.body());
+        List<BatchResult.OperationResult> results = new ArrayList<>();
+        if (continueOnError) {
+            results.addAll(store.executeBulk(container.properties().id(), operations));
+        } else {
+            for (BulkOperation operation : operations) {
+                boolean failed = results.stream().anyMatch(result -> result.status() >= 300);
+                results.add(failed ? new BatchResult.OperationResult(StoreErrorCode.FAILED_DEPENDENCY.httpStatus(),
+                        null, null, "Not applied: an earlier operation failed and " + CONTINUE_ON_ERROR + " is false")
+                        : store.executeBulk(container.properties().id(), List.of(operation)).get(0));
+            }
+        }
+        List<BatchOperation> batchOperations = operations.stream().map(BulkOperation::operation).toList();
+        return CosmosWire.json(results.stream().allMatch(result -> result.status() < 300) ? 200 : 207,
+                operationResults(container, batchOperations, results));
     }
 
     /**

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.store.BatchOperation;
+import io.docmirror.store.BulkOperation;
 import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -101,11 +103,22 @@ final class CosmosWire {
         return node;
     }
 
-    /** A patch body, {@code {"operations":[...]}}; a {@code condition} (a query filter) is not supported yet. */
+    /**
+     * A patch body: {@code {"operations":[...]}}, as the Java and .NET SDKs send it, or the bare array of operations
+     * the JavaScript SDK sends. A {@code condition} (a query filter) is not supported yet.
+     */
     static List<PatchOperation> patchOperations(byte[] body) {
-        JsonNode node = object(body, "Cannot patch item");
+        String context = "Cannot patch item";
+        JsonNode node = RequestBodies.parse(body);
+        if (node.isArray()) {
+            return RequestBodies.patchOperations(node, context);
+        }
+        if (!node.isObject()) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": the body must be a JSON object such "
+                    + "as {\"operations\":[...]} or a JSON array of operations");
+        }
         if (node.has("condition")) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot patch item: a conditional patch "
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": a conditional patch "
                     + "('condition', a query filter) is not supported yet");
         }
         return RequestBodies.patchOperations(body);
@@ -113,16 +126,46 @@ final class CosmosWire {
 
     /** A transactional batch's body: a JSON array of {@code {"operationType":"Create","resourceBody":{...}}, ...}. */
     static List<BatchOperation> batchOperations(byte[] body) {
+        List<BatchOperation> operations = new ArrayList<>();
+        readOperations(body, "Cannot run batch", (node, operation, context) -> operations.add(operation));
+        return operations;
+    }
+
+    /**
+     * A bulk request's body (a batch that is not atomic): the same operations, each naming its own partition key
+     * value as a JSON array in a string, {@code "partitionKey":"[\"c1\"]"}.
+     */
+    static List<BulkOperation> bulkOperations(byte[] body) {
+        List<BulkOperation> operations = new ArrayList<>();
+        readOperations(body, "Cannot run bulk operations", (node, operation, context) -> {
+            JsonNode partitionKey = node.get("partitionKey");
+            if (partitionKey == null || !partitionKey.isTextual()) {
+                throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": 'partitionKey' must be a string "
+                        + "holding the partition key value as a JSON array, e.g. \"[\\\"c1\\\"]\"");
+            }
+            try {
+                operations.add(new BulkOperation(PartitionKey.fromWire(partitionKey.textValue()), operation));
+            } catch (IllegalArgumentException e) {
+                throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": " + e.getMessage(), e);
+            }
+        });
+        return operations;
+    }
+
+    private interface OperationReader {
+        void read(JsonNode node, BatchOperation operation, String context);
+    }
+
+    private static void readOperations(byte[] body, String action, OperationReader reader) {
         JsonNode array = RequestBodies.parse(body);
         if (!array.isArray()) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot run batch: the body must be a JSON array of "
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, action + ": the body must be a JSON array of "
                     + "operations, e.g. [{\"operationType\":\"Read\",\"id\":\"o1\"}]");
         }
-        List<BatchOperation> operations = new ArrayList<>();
         int index = 0;
         for (JsonNode node : array) {
             index++;
-            String context = "Cannot run batch: operation " + index;
+            String context = action + ": operation " + index;
             if (!node.isObject()) {
                 throw new StoreException(StoreErrorCode.BAD_REQUEST, context + " must be an object");
             }
@@ -140,9 +183,8 @@ final class CosmosWire {
                 throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": 'operationType' must be one of "
                         + String.join(", ", BATCH_TYPES.keySet().stream().sorted().toList()));
             }
-            operations.add(batchOperation(type, node, context));
+            reader.read(node, batchOperation(type, node, context), context);
         }
-        return operations;
     }
 
     private static BatchOperation batchOperation(BatchOperation.Type type, JsonNode node, String context) {

@@ -206,7 +206,8 @@ final class RequestBodies {
         }
     }
 
-    private static List<PatchOperation> patchOperations(JsonNode array, String context) {
+    /** Patch operations given as a JSON array; {@code context} starts each error message. */
+    static List<PatchOperation> patchOperations(JsonNode array, String context) {
         List<PatchOperation> operations = new ArrayList<>();
         int index = 0;
         for (JsonNode node : array) {
