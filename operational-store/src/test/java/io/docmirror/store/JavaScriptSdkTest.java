@@ -27,7 +27,7 @@ class JavaScriptSdkTest {
     void theJavaScriptSdkRunsItsTestsAgainstTheStore() throws Exception {
         NodeProject project = NodeProject.install();
         try (TestingCosmosGateway gateway = TestingCosmosGateway.start(directory)) {
-            NodeProject.Run run = project.run(Map.of(
+            ClientProcess run = project.run(Map.of(
                     "COSMOS_ENDPOINT", gateway.server.baseUri(),
                     "COSMOS_KEY", gateway.primaryKey,
                     "COSMOS_READ_ONLY_KEY", gateway.readOnlyKey,

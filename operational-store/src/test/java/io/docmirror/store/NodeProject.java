@@ -38,7 +38,7 @@ final class NodeProject {
         }
         NodeProject project = new NodeProject(directory);
         if (!Files.exists(directory.resolve("node_modules").resolve(".package-lock.json"))) {
-            Run install = project.run(Map.of(), TimeUnit.MINUTES.toSeconds(5), "npm", "ci", "--no-audit",
+            ClientProcess install = project.run(Map.of(), TimeUnit.MINUTES.toSeconds(5), "npm", "ci", "--no-audit",
                     "--no-fund");
             if (install.exitCode() != 0) {
                 throw new IllegalStateException("npm ci failed in " + directory.toAbsolutePath() + ":\n"
@@ -49,30 +49,13 @@ final class NodeProject {
     }
 
     /** Runs a command in the project's directory with extra environment variables; waits for it to end. */
-    Run run(Map<String, String> environment, long timeoutSeconds, String... command)
+    ClientProcess run(Map<String, String> environment, long timeoutSeconds, String... command)
             throws IOException, InterruptedException {
-        Path output = Files.createTempFile("docmirror-node-", ".out");
-        try {
-            ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
-                    .redirectErrorStream(true).redirectOutput(output.toFile());
-            builder.environment().putAll(environment);
-            Process process = builder.start();
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                throw new IllegalStateException(String.join(" ", command) + " did not end within " + timeoutSeconds
-                        + " s; it printed:\n" + Files.readString(output, StandardCharsets.UTF_8));
-            }
-            return new Run(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
-        } finally {
-            Files.delete(output);
-        }
+        return ClientProcess.run(directory, environment, timeoutSeconds, command);
     }
 
     Path directory() {
         return directory;
-    }
-
-    record Run(int exitCode, String output) {
     }
 
     private static void checkNodeVersion() throws IOException, InterruptedException {

@@ -364,7 +364,7 @@ final class CosmosEndpoints {
     }
 
     private static ApiResponse item(int status, CosmosContainers.Resolved container, Item item) {
-        return ApiResponse.json(status, item.jsonBytes())
+        return ApiResponse.json(status, CosmosWire.withLinks(item.jsonBytes(), container))
                 .withHeader(OWNER_NAME, "dbs/" + container.database().id() + "/colls/" + container.id())
                 .withHeader(OWNER_ID, container.resourceId())
                 .withHeader("etag", item.etag())

@@ -25,6 +25,7 @@ import java.util.Set;
  * transactional batches.
  */
 final class CosmosWire {
+    private static final String RID_FIELD = "\"_rid\":\"";
     private static final Set<String> BATCH_FIELDS = Set.of("operationType", "id", "resourceBody", "ifMatch",
             "ifNoneMatch", "partitionKey", "minimalReturnPreference");
     private static final Map<String, BatchOperation.Type> BATCH_TYPES = Map.of(
@@ -122,6 +123,25 @@ final class CosmosWire {
                     + "('condition', a query filter) is not supported yet");
         }
         return RequestBodies.patchOperations(body);
+    }
+
+    /**
+     * A stored item as Cosmos DB answers it, with the links Cosmos DB adds to every item: {@code _self} (the Python
+     * SDK keeps its session tokens by it) and {@code _attachments}. The store appends its system properties, its
+     * {@code _rid} among them, after the document's own, so the last {@code "_rid":"} is the item's, and the links are
+     * spliced in before the closing brace rather than by parsing the item again.
+     */
+    static byte[] withLinks(byte[] item, CosmosContainers.Resolved container) {
+        String text = new String(item, StandardCharsets.UTF_8);
+        int ridStart = text.lastIndexOf(RID_FIELD) + RID_FIELD.length();
+        int ridEnd = text.indexOf('"', ridStart);
+        int close = text.lastIndexOf('}');
+        if (ridStart < RID_FIELD.length() || ridEnd < 0 || close < ridEnd) {
+            throw new IllegalStateException("A stored item without its _rid: " + text);
+        }
+        String links = ",\"_self\":\"" + container.selfLink() + "docs/" + text.substring(ridStart, ridEnd)
+                + "/\",\"_attachments\":\"attachments/\"";
+        return (text.substring(0, close) + links + text.substring(close)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** A transactional batch's body: a JSON array of {@code {"operationType":"Create","resourceBody":{...}}, ...}. */

@@ -44,12 +44,15 @@ import static java.util.Objects.requireNonNull;
  * </ul>
  * Numbers are copied as the text they were written with, so none is ever rounded or respelled, and a number may be
  * as long as the item allows ({@link StoreJson#MAX_NUMBER_LENGTH}). The system properties
- * {@code _rid, _etag, _ts, _lsn} of the input are dropped: the store sets them.
+ * {@code _rid, _etag, _ts, _lsn} of the input are dropped: the store sets them. So are Cosmos DB's {@code _self} and
+ * {@code _attachments}, which the Cosmos DB routes add to the items they answer with, so that an item read there
+ * and written back does not keep them.
  */
 public final class DocumentValidator {
     public static final int MAX_ITEM_BYTES = 2 * 1024 * 1024;
     public static final int MAX_ID_BYTES = 1023;
-    public static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_etag", "_ts", "_lsn");
+    public static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_etag", "_ts", "_lsn", "_self",
+            "_attachments");
 
     private final String container;
     private final List<String> partitionKeyPath;
