@@ -70,6 +70,14 @@ public record ConfigOption(String key, ConfigType type, Optional<String> default
     }
 
     /**
+     * Checks a number of this option found under {@code fullKey} (an option of a structured section, such as
+     * {@code derivations.d.targets.T.ttl}) against its rule, naming that key when it is broken.
+     */
+    public void check(String fullKey, long value) {
+        rule.check(fullKey, value);
+    }
+
+    /**
      * Checks a word of this option against its rule.
      *
      * @throws IllegalArgumentException "Invalid value X for configuration Y: must be one of a, b"

@@ -3,6 +3,7 @@ package io.docmirror.feed.derive;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.config.ConfigOption;
+import io.docmirror.config.ConfigRule;
 import io.docmirror.config.ConfigSection;
 import io.docmirror.config.ConfigType;
 import io.docmirror.config.NearestKey;
@@ -60,9 +61,11 @@ public final class DerivationConfig {
             "true", "`false`: a user delete of the source (or an update that no longer produces the document) "
                     + "leaves this target document alone.");
     private static final ConfigOption TTL = ConfigOption.withoutDefault("ttl", ConfigType.INTEGER,
-            "The target container's default TTL: `-1` or a number of seconds. Absent: none.");
+            "The target container's default TTL: `-1` or a number of seconds. Absent: none.")
+            .withRule(ConfigRule.atLeastOr(1, -1, "items expire only by their own ttl"));
     private static final ConfigOption ANALYTICAL_TTL = new ConfigOption("analytical-ttl", ConfigType.INTEGER, "-1",
-            "The target's analytical TTL in seconds; `-1` mirrors it and keeps every version.");
+            "The target's analytical TTL in seconds; `-1` mirrors it and keeps every version.")
+            .withRule(ConfigRule.atLeastOr(0, -1, "mirrored, every version kept"));
     /** The keys of a target, relative to {@code derivations.<name>.targets.<container>}. */
     public static final List<ConfigOption> TARGET_OPTIONS = List.of(PARTITION_KEY, ID, SPLIT, PARENT_FIELDS,
             INDEX_FIELD, FIELDS, DROP, FLATTEN, DELETE_WITH_SOURCE, TTL, ANALYTICAL_TTL);
@@ -205,11 +208,14 @@ public final class DerivationConfig {
         if (text.isEmpty()) {
             return null;
         }
+        int seconds;
         try {
-            return Integer.parseInt(text.get().trim());
+            seconds = Integer.parseInt(text.get().trim());
         } catch (NumberFormatException e) {
-            throw ConfigSection.invalid(optionKey, text.get(), "must be -1 or a number of seconds");
+            throw ConfigSection.invalid(optionKey, text.get(), "must be " + option.rule().text());
         }
+        option.check(optionKey, seconds);
+        return seconds;
     }
 
     /** {@code derivations.<name>}. */

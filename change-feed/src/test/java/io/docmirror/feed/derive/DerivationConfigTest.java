@@ -53,15 +53,18 @@ class DerivationConfigTest {
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 1.5"),
                 "Invalid value 1.5 for configuration derivations.d.targets.T.ttl: must be an integer");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 9999999999"),
-                "Invalid value 9999999999 for configuration derivations.d.targets.T.ttl: must be -1 or a number of "
-                        + "seconds");
+                "Invalid value 9999999999 for configuration derivations.d.targets.T.ttl: must be -1 (items expire "
+                        + "only by their own ttl) or at least 1");
         assertInvalid(target("\"partition-key\": 7, \"id\": \"{k}\""), "Invalid value (a number) for "
                 + "configuration derivations.d.targets.T.partition-key: must be a string; put it in quotes");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"fields\": {\"k\": [\"/k\"]}"),
                 "Invalid value (a list) for configuration derivations.d.targets.T.fields.k: must be a string");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 0"),
-                "Invalid configuration derivations.d.targets.T: Cannot create container T: default TTL 0 must be "
-                        + "absent, -1 or a positive number of seconds");
+                "Invalid value 0 for configuration derivations.d.targets.T.ttl: must be -1 (items expire only by "
+                        + "their own ttl) or at least 1");
+        assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"analytical-ttl\": -2"),
+                "Invalid value -2 for configuration derivations.d.targets.T.analytical-ttl: must be -1 (mirrored, "
+                        + "every version kept) or at least 0");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"drop\": \"/a\""),
                 "Invalid configuration derivations.d.targets.T.drop: it must be a list of JSON pointers such as "
                         + "[/items, /customer/email]");
