@@ -327,11 +327,14 @@ final class CosmosEndpoints {
         if (continueOnError) {
             results.addAll(store.executeBulk(container.properties().id(), operations));
         } else {
+            boolean failed = false;
             for (BulkOperation operation : operations) {
-                boolean failed = results.stream().anyMatch(result -> result.status() >= 300);
-                results.add(failed ? new BatchResult.OperationResult(StoreErrorCode.FAILED_DEPENDENCY.httpStatus(),
-                        null, null, "Not applied: an earlier operation failed and " + CONTINUE_ON_ERROR + " is false")
-                        : store.executeBulk(container.properties().id(), List.of(operation)).get(0));
+                BatchResult.OperationResult result = failed
+                        ? new BatchResult.OperationResult(StoreErrorCode.FAILED_DEPENDENCY.httpStatus(), null, null,
+                                "Not applied: an earlier operation failed and " + CONTINUE_ON_ERROR + " is false")
+                        : store.executeBulk(container.properties().id(), List.of(operation)).get(0);
+                failed |= result.status() >= 300;
+                results.add(result);
             }
         }
         List<BatchOperation> batchOperations = operations.stream().map(BulkOperation::operation).toList();

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +26,7 @@ import java.util.Set;
  * transactional batches.
  */
 final class CosmosWire {
-    private static final String RID_FIELD = "\"_rid\":\"";
+    private static final byte[] RID_FIELD = "\"_rid\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final Set<String> BATCH_FIELDS = Set.of("operationType", "id", "resourceBody", "ifMatch",
             "ifNoneMatch", "partitionKey", "minimalReturnPreference");
     private static final Map<String, BatchOperation.Type> BATCH_TYPES = Map.of(
@@ -128,20 +129,40 @@ final class CosmosWire {
     /**
      * A stored item as Cosmos DB answers it, with the links Cosmos DB adds to every item: {@code _self} (the Python
      * SDK keeps its session tokens by it) and {@code _attachments}. The store appends its system properties, its
-     * {@code _rid} among them, after the document's own, so the last {@code "_rid":"} is the item's, and the links are
-     * spliced in before the closing brace rather than by parsing the item again.
+     * {@code _rid} among them, after the document's own, so the last {@code "_rid":"} is the item's; the links are
+     * spliced in before the closing brace, in the item's bytes, rather than by parsing it again.
      */
     static byte[] withLinks(byte[] item, CosmosContainers.Resolved container) {
-        String text = new String(item, StandardCharsets.UTF_8);
-        int ridStart = text.lastIndexOf(RID_FIELD) + RID_FIELD.length();
-        int ridEnd = text.indexOf('"', ridStart);
-        int close = text.lastIndexOf('}');
-        if (ridStart < RID_FIELD.length() || ridEnd < 0 || close < ridEnd) {
-            throw new IllegalStateException("A stored item without its _rid: " + text);
+        int ridStart = lastIndexOf(item, RID_FIELD) + RID_FIELD.length;
+        int ridEnd = ridStart;
+        while (ridEnd < item.length && item[ridEnd] != '"') {
+            ridEnd++;
         }
-        String links = ",\"_self\":\"" + container.selfLink() + "docs/" + text.substring(ridStart, ridEnd)
-                + "/\",\"_attachments\":\"attachments/\"";
-        return (text.substring(0, close) + links + text.substring(close)).getBytes(StandardCharsets.UTF_8);
+        int close = item.length - 1;
+        while (close > ridEnd && item[close] != '}') {
+            close--;
+        }
+        if (ridStart < RID_FIELD.length || close <= ridEnd) {
+            throw new IllegalStateException("A stored item without its _rid: " + new String(item,
+                    StandardCharsets.UTF_8));
+        }
+        byte[] links = (",\"_self\":\"" + container.selfLink() + "docs/"
+                + new String(item, ridStart, ridEnd - ridStart, StandardCharsets.UTF_8)
+                + "/\",\"_attachments\":\"attachments/\"").getBytes(StandardCharsets.UTF_8);
+        byte[] answer = new byte[item.length + links.length];
+        System.arraycopy(item, 0, answer, 0, close);
+        System.arraycopy(links, 0, answer, close, links.length);
+        System.arraycopy(item, close, answer, close + links.length, item.length - close);
+        return answer;
+    }
+
+    private static int lastIndexOf(byte[] bytes, byte[] pattern) {
+        for (int start = bytes.length - pattern.length; start >= 0; start--) {
+            if (Arrays.equals(bytes, start, start + pattern.length, pattern, 0, pattern.length)) {
+                return start;
+            }
+        }
+        return -1;
     }
 
     /** A transactional batch's body: a JSON array of {@code {"operationType":"Create","resourceBody":{...}}, ...}. */
