@@ -128,7 +128,15 @@ sealed interface QueryContinuation {
                 return new SkipGiven(object.get("given").longValue());
             }
             if (names.equals(Set.of("orderByItems", "position", "given")) && isCount(object.get("given"))) {
-                List<JsonNode> values = sortValues(object.get("orderByItems"));
+                List<JsonNode> values;
+                try {
+                    values = sortValues(object.get("orderByItems"));
+                } catch (QueryException numberOutOfRange) {
+                    // A number no BigDecimal holds, which no page compares and so none gives out.
+                    QueryException refusal = notGivenOut(token);
+                    refusal.initCause(numberOutOfRange);
+                    throw refusal;
+                }
                 RowPosition position = position(object.get("position"));
                 if (values != null && position != null) {
                     return new SortedAfter(new SortKey(values, position), object.get("given").longValue());
