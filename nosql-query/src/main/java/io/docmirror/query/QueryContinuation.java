@@ -3,9 +3,11 @@ package io.docmirror.query;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
@@ -56,8 +58,8 @@ sealed interface QueryContinuation {
 
         @Override
         public String token() {
-            return JsonNodeFactory.instance.objectNode().put("documents", documents).put("rows", rows)
-                    .put("given", given).toString();
+            return TokenJson.write(JsonNodeFactory.instance.objectNode().put("documents", documents)
+                    .put("rows", rows).put("given", given));
         }
     }
 
@@ -84,7 +86,7 @@ sealed interface QueryContinuation {
             }
             RowPosition position = last.position();
             token.putArray("position").add(position.tieBreak()).add(position.document()).add(position.row());
-            return token.put("given", given).toString();
+            return TokenJson.write(token.put("given", given));
         }
     }
 
@@ -98,7 +100,7 @@ sealed interface QueryContinuation {
 
         @Override
         public String token() {
-            return JsonNodeFactory.instance.objectNode().put("given", given).toString();
+            return TokenJson.write(JsonNodeFactory.instance.objectNode().put("given", given));
         }
     }
 
@@ -209,7 +211,11 @@ sealed interface QueryContinuation {
         return token.length() > 60 ? token.substring(0, 60) + "..." : token;
     }
 
-    /** How tokens are read: strictly, numbers exact whatever their length (a sort value is a stored number). */
+    /**
+     * How tokens are written, in ASCII (a token travels in an HTTP header, whose values are ASCII: the characters of
+     * a sort value beyond ASCII are written as JSON escapes), and read: strictly, numbers exact whatever their length
+     * (a sort value is a stored number).
+     */
     final class TokenJson {
         /** A stored document nests at most 128 deep; a sort value sits three levels into the token. */
         private static final int MAX_NESTING_DEPTH = 128 + 3;
@@ -228,7 +234,17 @@ sealed interface QueryContinuation {
                 .addModule(ExactTreeDeserializer.module(NumberFidelity.VALUE))
                 .build();
 
+        private static final ObjectWriter WRITER = MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
+
         private TokenJson() {
+        }
+
+        static String write(ObjectNode token) {
+            try {
+                return WRITER.writeValueAsString(token);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("Cannot write a continuation of a query", e);
+            }
         }
 
         static JsonNode read(String token) throws JsonProcessingException {

@@ -38,15 +38,13 @@ final class QueryExecution {
      */
     QueryPage page(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
             QueryContinuation from, int maxItemCount) {
-        if (model.orderBy().isEmpty()) {
-            tieBreak = DOCUMENT_ORDER; // DISTINCT keeps the first result met, in the order given
-        }
         if (model.isGrouped()) {
             return skipGiven(groupedResults(documents), continuation(QueryContinuation.SkipGiven.class, from),
                     maxItemCount);
         }
         if (model.distinct()) {
-            return skipGiven(distinctResults(documents, tieBreak),
+            // Without ORDER BY there are no ties to break: DISTINCT keeps the first result met, in the order given.
+            return skipGiven(distinctResults(documents, model.orderBy().isEmpty() ? DOCUMENT_ORDER : tieBreak),
                     continuation(QueryContinuation.SkipGiven.class, from), maxItemCount);
         }
         if (!model.orderBy().isEmpty()) {

@@ -68,6 +68,9 @@ class SortedPagingTest {
             assertThat(page.results()).as("%s, page %d", text, pages).hasSizeLessThanOrEqualTo(pageSize);
             results.addAll(page.results());
             continuation = page.continuation().orElse(null);
+            // A token travels in an HTTP header: "é" and "😀" are escaped.
+            assertThat(continuation).as("token of %s", text).matches(token -> token == null
+                    || token.chars().allMatch(character -> character < 128));
             assertThat(++pages).as("pages of %s", text).isLessThan(10_000);
         } while (continuation != null);
         return results;
