@@ -13,7 +13,7 @@ record ArrayConstructor(List<Expression> elements) implements Expression {
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         ArrayNode array = JsonNodeFactory.instance.arrayNode(elements.size());
         for (Expression element : elements) {
             JsonNode value = element.evaluate(scope);

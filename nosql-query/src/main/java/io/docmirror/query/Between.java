@@ -8,7 +8,7 @@ import java.util.List;
 /** {@code x BETWEEN low AND high}: {@code low <= x AND x <= high}, with the comparisons' rules on types. */
 record Between(Expression value, Expression low, Expression high, boolean negated) implements Expression {
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         JsonNode actual = value.evaluate(scope);
         JsonNode atLeast = BinaryOperation.compared(low.evaluate(scope), actual, false, result -> result <= 0);
         JsonNode atMost = BinaryOperation.compared(actual, high.evaluate(scope), false, result -> result <= 0);

@@ -41,7 +41,7 @@ record BinaryOperation(Operator operator, Expression left, Expression right) imp
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         JsonNode leftValue = left.evaluate(scope);
         JsonNode rightValue = right.evaluate(scope);
         if (operator.arithmetic != null) {

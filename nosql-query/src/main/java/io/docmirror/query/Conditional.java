@@ -7,7 +7,7 @@ import java.util.List;
 /** {@code condition ? whenTrue : otherwise}: the second branch for anything but true, undefined included. */
 record Conditional(Expression condition, Expression whenTrue, Expression otherwise) implements Expression {
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         return BinaryOperation.isTrue(condition.evaluate(scope)) ? whenTrue.evaluate(scope) : otherwise.evaluate(scope);
     }
 

@@ -12,8 +12,16 @@ import java.util.List;
  * the GROUP BY expressions.
  */
 interface Expression {
-    /** The value in a scope, null for undefined. */
-    JsonNode evaluate(Scope scope);
+    /**
+     * The value in a scope, null for undefined. The scope has the last word ({@link Scope#valueOf}): a row computes
+     * every expression, while a group holds the values of its GROUP BY expressions rather than its rows.
+     */
+    default JsonNode evaluate(Scope scope) {
+        return scope.valueOf(this);
+    }
+
+    /** The value computed from the values of this expression's operands in the scope, null for undefined. */
+    JsonNode compute(Scope scope);
 
     /** The expressions this one is made of. */
     List<Expression> operands();

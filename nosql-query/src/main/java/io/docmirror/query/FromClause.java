@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The rows a document gives: {@code FROM c} binds the document to {@code c}; {@code FROM c.items t} binds a value in
@@ -38,35 +38,46 @@ record FromClause(String alias, String inputName, Expression input, boolean iter
         return !iterates && input.equals(new Variable(inputName));
     }
 
-    /** Hands each row of the document to the consumer, in order. */
-    void forEachRow(JsonNode document, Consumer<Row> consumer) {
+    /**
+     * Hands each row of the document to the consumer, in order, as long as it answers true: the rows of a JOIN are
+     * made one at a time, never all held.
+     *
+     * @return false when the consumer stopped the rows
+     */
+    boolean forEachRow(JsonNode document, Predicate<Row> consumer) {
         JsonNode value = input.evaluate(new Row(Map.of(inputName, document)));
         if (value == null) {
-            return;
+            return true;
         }
         if (!iterates) {
-            join(Map.of(alias, value), 0, consumer);
-        } else if (value.isArray()) {
+            return join(Map.of(alias, value), 0, consumer);
+        }
+        if (value.isArray()) {
             for (JsonNode element : value) {
-                join(Map.of(alias, element), 0, consumer);
+                if (!join(Map.of(alias, element), 0, consumer)) {
+                    return false;
+                }
             }
         }
+        return true;
     }
 
-    private void join(Map<String, JsonNode> variables, int joinIndex, Consumer<Row> consumer) {
+    private boolean join(Map<String, JsonNode> variables, int joinIndex, Predicate<Row> consumer) {
         if (joinIndex == joins.size()) {
-            consumer.accept(new Row(variables));
-            return;
+            return consumer.test(new Row(variables));
         }
         Join join = joins.get(joinIndex);
         JsonNode collection = join.collection().evaluate(new Row(variables));
         if (collection == null || !collection.isArray()) {
-            return;
+            return true;
         }
         for (JsonNode element : collection) {
             Map<String, JsonNode> joined = new HashMap<>(variables);
             joined.put(join.alias(), element);
-            join(joined, joinIndex + 1, consumer);
+            if (!join(joined, joinIndex + 1, consumer)) {
+                return false;
+            }
         }
+        return true;
     }
 }

@@ -12,7 +12,7 @@ record FunctionCall(SystemFunction function, List<Expression> arguments) impleme
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         List<JsonNode> values = new ArrayList<>(arguments.size());
         for (Expression argument : arguments) {
             values.add(argument.evaluate(scope));

@@ -16,7 +16,7 @@ record InList(Expression value, List<Expression> candidates, boolean negated) im
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         JsonNode actual = value.evaluate(scope);
         if (actual == null) {
             return null;

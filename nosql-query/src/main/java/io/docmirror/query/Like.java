@@ -11,7 +11,7 @@ import java.util.List;
  */
 record Like(Expression value, Expression pattern, Expression escape, boolean negated) implements Expression {
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         JsonNode actual = value.evaluate(scope);
         JsonNode likePattern = pattern.evaluate(scope);
         JsonNode escapeValue = escape == null ? null : escape.evaluate(scope);

@@ -7,7 +7,7 @@ import java.util.List;
 /** A constant: a number, string, boolean, null, or undefined (a null value). */
 record Literal(JsonNode value) implements Expression {
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         return value;
     }
 

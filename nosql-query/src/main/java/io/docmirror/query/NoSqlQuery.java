@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 
 /**
  * A query of the Cosmos DB for NoSQL language, parsed and checked, with the values of its parameters: immutable and
@@ -30,6 +31,18 @@ public final class NoSqlQuery {
     public static final int MAX_TEXT_LENGTH = 262_144;
     /** How deep parentheses, brackets and braces may nest: deeper ones take a recursive parser too long. */
     public static final int MAX_NESTING_DEPTH = 128;
+    /**
+     * The most groups a query with GROUP BY holds while it runs, one per distinct GROUP BY value: past it the query is
+     * refused (LIMIT_EXCEEDED). A group holds its GROUP BY values and one running value per aggregate, not its rows.
+     */
+    public static final int MAX_GROUPS = 100_000;
+    /** The most distinct results a DISTINCT query holds while it runs: past it the query is refused (LIMIT_EXCEEDED). */
+    public static final int MAX_DISTINCT_RESULTS = 100_000;
+    /**
+     * The largest OFFSET an ORDER BY query takes (LIMIT_EXCEEDED beyond): the rows it skips are held while they are
+     * sorted. Pages after the first hold only their own rows, whatever OFFSET.
+     */
+    public static final int MAX_SORTED_OFFSET = 10_000;
 
     private final String text;
     private final QueryModel model;
@@ -151,17 +164,36 @@ public final class NoSqlQuery {
 
     /**
      * One page of results: at most {@code maxItemCount} of them, from where the continuation points (from the start
-     * when it is null). The documents must be all documents the query runs over, in the same order for every page.
+     * when it is null). The documents must be all documents the query runs over, in the same order for every page;
+     * they are read once per page, and held no longer than their rows take to run, except for the results the page
+     * needs (see {@code docs/nosql-query.md}: a query holds at most {@link #MAX_GROUPS} groups,
+     * {@link #MAX_DISTINCT_RESULTS} distinct results, and an ORDER BY the page's rows and its OFFSET, at most
+     * {@link #MAX_SORTED_OFFSET}).
      *
-     * @throws QueryException (INVALID_CONTINUATION) when the continuation is not one a page gave out
+     * @throws QueryException (INVALID_CONTINUATION) when the continuation is not one a page of this query gave out;
+     *     (LIMIT_EXCEEDED) when the query would hold more than a limit allows
      */
     public QueryPage page(Iterable<? extends JsonNode> documents, String continuation, int maxItemCount) {
+        return page(documents, QueryExecution.DOCUMENT_ORDER, continuation, maxItemCount);
+    }
+
+    /**
+     * One page of results, as {@link #page(Iterable, String, int)}, where rows whose ORDER BY values tie come in the
+     * order of their documents' tie-break numbers, then in the order given. A store that scans its documents in key
+     * order gives each document's creation number, so that ties come in creation order (Cosmos DB's {@code _rid}
+     * order) without sorting the documents first.
+     *
+     * @param tieBreak each document's tie-break number, the same for every page
+     */
+    public QueryPage page(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
+            String continuation, int maxItemCount) {
         Objects.requireNonNull(documents, "documents is null");
+        Objects.requireNonNull(tieBreak, "tieBreak is null");
         if (maxItemCount < 1) {
             throw new IllegalArgumentException("maxItemCount must be at least 1: " + maxItemCount);
         }
-        QueryContinuation from = continuation == null ? QueryContinuation.START : QueryContinuation.parse(continuation);
-        return new QueryExecution(model).page(documents, from, maxItemCount);
+        QueryContinuation from = continuation == null ? null : QueryContinuation.parse(continuation);
+        return new QueryExecution(model).page(documents, tieBreak, from, maxItemCount);
     }
 
     /**

@@ -25,7 +25,7 @@ record ObjectConstructor(List<Property> properties) implements Expression {
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         ObjectNode object = JsonNodeFactory.instance.objectNode();
         for (Property property : properties) {
             JsonNode value = property.value().evaluate(scope);

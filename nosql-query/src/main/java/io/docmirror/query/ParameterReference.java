@@ -13,7 +13,7 @@ record ParameterReference(String name, JsonNode value) implements Expression {
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         return value;
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
  */
 record PropertyAccess(Expression target, Expression key) implements Expression {
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         JsonNode value = target.evaluate(scope);
         JsonNode name = key.evaluate(scope);
         if (value == null || name == null) {

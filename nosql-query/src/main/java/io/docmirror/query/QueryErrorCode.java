@@ -19,7 +19,13 @@ public enum QueryErrorCode {
     /** A continuation that no page of this query gave out. */
     INVALID_CONTINUATION,
     /** Arithmetic or ordering on a number no BigDecimal holds (more than a thousand digits, or a huge exponent). */
-    NUMBER_OUT_OF_RANGE;
+    NUMBER_OUT_OF_RANGE,
+    /**
+     * A query that would hold more than a query may while it runs: more groups than {@link NoSqlQuery#MAX_GROUPS},
+     * more distinct results than {@link NoSqlQuery#MAX_DISTINCT_RESULTS}, an ORDER BY's OFFSET beyond
+     * {@link NoSqlQuery#MAX_SORTED_OFFSET}. The message names the limit and how to narrow the query.
+     */
+    LIMIT_EXCEEDED;
 
     /** The HTTP status a front answers with: always 400, the request is at fault. */
     public int httpStatus() {

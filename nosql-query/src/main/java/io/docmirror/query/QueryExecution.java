@@ -3,153 +3,182 @@ package io.docmirror.query;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.ToLongFunction;
 
-/** Runs a {@link QueryModel} over documents, a page at a time. */
+/**
+ * Runs a {@link QueryModel} over documents, a page at a time, reading the documents once per page and holding what
+ * the page needs rather than the documents:
+ * <ul>
+ *   <li>a query that streams (filters and projections, TOP, OFFSET LIMIT) reads from where the last page stopped,
+ *       and holds the page's results;</li>
+ *   <li>ORDER BY keeps the best rows of the page in a bounded heap ({@link TopResults}), and the next page keeps only
+ *       rows after the last one given (keyset paging): OFFSET more results, on the first page only;</li>
+ *   <li>GROUP BY and aggregates fold each row into its group ({@link Grouping}): a group, not its rows;</li>
+ *   <li>DISTINCT keeps each distinct result once ({@link DistinctResults}).</li>
+ * </ul>
+ * Groups and distinct results are computed again for each page, which skips the results given before.
+ */
 final class QueryExecution {
+    /** Ties broken by the order the documents are given in alone. */
+    static final ToLongFunction<JsonNode> DOCUMENT_ORDER = document -> 0;
+
     private final QueryModel model;
+    private final MatchingRows rows;
 
     QueryExecution(QueryModel model) {
         this.model = model;
+        this.rows = new MatchingRows(model);
     }
 
-    QueryPage page(Iterable<? extends JsonNode> documents, QueryContinuation from, int maxItemCount) {
-        // A query without FROM has one row, with no variables: there is nothing to stream.
-        return model.needsAllRows() || model.from() == null ? pageOfAll(documents, from, maxItemCount)
-                : streamPage(documents, from, maxItemCount);
+    /**
+     * @param from where the page starts; null for the first
+     * @throws QueryException (INVALID_CONTINUATION) when {@code from} is not of the shape this query gives out
+     */
+    QueryPage page(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
+            QueryContinuation from, int maxItemCount) {
+        if (model.isGrouped()) {
+            return skipGiven(groupedResults(documents), continuation(QueryContinuation.SkipGiven.class, from),
+                    maxItemCount);
+        }
+        if (model.distinct()) {
+            // Without ORDER BY there are no ties to break: DISTINCT keeps the first result met, in the order given.
+            return skipGiven(distinctResults(documents, model.orderBy().isEmpty() ? DOCUMENT_ORDER : tieBreak),
+                    continuation(QueryContinuation.SkipGiven.class, from), maxItemCount);
+        }
+        if (!model.orderBy().isEmpty()) {
+            return sortedPage(documents, tieBreak, continuation(QueryContinuation.SortedAfter.class, from),
+                    maxItemCount);
+        }
+        QueryContinuation.ReadFrom start = continuation(QueryContinuation.ReadFrom.class, from);
+        return streamedPage(documents, start == null ? QueryContinuation.ReadFrom.START : start, maxItemCount);
+    }
+
+    /** The continuation as the shape this query gives out; null for the first page. */
+    private static <T extends QueryContinuation> T continuation(Class<T> shape, QueryContinuation from) {
+        if (from != null && !shape.isInstance(from)) {
+            throw QueryContinuation.notGivenOut(from.token());
+        }
+        return shape.cast(from);
     }
 
     /** Filters and projects rows in document order, stopping once the page is full. */
-    private QueryPage streamPage(Iterable<? extends JsonNode> documents, QueryContinuation from, int maxItemCount) {
+    private QueryPage streamedPage(Iterable<? extends JsonNode> documents, QueryContinuation.ReadFrom from,
+            int maxItemCount) {
         long remaining = model.maxResults() - from.given();
         // Results are given only once the offset is used up: a continuation that gave any has none left to skip.
-        long toSkip = from.given() > 0 ? 0 : model.offset().orElse(0);
+        long[] toSkip = {from.given() > 0 ? 0 : model.offset().orElse(0)};
         List<JsonNode> results = new ArrayList<>();
-        long documentIndex = 0;
-        for (JsonNode document : documents) {
-            if (documentIndex < from.documents()) {
-                documentIndex++;
-                continue;
+        RowPosition[] next = {null};
+        rows.visit(documents, DOCUMENT_ORDER, from.documents(), from.rows(), (row, position) -> {
+            if (results.size() >= remaining) {
+                return false;
             }
-            long skipRows = documentIndex == from.documents() ? from.rows() : 0;
-            List<Row> rows = new ArrayList<>();
-            model.from().forEachRow(document, rows::add);
-            for (int rowIndex = (int) skipRows; rowIndex < rows.size(); rowIndex++) {
-                if (remaining - results.size() <= 0) {
-                    return new QueryPage(results, Optional.empty());
-                }
-                if (results.size() == maxItemCount) {
-                    QueryContinuation next = new QueryContinuation(documentIndex, rowIndex,
-                            from.given() + results.size());
-                    return new QueryPage(results, Optional.of(next.token()));
-                }
-                Row row = rows.get(rowIndex);
-                if (!matches(row)) {
-                    continue;
-                }
-                JsonNode result = model.selection().project(row);
-                if (result == null) {
-                    continue;
-                }
-                if (toSkip > 0) {
-                    toSkip--;
-                    continue;
-                }
+            if (results.size() == maxItemCount) {
+                next[0] = position;
+                return false;
+            }
+            JsonNode result = model.selection().project(row);
+            if (result != null && toSkip[0] > 0) {
+                toSkip[0]--;
+            } else if (result != null) {
                 results.add(result);
             }
-            documentIndex++;
-        }
-        return new QueryPage(results, Optional.empty());
+            return true;
+        });
+        Optional<String> continuation = Optional.ofNullable(next[0]).map(position -> new QueryContinuation.ReadFrom(
+                position.document(), position.row(), from.given() + results.size()).token());
+        return new QueryPage(results, continuation);
     }
 
-    /** Computes every result, then gives the page the continuation points at. */
-    private QueryPage pageOfAll(Iterable<? extends JsonNode> documents, QueryContinuation from, int maxItemCount) {
-        List<Row> rows = new ArrayList<>();
-        if (model.from() == null) {
-            Row only = new Row(Map.of());
-            if (matches(only)) {
-                rows.add(only);
-            }
-        } else {
-            for (JsonNode document : documents) {
-                model.from().forEachRow(document, row -> {
-                    if (matches(row)) {
-                        rows.add(row);
-                    }
-                });
-            }
+    /**
+     * The page of an ORDER BY query: the rows after the last one given (all rows for the first page) offered to a
+     * heap that keeps the first OFFSET (first page only) + page size + 1 of them; the one more tells whether there is
+     * a next page.
+     */
+    private QueryPage sortedPage(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
+            QueryContinuation.SortedAfter after, int maxItemCount) {
+        SortOrder order = new SortOrder(model.orderBy());
+        if (after != null && after.last().values().size() != order.size()) {
+            throw QueryContinuation.notGivenOut(after.token());
         }
+        long given = after == null ? 0 : after.given();
+        long skip = after == null ? model.offset().orElse(0) : 0;
+        if (skip > NoSqlQuery.MAX_SORTED_OFFSET) {
+            throw new QueryException(QueryErrorCode.LIMIT_EXCEEDED, "Cannot run the query: OFFSET " + skip
+                    + " with ORDER BY is over the limit of " + NoSqlQuery.MAX_SORTED_OFFSET + " (the rows skipped are "
+                    + "held while they are sorted); read the results page by page with continuations, or filter on "
+                    + "the sort values (WHERE) instead of skipping");
+        }
+        long take = Math.min(maxItemCount, model.maxResults() - given);
+        if (take <= 0) {
+            return new QueryPage(List.of(), Optional.empty());
+        }
+        TopResults top = new TopResults(order, skip + take + 1);
+        rows.visit(documents, tieBreak, 0, 0, (row, position) -> {
+            SortKey key = order.keyOf(row, position);
+            if ((after == null || order.compare(key, after.last()) > 0) && top.admits(key)) {
+                JsonNode result = model.selection().project(row);
+                if (result != null) {
+                    top.add(new SortedResult(key, result));
+                }
+            }
+            return true;
+        });
+        List<SortedResult> kept = top.inOrder();
+        List<SortedResult> page = kept.subList((int) Math.min(skip, kept.size()),
+                (int) Math.min(skip + take, kept.size()));
+        boolean more = kept.size() > skip + take && given + take < model.maxResults();
+        Optional<String> continuation = more
+                ? Optional.of(new QueryContinuation.SortedAfter(page.get(page.size() - 1).key(), given + take).token())
+                : Optional.empty();
+        return new QueryPage(page.stream().map(SortedResult::result).toList(), continuation);
+    }
+
+    /** Every group's result, in the order the groups' first rows came. */
+    private List<JsonNode> groupedResults(Iterable<? extends JsonNode> documents) {
+        Grouping grouping = new Grouping(model);
+        rows.visit(documents, DOCUMENT_ORDER, 0, 0, (row, position) -> {
+            grouping.add(row);
+            return true;
+        });
         List<JsonNode> results = new ArrayList<>();
-        if (model.isGrouped()) {
-            for (Group group : groups(rows)) {
-                addDefined(results, model.selection().project(group));
-            }
-        } else {
-            if (!model.orderBy().isEmpty()) {
-                rows.sort(sortOrder());
-            }
-            for (Row row : rows) {
-                addDefined(results, model.selection().project(row));
+        for (Group group : grouping.groups()) {
+            JsonNode result = model.selection().project(group);
+            if (result != null) {
+                results.add(result);
             }
         }
-        if (model.distinct()) {
-            Set<String> seen = new HashSet<>();
-            results.removeIf(result -> !seen.add(JsonOrder.key(result)));
-        }
-        long offset = model.offset().orElse(0);
-        long end = Math.min(results.size(), offset + Math.min(model.maxResults(), results.size()));
-        List<JsonNode> window = offset >= results.size() ? List.of() : results.subList((int) offset, (int) end);
-        return slice(window, from, maxItemCount);
+        return results;
     }
 
-    private static QueryPage slice(List<JsonNode> results, QueryContinuation from, int maxItemCount) {
-        int start = (int) Math.min(from.given(), results.size());
-        int end = (int) Math.min((long) start + maxItemCount, results.size());
-        Optional<String> next = end < results.size()
-                ? Optional.of(new QueryContinuation(0, 0, end).token()) : Optional.empty();
-        return new QueryPage(results.subList(start, end), next);
-    }
-
-    private static void addDefined(List<JsonNode> results, JsonNode result) {
-        if (result != null) {
-            results.add(result);
-        }
-    }
-
-    private boolean matches(Row row) {
-        return model.where() == null || BinaryOperation.isTrue(model.where().evaluate(row));
-    }
-
-    /** The groups in the order their first rows came; without GROUP BY, one group of all rows (maybe none). */
-    private List<Group> groups(List<Row> rows) {
-        if (model.groupBy().isEmpty()) {
-            return List.of(new Group(rows));
-        }
-        Map<String, List<Row>> groups = new LinkedHashMap<>();
-        for (Row row : rows) {
-            StringBuilder key = new StringBuilder();
-            for (Expression expression : model.groupBy()) {
-                key.append(JsonOrder.key(expression.evaluate(row))).append('|');
+    /** Every distinct result, in the query's order (that of the documents, without ORDER BY). */
+    private List<JsonNode> distinctResults(Iterable<? extends JsonNode> documents,
+            ToLongFunction<? super JsonNode> tieBreak) {
+        SortOrder order = new SortOrder(model.orderBy());
+        DistinctResults distinct = new DistinctResults(order);
+        rows.visit(documents, tieBreak, 0, 0, (row, position) -> {
+            JsonNode result = model.selection().project(row);
+            if (result != null) {
+                distinct.add(new SortedResult(order.keyOf(row, position), result));
             }
-            groups.computeIfAbsent(key.toString(), ignored -> new ArrayList<>()).add(row);
-        }
-        return groups.values().stream().map(Group::new).toList();
+            return true;
+        });
+        return distinct.inOrder();
     }
 
-    /** ORDER BY's order: each item in turn, in {@link JsonOrder}, reversed where DESC; ties keep document order. */
-    private Comparator<Row> sortOrder() {
-        Comparator<Row> order = (left, right) -> 0;
-        for (SortItem item : model.orderBy()) {
-            Comparator<Row> byItem = (left, right) -> JsonOrder.compare(item.expression().evaluate(left),
-                    item.expression().evaluate(right));
-            order = order.thenComparing(item.descending() ? byItem.reversed() : byItem);
-        }
-        return order;
+    /** The page of results after OFFSET and those given before, within TOP and LIMIT. */
+    private QueryPage skipGiven(List<JsonNode> results, QueryContinuation.SkipGiven from, int maxItemCount) {
+        long given = from == null ? 0 : from.given();
+        // A token is hostile input: its count may be anything up to Long.MAX_VALUE, which OFFSET must not overflow.
+        long start = Math.min(Math.min(model.offset().orElse(0), results.size()) + Math.min(given, results.size()),
+                results.size());
+        long take = Math.min(maxItemCount, model.maxResults() - given);
+        long end = Math.min(start + Math.max(take, 0), results.size());
+        boolean more = end < results.size() && given + take < model.maxResults();
+        Optional<String> continuation = more
+                ? Optional.of(new QueryContinuation.SkipGiven(given + (end - start)).token()) : Optional.empty();
+        return new QueryPage(results.subList((int) start, (int) end), continuation);
     }
 }

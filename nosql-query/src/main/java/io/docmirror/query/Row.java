@@ -2,7 +2,6 @@ package io.docmirror.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,8 +18,9 @@ record Row(Map<String, JsonNode> variables) implements Scope {
         return variables.get(name);
     }
 
+    /** Never asked: the query's checks keep aggregates out of every clause evaluated on a row. */
     @Override
-    public List<Row> rows() {
-        return List.of(this);
+    public JsonNode aggregate(AggregateCall call) {
+        throw new IllegalStateException("aggregate " + call.function() + " evaluated on a row, outside a group");
     }
 }

@@ -12,7 +12,7 @@ record UnaryOperation(Operator operator, Expression operand) implements Expressi
     }
 
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         JsonNode value = operand.evaluate(scope);
         if (value == null) {
             return null;

@@ -7,7 +7,7 @@ import java.util.List;
 /** A FROM or JOIN alias: the document ({@code c}) or the element a JOIN iterates ({@code t}). */
 record Variable(String name) implements Expression {
     @Override
-    public JsonNode evaluate(Scope scope) {
+    public JsonNode compute(Scope scope) {
         return scope.variable(name);
     }
 

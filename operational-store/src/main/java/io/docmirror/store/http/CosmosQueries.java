@@ -9,6 +9,7 @@ import io.docmirror.query.QueryException;
 import io.docmirror.query.QueryPage;
 import io.docmirror.store.EffectivePartitionKey;
 import io.docmirror.store.Item;
+import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
@@ -17,7 +18,6 @@ import io.docmirror.store.StoreJson;
 import io.docmirror.store.internal.JsonPointer;
 import io.docmirror.store.internal.StoredItem;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -117,15 +117,14 @@ final class CosmosQueries {
     }
 
     private ApiResponse page(ApiRequest request, CosmosContainers.Resolved container, NoSqlQuery query) {
-        Stream<ObjectNode> stream = items(request, container).map(Item::tree);
-        if (query.hasOrderBy()) {
-            // Rows whose sort values tie come in the order of the documents: that of their _rid, as the SDKs expect.
-            stream = stream.sorted(Comparator.comparingLong(document -> documentNumber(document)));
-        }
-        Iterable<ObjectNode> documents = stream::iterator;
+        // Read once, a scan batch at a time: the query holds what its page needs, never the whole range.
+        Iterable<ObjectNode> documents = items(request, container).map(Item::tree)::iterator;
         // The SDKs send an empty continuation for a query's first page.
         String continuation = request.header(CONTINUATION_HEADER).filter(token -> !token.isBlank()).orElse(null);
-        QueryPage page = query.page(documents, continuation, CosmosFeedHeaders.maxItems(request, maxPageItems));
+        // Rows whose sort values tie come in the order the documents were created: that of their _rid, as the SDKs
+        // expect.
+        QueryPage page = query.page(documents, CosmosQueries::documentNumber, continuation,
+                CosmosFeedHeaders.maxItems(request, maxPageItems));
         ObjectNode answer = StoreJson.mapper().createObjectNode();
         answer.put("_rid", container.resourceId());
         ArrayNode results = answer.putArray("Documents");
@@ -177,20 +176,33 @@ final class CosmosQueries {
         if (partitionKey.isPresent()) {
             return store.readPartition(storeId, partitionKey.get()).stream();
         }
-        IntStream ranges = CosmosFeedHeaders.range(request, container).map(IntStream::of)
-                .orElseGet(() -> IntStream.range(0, container.properties().logPartitions()));
-        return ranges.boxed()
-                .flatMap(range -> scan(storeId, range))
+        List<Integer> logPartitions = CosmosFeedHeaders.range(request, container).map(List::of)
+                .orElseGet(() -> IntStream.range(0, container.properties().logPartitions()).boxed().toList());
+        return scan(storeId, logPartitions)
                 .filter(item -> CosmosFeedHeaders.inEpkRange(request, item.partitionKey()));
     }
 
-    /** A log partition's items, read a batch at a time as the query asks for them. */
-    private Stream<Item> scan(String storeId, int logPartition) {
-        return Stream.iterate(store.scanItems(storeId, logPartition, Optional.empty(), SCAN_BATCH),
-                        page -> page != null,
-                        page -> page.continuation().isEmpty() ? null
-                                : store.scanItems(storeId, logPartition, page.continuation(), SCAN_BATCH))
-                .flatMap(page -> page.items().stream());
+    /**
+     * The log partitions' items, one after the other, read a batch at a time as the query asks for them. (A flatMap
+     * over the partitions would not do: a stream's iterator reads what a flatMap maps an element to all at once, so a
+     * whole partition.)
+     */
+    private Stream<Item> scan(String storeId, List<Integer> logPartitions) {
+        record Batch(int partitionIndex, ItemPage page) {
+        }
+        return Stream.iterate(new Batch(0, store.scanItems(storeId, logPartitions.get(0), Optional.empty(), SCAN_BATCH)),
+                        batch -> batch != null,
+                        batch -> {
+                            if (batch.page().continuation().isPresent()) {
+                                return new Batch(batch.partitionIndex(), store.scanItems(storeId,
+                                        logPartitions.get(batch.partitionIndex()), batch.page().continuation(),
+                                        SCAN_BATCH));
+                            }
+                            int next = batch.partitionIndex() + 1;
+                            return next == logPartitions.size() ? null : new Batch(next,
+                                    store.scanItems(storeId, logPartitions.get(next), Optional.empty(), SCAN_BATCH));
+                        })
+                .flatMap(batch -> batch.page().items().stream());
     }
 
 }
