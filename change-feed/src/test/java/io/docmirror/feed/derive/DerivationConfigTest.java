@@ -60,7 +60,7 @@ class DerivationConfigTest {
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"fields\": {\"k\": [\"/k\"]}"),
                 "Invalid value (a list) for configuration derivations.d.targets.T.fields.k: must be a string");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"ttl\": 0"),
-                "Invalid configuration derivations.d.targets.T: Cannot create container T: default TTL 0 must be "
+                "Invalid configuration derivations.d.targets.T: Container T cannot have default TTL 0: it must be "
                         + "absent, -1 or a positive number of seconds");
         assertInvalid(target("\"partition-key\": \"/k\", \"id\": \"{k}\", \"drop\": \"/a\""),
                 "Invalid configuration derivations.d.targets.T.drop: it must be a list of JSON pointers such as "

@@ -63,6 +63,7 @@ final class StoreEndpoints {
                 .add("GET", "/containers", this::listContainers)
                 .add("POST", "/containers", this::createContainer)
                 .add("GET", CONTAINER, this::readContainer)
+                .add("PUT", CONTAINER, this::replaceContainer)
                 .add("DELETE", CONTAINER, this::deleteContainer)
                 .add("GET", CONTAINER + "/items", this::readPartition)
                 .add("POST", CONTAINER + "/items", this::createItem)
@@ -94,6 +95,14 @@ final class StoreEndpoints {
 
     private ApiResponse readContainer(ApiRequest request, Map<String, String> path) throws IOException {
         return ApiResponse.json(200, StoreJson.mapper().writeValueAsBytes(store.readContainer(path.get("container"))));
+    }
+
+    /** The container's settings replaced by the body's (its TTLs may change), with an optional {@code If-Match}. */
+    private ApiResponse replaceContainer(ApiRequest request, Map<String, String> path) throws IOException {
+        String container = path.get("container");
+        ContainerProperties asked = RequestBodies.containerReplacement(request.body(), store.readContainer(container));
+        return ApiResponse.json(200, StoreJson.mapper().writeValueAsBytes(
+                store.replaceContainer(container, asked, RequestHeaders.precondition(request))));
     }
 
     private ApiResponse deleteContainer(ApiRequest request, Map<String, String> path) {
