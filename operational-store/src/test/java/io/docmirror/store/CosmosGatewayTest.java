@@ -385,6 +385,29 @@ class CosmosGatewayTest {
         assertThat(delete.path("metadata").path("timeToLiveExpired").booleanValue()).isFalse();
     }
 
+    @Test
+    void configuredAsAnAccountWithoutAllVersionsAndDeletesItRefusesThatModeAsCosmosDbDoes(@TempDir Path directory)
+            throws Exception {
+        try (TestingCosmosGateway latestOnly = TestingCosmosGateway.start(directory,
+                StoreConfig.defaults().withCosmosAllVersionsAndDeletes(false))) {
+            latestOnly.client.createDatabase("shop");
+            latestOnly.client.getDatabase("shop").createContainer(new CosmosContainerProperties("orders",
+                    "/customerId"));
+            CosmosContainer orders = latestOnly.client.getDatabase("shop").getContainer("orders");
+            orders.createItem(order("o1", "c1", 1));
+
+            assertThatThrownBy(() -> readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                    .createForProcessingFromNow(FeedRange.forFullRange()).allVersionsAndDeletes()))
+                    .isInstanceOfSatisfying(CosmosException.class, e -> {
+                        assertThat(e.getStatusCode()).isEqualTo(400);
+                        assertThat(e.getMessage()).contains("Change Feed 'All Versions and Deletes' mode must be "
+                                + "enabled.");
+                    });
+            assertThat(readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                    .createForProcessingFromBeginning(FeedRange.forFullRange())).ids()).containsExactly("o1");
+        }
+    }
+
     /** The documents of a change feed read until it has nothing more, and where to go on from. */
     private record ChangeFeedRead(List<JsonNode> documents, String continuation) {
         List<String> ids() {

@@ -47,12 +47,14 @@ final class CosmosEndpoints {
     /**
      * @param maxPageItems the most changes one change feed answer holds, and the most results one page of a query
      * @param tls whether the server speaks TLS, so the account's endpoints are https
+     * @param allVersionsAndDeletes whether the change feed offers all versions and deletes, or answers it as an
+     *        account without that mode does
      */
-    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls) {
+    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls, boolean allVersionsAndDeletes) {
         this.store = requireNonNull(store, "store is null");
         this.databases = new CosmosDatabases(store);
         this.containers = new CosmosContainers(store, databases);
-        this.changeFeed = new CosmosChangeFeed(store, maxPageItems);
+        this.changeFeed = new CosmosChangeFeed(store, maxPageItems, allVersionsAndDeletes);
         this.queries = new CosmosQueries(store, maxPageItems);
         this.tls = tls;
     }

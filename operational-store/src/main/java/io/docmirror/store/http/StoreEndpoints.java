@@ -43,13 +43,15 @@ final class StoreEndpoints {
     /**
      * @param extraRoutes read-only routes below {@code /containers/{c}/<name>} served by other modules
      * @param tls whether the server speaks TLS (the Cosmos DB account then names https endpoints)
+     * @param allVersionsAndDeletes whether the Cosmos DB routes offer the change feed's all versions and deletes mode
      * @throws IllegalArgumentException when an extra route's name is not a lower-case word or is a built-in one
      */
-    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes, boolean tls) {
+    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes, boolean tls,
+            boolean allVersionsAndDeletes) {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = maxPageItems;
         this.extraRoutes = Map.copyOf(extraRoutes);
-        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls);
+        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls, allVersionsAndDeletes);
         for (String name : this.extraRoutes.keySet()) {
             if (!ROUTE_NAME.matcher(name).matches() || BUILT_IN_RESOURCES.contains(name)) {
                 throw new IllegalArgumentException("Cannot serve route /containers/{c}/" + name + ": a route's name is "
