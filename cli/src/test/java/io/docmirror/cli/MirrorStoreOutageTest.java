@@ -9,6 +9,7 @@ import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
+import io.docmirror.store.StoreTesting;
 import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,8 +28,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,11 +63,12 @@ class MirrorStoreOutageTest {
                 "mirror", "run", "--data", mirrorData.toString(), "--store", url,
                 "--metrics-port", Integer.toString(metricsPort));
         try {
-            await("the daemon mirrors the first orders", () -> rootRows(mirrorData), rows -> rows == 3);
+            StoreTesting.await("the daemon mirrors the first orders", WAIT, () -> rootRows(mirrorData),
+                    rows -> rows == 3);
             long versionBefore = committedVersion(mirrorData);
 
             served.close();
-            await("the metrics show the outage", () -> metrics(metricsPort), metrics ->
+            StoreTesting.await("the metrics show the outage", WAIT, () -> metrics(metricsPort), metrics ->
                     sample(metrics, "docmirror_mirror_source_unreachable_seconds") > 0
                             && sample(metrics, "docmirror_mirror_source_failures_total") >= 2);
             JsonNode during = status(mirrorData, url);
@@ -88,9 +88,9 @@ class MirrorStoreOutageTest {
 
             served = ServedStore.start(storeDirectory, config, URI.create(url).getPort());
             write(served.store, 3, 6);
-            await("the daemon mirrors the orders written after the restart", () -> rootRows(mirrorData),
-                    rows -> rows == 6);
-            await("the metrics show the store answering again", () -> metrics(metricsPort),
+            StoreTesting.await("the daemon mirrors the orders written after the restart", WAIT,
+                    () -> rootRows(mirrorData), rows -> rows == 6);
+            StoreTesting.await("the metrics show the store answering again", WAIT, () -> metrics(metricsPort),
                     metrics -> sample(metrics, "docmirror_mirror_source_unreachable_seconds") == 0);
             JsonNode after = status(mirrorData, url);
             assertThat(after.has("storeUnreachable")).isFalse();
@@ -188,20 +188,6 @@ class MirrorStoreOutageTest {
         Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{container=\"" + CONTAINER
                 + "\"} (\\S+)$").matcher(metrics);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : -1;
-    }
-
-    /** Waits (bounded) until {@code condition} holds for what {@code observe} gives, or fails with what it saw. */
-    private static <T> void await(String what, Supplier<T> observe, Predicate<T> condition)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        T seen = observe.get();
-        while (!condition.test(seen)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Not within " + WAIT + ": " + what + "; saw " + seen);
-            }
-            Thread.sleep(100);
-            seen = observe.get();
-        }
     }
 
     private static int freePort() throws IOException {

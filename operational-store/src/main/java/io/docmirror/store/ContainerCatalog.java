@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
@@ -26,7 +27,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The store's containers: their catalog records in RocksDB, read back when the store opens, and each live
  * container's state. A container's internal id is never given twice, so a deleted container's leftovers can never
- * mix with a new container of the same name.
+ * mix with a new container of the same name. A container's TTLs may be replaced; each replace gives its settings a
+ * new revision, which its etag names.
  */
 final class ContainerCatalog {
     private static final Logger log = LoggerFactory.getLogger(ContainerCatalog.class);
@@ -35,7 +37,7 @@ final class ContainerCatalog {
     private final RocksStorage storage;
     private final GroupCommitter committer;
     private final Map<String, ContainerState> containers = new ConcurrentHashMap<>();
-    /** Serialises creations and deletions, and the store's closing. */
+    /** Serialises creations, replaces and deletions, and the store's closing. */
     private final Object catalogLock = new Object();
 
     private ContainerCatalog(RocksStorage storage, GroupCommitter committer) {
@@ -59,11 +61,11 @@ final class ContainerCatalog {
             }
             byte[] sequence = storage.get(storage.containers(), CONTAINER_ID_SEQUENCE);
             int containerId = sequence == null ? 1 : ByteBuffer.wrap(sequence).getInt() + 1;
-            properties = properties.withResourceId(resourceId(containerId));
+            properties = properties.withResourceId(resourceId(containerId)).withEtag(etag(containerId, 0));
             try (WriteBatch batch = new WriteBatch()) {
                 batch.put(storage.containers(), CONTAINER_ID_SEQUENCE, ByteBuffer.allocate(4).putInt(containerId).array());
                 batch.put(storage.containers(), properties.id().getBytes(StandardCharsets.UTF_8),
-                        StoreJson.mapper().writeValueAsBytes(new StoredContainer(properties, containerId)));
+                        StoreJson.mapper().writeValueAsBytes(new StoredContainer(properties, containerId, 0, false)));
                 storage.write(batch);
             } catch (RocksDBException | IOException e) {
                 throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot create container " + properties.id(), e);
@@ -72,6 +74,50 @@ final class ContainerCatalog {
                     new long[properties.logPartitions()], new long[properties.logPartitions()]));
             log.info("Created container {}", properties);
             return properties;
+        }
+    }
+
+    /**
+     * Replaces a container's settings as {@link ContainerProperties#replacedWith} says. The new settings are durable
+     * before this returns, and every read, write and the TTL reaper judge expiry by the new default TTL from then on:
+     * when it changed, the container's writes wait while its expiry index is made again from its items
+     * ({@link ExpiryIndexRebuild}; a crash midway has it made again when the store opens).
+     *
+     * @throws StoreException 404 when there is no such container, 400 when the replace changes what cannot change,
+     *         412 when {@code precondition} names another etag than the container's
+     */
+    ContainerProperties replace(String container, ContainerProperties asked, Precondition precondition) {
+        requireNonNull(asked, "asked is null");
+        requireNonNull(precondition, "precondition is null");
+        synchronized (catalogLock) {
+            ContainerState state = state(container);
+            ContainerProperties current = state.properties();
+            ContainerProperties replaced = current.replacedWith(asked);
+            if (precondition.ifMatchEtag().filter(etag -> !etag.equals(current.etag())).isPresent()) {
+                throw new StoreException(StoreErrorCode.PRECONDITION_FAILED, "Cannot replace container " + container
+                        + ": If-Match failed, its _etag is " + current.etag() + ", not "
+                        + precondition.ifMatchEtag().get());
+            }
+            long revision = storedContainer(container).revision() + 1;
+            replaced = replaced.withEtag(etag(state.containerId(), revision));
+            boolean ttlChanged = !Objects.equals(current.defaultTtl(), replaced.defaultTtl());
+            try (PartitionLocks.Held all = state.locks().lockAll()) {
+                if (ttlChanged) {
+                    // The writes already queued were indexed under the old TTL: they land first, then the index is
+                    // made again from every item.
+                    committer.drain();
+                }
+                writeRecord(new StoredContainer(replaced, state.containerId(), revision, ttlChanged));
+                state.replaceProperties(replaced);
+                if (ttlChanged) {
+                    long entries = ExpiryIndexRebuild.rebuild(storage, state.containerId(), replaced.defaultTtl());
+                    writeRecord(new StoredContainer(replaced, state.containerId(), revision, false));
+                    log.info("Rebuilt the expiry index of container {} for default TTL {}: {} items expire",
+                            container, replaced.defaultTtl(), entries);
+                }
+            }
+            log.info("Replaced container {} with {}", container, replaced);
+            return replaced;
         }
     }
 
@@ -161,7 +207,15 @@ final class ContainerCatalog {
                     byte[] start = storage.get(storage.logEnds(), KeyLayout.logStartKey(stored.containerId(), partition));
                     logStarts[partition] = start == null ? 0 : KeyLayout.readLong(start);
                 }
-                ContainerProperties properties = stored.properties().withResourceId(resourceId(stored.containerId()));
+                ContainerProperties properties = stored.properties().withResourceId(resourceId(stored.containerId()))
+                        .withEtag(etag(stored.containerId(), stored.revision()));
+                if (stored.rebuildingExpiryIndex()) {
+                    // A replace of the default TTL was cut short: its index is made again before any write or reaping.
+                    long entries = ExpiryIndexRebuild.rebuild(storage, stored.containerId(), properties.defaultTtl());
+                    writeRecord(new StoredContainer(properties, stored.containerId(), stored.revision(), false));
+                    log.info("Finished rebuilding the expiry index of container {} for default TTL {}: {} items "
+                            + "expire", properties.id(), properties.defaultTtl(), entries);
+                }
                 containers.put(properties.id(), new ContainerState(properties, stored.containerId(), logEnds,
                         logStarts));
             }
@@ -170,8 +224,44 @@ final class ContainerCatalog {
         }
     }
 
-    /** A container's catalog record. */
-    record StoredContainer(ContainerProperties properties, int containerId) {
+    private StoredContainer storedContainer(String container) {
+        byte[] record = storage.get(storage.containers(), container.getBytes(StandardCharsets.UTF_8));
+        if (record == null) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot read the catalog record of container "
+                    + container + ": the store has none");
+        }
+        try {
+            return StoreJson.mapper().readValue(record, StoredContainer.class);
+        } catch (IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot read the catalog record of container "
+                    + container, e);
+        }
+    }
+
+    private void writeRecord(StoredContainer record) {
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(storage.containers(), record.properties().id().getBytes(StandardCharsets.UTF_8),
+                    StoreJson.mapper().writeValueAsBytes(record));
+            storage.write(batch);
+        } catch (RocksDBException | IOException e) {
+            throw new StoreException(StoreErrorCode.INTERNAL_ERROR, "Cannot write the catalog record of container "
+                    + record.properties().id(), e);
+        }
+    }
+
+    /**
+     * A container's catalog record.
+     *
+     * @param revision how many times its settings were replaced (0 in records written before replaces existed)
+     * @param rebuildingExpiryIndex true while a replace of its default TTL makes its expiry index again
+     */
+    record StoredContainer(ContainerProperties properties, int containerId, long revision,
+            boolean rebuildingExpiryIndex) {
+    }
+
+    /** A container's {@code _etag}: its resource id and the revision of its settings. */
+    private static String etag(int containerId, long revision) {
+        return "\"" + resourceId(containerId) + ":" + revision + "\"";
     }
 
     /** A container's {@code _rid}: its internal id, which is never given twice, in URL-safe Base64. */

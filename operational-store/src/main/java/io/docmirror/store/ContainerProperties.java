@@ -28,6 +28,8 @@ import static java.util.Objects.requireNonNull;
  *        own hash, {@link PartitionHashing#COSMOS_HASH_V2} for Cosmos DB's effective partition key, which the
  *        containers created through the Cosmos DB routes use so that their feed ranges are the SDKs' partition key
  *        ranges; fixed when the container is created
+ * @param etag the store's version of these settings ({@code _etag}), which changes with every replace of them
+ *        ({@link StoreClient#replaceContainer}); {@code null} in a request
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContainerProperties(
@@ -37,7 +39,8 @@ public record ContainerProperties(
         Integer analyticalTtl,
         int logPartitions,
         @JsonProperty("_rid") String resourceId,
-        PartitionHashing partitionHashing) {
+        PartitionHashing partitionHashing,
+        @JsonProperty("_etag") String etag) {
     public static final int DEFAULT_LOG_PARTITIONS = 4;
     public static final int MAX_LOG_PARTITIONS = 1024;
     public static final int MAX_ID_LENGTH = 255;
@@ -69,32 +72,31 @@ public record ContainerProperties(
         requireNonNull(id, "id is null");
         requireNonNull(partitionKeyPath, "partitionKeyPath is null");
         if (id.length() > MAX_ID_LENGTH || !VALID_ID.matcher(id).matches()) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
-                    + ": a container id is 1-255 characters of letters, digits, '_', '-' and '.', starting with a "
-                    + "letter or digit");
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container id " + id + " is not valid: a container "
+                    + "id is 1-255 characters of letters, digits, '_', '-' and '.', starting with a letter or digit");
         }
         if (!VALID_PATH.matcher(partitionKeyPath).matches()) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
-                    + ": partition key path " + partitionKeyPath + " is not of the form /property or /a/b");
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container " + id + " cannot have partition key path "
+                    + partitionKeyPath + ": it must be of the form /property or /a/b");
         }
         if (defaultTtl != null && (defaultTtl == 0 || defaultTtl < -1)) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
-                    + ": default TTL " + defaultTtl + " must be absent, -1 or a positive number of seconds");
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container " + id + " cannot have default TTL "
+                    + defaultTtl + ": it must be absent, -1 or a positive number of seconds");
         }
         if (analyticalTtl != null && analyticalTtl < -1) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
-                    + ": analytical TTL " + analyticalTtl + " must be absent, 0, -1 or a positive number of seconds");
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container " + id + " cannot have analytical TTL "
+                    + analyticalTtl + ": it must be absent, 0, -1 or a positive number of seconds");
         }
         if (logPartitions < 1 || logPartitions > MAX_LOG_PARTITIONS) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot create container " + id
-                    + ": log partitions " + logPartitions + " must be between 1 and " + MAX_LOG_PARTITIONS);
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Container " + id + " cannot have " + logPartitions
+                    + " log partitions: it must have 1 to " + MAX_LOG_PARTITIONS);
         }
     }
 
     /** Settings for a container to create: the store gives its {@link #resourceId}. */
     public ContainerProperties(String id, String partitionKeyPath, Integer defaultTtl, Integer analyticalTtl,
             int logPartitions) {
-        this(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, null, null);
+        this(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, null, null, null);
     }
 
     public static ContainerProperties of(String id, String partitionKeyPath) {
@@ -103,27 +105,76 @@ public record ContainerProperties(
 
     public ContainerProperties withDefaultTtl(Integer seconds) {
         return new ContainerProperties(id, partitionKeyPath, seconds, analyticalTtl, logPartitions, resourceId,
-                partitionHashing);
+                partitionHashing, etag);
     }
 
     public ContainerProperties withAnalyticalTtl(Integer seconds) {
         return new ContainerProperties(id, partitionKeyPath, defaultTtl, seconds, logPartitions, resourceId,
-                partitionHashing);
+                partitionHashing, etag);
     }
 
     public ContainerProperties withLogPartitions(int count) {
         return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, count, resourceId,
-                partitionHashing);
+                partitionHashing, etag);
     }
 
     public ContainerProperties withResourceId(String resourceId) {
         return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId,
-                partitionHashing);
+                partitionHashing, etag);
     }
 
     public ContainerProperties withPartitionHashing(PartitionHashing hashing) {
         return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId,
-                hashing);
+                hashing, etag);
+    }
+
+    public ContainerProperties withEtag(String etag) {
+        return new ContainerProperties(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, resourceId,
+                partitionHashing, etag);
+    }
+
+    /**
+     * The settings this container has once a replace asks for {@code asked}, by Cosmos DB's rules: the default TTL
+     * becomes the asked one (absent: TTL off); the analytical TTL becomes the asked one, or stays when none is asked.
+     * The analytical store may be turned on (mirroring a container that was not mirrored) and its TTL changed, but
+     * not turned off (a mirrored container's analytical TTL to 0: its mirror would be left behind; delete the
+     * container instead). The id, the partition key path, the log partitions and the partition hashing never change.
+     *
+     * @return the new settings, with this container's resource id and etag
+     * @throws StoreException 400 naming the setting and the rule
+     */
+    public ContainerProperties replacedWith(ContainerProperties asked) {
+        requireNonNull(asked, "asked is null");
+        String context = "Cannot replace container " + id + ": ";
+        if (!asked.id.equals(id)) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + "its id cannot be changed (the replace "
+                    + "names " + asked.id + ")");
+        }
+        if (!asked.partitionKeyPath.equals(partitionKeyPath)) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + "its partition key cannot be changed (it is "
+                    + partitionKeyPath + ", the replace asks for " + asked.partitionKeyPath + "); create a new "
+                    + "container with the new partition key and copy the items into it");
+        }
+        if (asked.logPartitions != logPartitions) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + "its log partitions cannot be changed (it "
+                    + "has " + logPartitions + ", the replace asks for " + asked.logPartitions + ")");
+        }
+        if (asked.partitionHashing != partitionHashing) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + "its partition hashing cannot be changed "
+                    + "(it is " + hashingName(partitionHashing) + ", the replace asks for "
+                    + hashingName(asked.partitionHashing) + ")");
+        }
+        Integer analytical = asked.analyticalTtl == null ? analyticalTtl : asked.analyticalTtl;
+        if (isMirrored() && Integer.valueOf(0).equals(analytical)) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, context + "its analytical store cannot be turned off "
+                    + "(analytical TTL " + analyticalTtl + " to 0); delete the container to stop mirroring it");
+        }
+        return new ContainerProperties(id, partitionKeyPath, asked.defaultTtl, analytical, logPartitions, resourceId,
+                partitionHashing, etag);
+    }
+
+    private static String hashingName(PartitionHashing hashing) {
+        return hashing == null ? "the store's own hash" : hashing.wireName();
     }
 
     /** Whether the container is mirrored: an analytical TTL of -1 or a positive number of seconds. */

@@ -91,6 +91,12 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
         return catalog.state(container).properties();
     }
 
+    @Override
+    public ContainerProperties replaceContainer(String container, ContainerProperties properties,
+            Precondition precondition) {
+        return catalog.replace(container, properties, precondition);
+    }
+
     /**
      * What a container's items and change log take on disk, in bytes, after compacting them so that deleted items
      * and trimmed events no longer count (an administrative call: the compaction costs I/O).

@@ -21,6 +21,22 @@ public interface StoreClient extends AutoCloseable {
 
     List<ContainerProperties> listContainers();
 
+    /**
+     * Replaces a container's settings, as Cosmos DB replaces a container's: {@code properties} are the settings it
+     * should have (typically those read, with a TTL changed). The default TTL becomes the one given (null: TTL off),
+     * and items expire by it at once, those already stored included; the analytical TTL becomes the one given, or
+     * stays when it is null (a mirrored container's cannot become 0). The id, the partition key path, the log
+     * partitions and the partition hashing cannot change. The container's etag changes with every replace.
+     *
+     * @param container the container to replace; {@code properties.id()} must be its id
+     * @param precondition {@link Precondition#ifMatch} the container's {@link ContainerProperties#etag()} to replace
+     *        only settings that have not changed since they were read
+     * @return the container's settings after the replace, with its new etag
+     * @throws StoreException 404 when there is no such container, 400 when the replace changes what cannot change,
+     *         412 when the precondition fails
+     */
+    ContainerProperties replaceContainer(String container, ContainerProperties properties, Precondition precondition);
+
     /** Deletes the container with its items and change log. @throws StoreException 404 when there is none */
     void deleteContainer(String container);
 

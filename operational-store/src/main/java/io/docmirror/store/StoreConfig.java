@@ -38,6 +38,8 @@ import static java.util.Objects.requireNonNull;
  * @param tlsKeystore a PKCS#12 file with the server's certificate and private key: the HTTP API then speaks TLS only
  *        (https), as the Cosmos DB SDKs require; empty for plain HTTP
  * @param tlsKeystorePassword the keystore's password
+ * @param cosmosAllVersionsAndDeletes whether the Cosmos DB routes offer the change feed's all versions and deletes
+ *        mode; false imitates an account without it
  */
 public record StoreConfig(
         boolean syncWrites,
@@ -58,7 +60,8 @@ public record StoreConfig(
         Duration httpLoginLockout,
         boolean acceptEmulatorKey,
         Optional<String> tlsKeystore,
-        String tlsKeystorePassword) {
+        String tlsKeystorePassword,
+        boolean cosmosAllVersionsAndDeletes) {
     /** The fewest characters of a key: 32 base64 characters carry 192 bits. */
     public static final int MIN_KEY_LENGTH = 32;
     public static final int MAX_KEY_LENGTH = 512;
@@ -147,6 +150,13 @@ public record StoreConfig(
     public static final ConfigOption HTTP_TLS_KEYSTORE_PASSWORD = new ConfigOption(
             "store.http.tls-keystore-password", ConfigType.STRING, "",
             "The password of store.http.tls-keystore.");
+    public static final ConfigOption HTTP_COSMOS_ALL_VERSIONS_AND_DELETES = new ConfigOption(
+            "store.http.cosmos-all-versions-and-deletes", ConfigType.BOOLEAN, "true",
+            "Whether the Cosmos DB routes offer the change feed in all versions and deletes mode (`A-IM: "
+                    + "Full-Fidelity Feed`). `false` imitates a Cosmos DB account without that mode (on Azure it "
+                    + "needs continuous backup and the account's opt-in): a read in it is answered `400`, as "
+                    + "such an account answers, and clients fall back to the latest version, as `mirror run "
+                    + "--source cosmos` does; for trying that fallback against docmirror's store.");
     public static final ConfigOption CHANGE_LOG_RETENTION_MS = new ConfigOption(
             "store.change-log.retention-ms", ConfigType.INTEGER, "604800000",
             "How long change events stay readable (all versions and deletes), in milliseconds; `-1` keeps "
@@ -164,7 +174,7 @@ public record StoreConfig(
             HTTP_BIND, HTTP_PORT, HTTP_THREADS, HTTP_PRIMARY_KEY, HTTP_READ_ONLY_KEY, HTTP_MAX_CONNECTIONS,
             HTTP_REQUEST_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, HTTP_MAX_PAGE_ITEMS, HTTP_LOGIN_FAILURES,
             HTTP_LOGIN_LOCKOUT_MS, HTTP_ACCEPT_EMULATOR_KEY, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD,
-            CHANGE_LOG_RETENTION_MS, CHANGE_LOG_RETENTION_EVENTS);
+            HTTP_COSMOS_ALL_VERSIONS_AND_DELETES, CHANGE_LOG_RETENTION_MS, CHANGE_LOG_RETENTION_EVENTS);
 
     public StoreConfig {
         TTL_REAPER_INTERVAL_MS.check(reaperInterval.toMillis());
@@ -238,28 +248,30 @@ public record StoreConfig(
                 Duration.ofMillis(section.longValue(HTTP_LOGIN_LOCKOUT_MS)),
                 section.booleanValue(HTTP_ACCEPT_EMULATOR_KEY),
                 Optional.of(section.text(HTTP_TLS_KEYSTORE)),
-                section.text(HTTP_TLS_KEYSTORE_PASSWORD));
+                section.text(HTTP_TLS_KEYSTORE_PASSWORD),
+                section.booleanValue(HTTP_COSMOS_ALL_VERSIONS_AND_DELETES));
     }
 
     public StoreConfig withSyncWrites(boolean sync) {
         return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
                 httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
-                tlsKeystorePassword);
+                tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
     public StoreConfig withHttp(String bind, int port) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
                 httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
-                tlsKeystorePassword);
+                tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
     public StoreConfig withKeys(String primary, String readOnly) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 Optional.ofNullable(primary), Optional.ofNullable(readOnly), changeLogRetentionMs,
                 changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout, httpIdleTimeout, httpMaxPageItems,
-                httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword);
+                httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword,
+                cosmosAllVersionsAndDeletes);
     }
 
     /**
@@ -270,7 +282,7 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, retentionMs, retentionEvents, httpMaxConnections, httpRequestTimeout,
                 httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
-                tlsKeystorePassword);
+                tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
     /** This configuration with the Cosmos DB emulator's key accepted or not. */
@@ -278,7 +290,7 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, accept,
-                tlsKeystore, tlsKeystorePassword);
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
     /** This configuration serving TLS with the certificate and key of a PKCS#12 file. */
@@ -286,7 +298,18 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout,
-                acceptEmulatorKey, Optional.of(keystore), password);
+                acceptEmulatorKey, Optional.of(keystore), password, cosmosAllVersionsAndDeletes);
+    }
+
+    /**
+     * This configuration with the Cosmos DB routes offering the change feed's all versions and deletes mode, or (false)
+     * answering it as an account without the mode does.
+     */
+    public StoreConfig withCosmosAllVersionsAndDeletes(boolean offered) {
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
+                primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout,
+                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, offered);
     }
 
     @Override
@@ -301,6 +324,6 @@ public record StoreConfig(
                 + httpRequestTimeout + ", httpIdleTimeout=" + httpIdleTimeout + ", httpMaxPageItems="
                 + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginLockout="
                 + httpLoginLockout + ", acceptEmulatorKey=" + acceptEmulatorKey + ", tlsKeystore="
-                + tlsKeystore.orElse("(none)") + "]";
+                + tlsKeystore.orElse("(none)") + ", cosmosAllVersionsAndDeletes=" + cosmosAllVersionsAndDeletes + "]";
     }
 }

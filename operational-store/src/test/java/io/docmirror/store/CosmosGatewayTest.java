@@ -8,6 +8,7 @@ import com.azure.cosmos.models.CosmosBatch;
 import com.azure.cosmos.models.CosmosBatchResponse;
 import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.CosmosContainerRequestOptions;
 import com.azure.cosmos.models.CosmosContainerResponse;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
@@ -15,6 +16,7 @@ import com.azure.cosmos.models.CosmosPatchOperations;
 import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.PartitionKeyDefinition;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -99,6 +102,79 @@ class CosmosGatewayTest {
         assertThatThrownBy(() -> client.getDatabase(name).getContainer("orders")
                 .readItem("o1", new PartitionKey("c1"), JsonNode.class))
                 .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aContainersReplaceChangesItsTtlAndItsOldItemsExpireByIt() throws InterruptedException {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        orders.createItem(order("o1", "c1", 10));
+        CosmosContainerProperties read = orders.read().getProperties();
+        assertThat(read.getDefaultTimeToLiveInSeconds()).isNull();
+
+        read.setDefaultTimeToLiveInSeconds(1);
+        CosmosContainerResponse replaced = orders.replace(read,
+                new CosmosContainerRequestOptions().setIfMatchETag(read.getETag()));
+
+        assertThat(replaced.getStatusCode()).isEqualTo(200);
+        assertThat(replaced.getProperties().getDefaultTimeToLiveInSeconds()).isEqualTo(1);
+        assertThat(replaced.getProperties().getETag()).isNotEqualTo(read.getETag());
+        assertThat(orders.read().getProperties().getDefaultTimeToLiveInSeconds()).isEqualTo(1);
+        assertThat(store.readContainer(database + ".orders").defaultTtl()).isEqualTo(1);
+        // o1, written before TTL was on, expires a second after its write, and the reaper removes it.
+        StoreTesting.await("o1 is removed with a TTL delete", Duration.ofSeconds(60),
+                () -> StoreTesting.changeLog(store, database + ".orders").stream()
+                        .map(event -> event.operation() + (event.ttlExpired() ? " (TTL)" : "")).toList(),
+                operations -> operations.contains("DELETE (TTL)"));
+        assertThatThrownBy(() -> orders.readItem("o1", new PartitionKey("c1"), ObjectNode.class))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+
+        // Turned off again: an item outlives the TTL it would have had.
+        CosmosContainerProperties off = orders.read().getProperties();
+        off.setDefaultTimeToLiveInSeconds(null);
+        assertThat(orders.replace(off).getProperties().getDefaultTimeToLiveInSeconds()).isNull();
+        orders.createItem(order("o2", "c1", 20));
+        assertThat(store.readContainer(database + ".orders").defaultTtl()).isNull();
+    }
+
+    @Test
+    void aReplaceThatChangesThePartitionKeyOrCarriesAStaleEtagIsRefused() {
+        String database = freshDatabase();
+        CosmosContainer orders = orders(database);
+        // The SDK replaces a container through the self link of the properties it read.
+        CosmosContainerProperties otherKey = orders.read().getProperties();
+        otherKey.setPartitionKeyDefinition(new PartitionKeyDefinition().setPaths(List.of("/region")));
+        otherKey.setDefaultTimeToLiveInSeconds(60);
+
+        assertThatThrownBy(() -> orders.replace(otherKey))
+                .isInstanceOfSatisfying(CosmosException.class, e -> {
+                    assertThat(e.getStatusCode()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("Cannot replace container " + database + ".orders: its "
+                            + "partition key cannot be changed (it is /customerId, the replace asks for /region)");
+                });
+        CosmosContainerProperties read = orders.read().getProperties();
+        read.setDefaultTimeToLiveInSeconds(60);
+        orders.replace(read);
+        read.setDefaultTimeToLiveInSeconds(120);
+        assertThatThrownBy(() -> orders.replace(read, new CosmosContainerRequestOptions()
+                .setIfMatchETag(read.getETag())))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(412));
+        client.getDatabase(database).createContainer(new CosmosContainerProperties("doomed", "/id"));
+        CosmosContainer doomed = client.getDatabase(database).getContainer("doomed");
+        CosmosContainerProperties gone = doomed.read().getProperties();
+        doomed.delete();
+        assertThatThrownBy(() -> doomed.replace(gone))
+                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+        try (CosmosClient reader = gateway.client(gateway.readOnlyKey)) {
+            CosmosContainer readOnly = reader.getDatabase(database).getContainer("orders");
+            CosmosContainerProperties asked = readOnly.read().getProperties();
+            asked.setDefaultTimeToLiveInSeconds(5);
+            assertThatThrownBy(() -> readOnly.replace(asked))
+                    .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(403));
+        }
+        assertThat(store.readContainer(database + ".orders").defaultTtl()).isEqualTo(60);
+        assertThat(store.readContainer(database + ".orders").partitionKeyPath()).isEqualTo("/customerId");
     }
 
     @Test
@@ -307,6 +383,29 @@ class CosmosGatewayTest {
         assertThat(delete.path("metadata").path("id").asText()).isEqualTo("o1");
         assertThat(delete.path("metadata").path("partitionKey").path("customerId").asText()).isEqualTo("c1");
         assertThat(delete.path("metadata").path("timeToLiveExpired").booleanValue()).isFalse();
+    }
+
+    @Test
+    void configuredAsAnAccountWithoutAllVersionsAndDeletesItRefusesThatModeAsCosmosDbDoes(@TempDir Path directory)
+            throws Exception {
+        try (TestingCosmosGateway latestOnly = TestingCosmosGateway.start(directory,
+                StoreConfig.defaults().withCosmosAllVersionsAndDeletes(false))) {
+            latestOnly.client.createDatabase("shop");
+            latestOnly.client.getDatabase("shop").createContainer(new CosmosContainerProperties("orders",
+                    "/customerId"));
+            CosmosContainer orders = latestOnly.client.getDatabase("shop").getContainer("orders");
+            orders.createItem(order("o1", "c1", 1));
+
+            assertThatThrownBy(() -> readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                    .createForProcessingFromNow(FeedRange.forFullRange()).allVersionsAndDeletes()))
+                    .isInstanceOfSatisfying(CosmosException.class, e -> {
+                        assertThat(e.getStatusCode()).isEqualTo(400);
+                        assertThat(e.getMessage()).contains("Change Feed 'All Versions and Deletes' mode must be "
+                                + "enabled.");
+                    });
+            assertThat(readChangeFeed(orders, CosmosChangeFeedRequestOptions
+                    .createForProcessingFromBeginning(FeedRange.forFullRange())).ids()).containsExactly("o1");
+        }
     }
 
     /** The documents of a change feed read until it has nothing more, and where to go on from. */

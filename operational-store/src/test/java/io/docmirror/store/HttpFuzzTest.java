@@ -381,6 +381,8 @@ class HttpFuzzTest {
         Map<String, String> bodies = new TreeMap<>();
         bodies.put("POST /containers",
                 "{\"id\":\"fuzzed\",\"partitionKeyPath\":\"/k\",\"defaultTtl\":3600,\"analyticalTtl\":-1,\"logPartitions\":2}");
+        bodies.put("PUT /containers/orders", "{\"id\":\"orders\",\"partitionKeyPath\":\"/customerId\",\"defaultTtl\":60,"
+                + "\"analyticalTtl\":-1,\"logPartitions\":4,\"_rid\":\"AAAAAQ\",\"_etag\":\"\\\"AAAAAQ:0\\\"\"}");
         bodies.put("POST /containers/orders/items",
                 "{\"id\":\"n1\",\"customerId\":\"c1\",\"total\":12.50,\"lines\":[{\"sku\":\"a\",\"qty\":1}],\"ttl\":-1}");
         bodies.put("PUT /containers/orders/items/o1", "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}");
@@ -402,7 +404,9 @@ class HttpFuzzTest {
         bodies.put("POST /dbs", "{\"id\":\"fuzzdb\"}");
         bodies.put("POST /dbs/shop/colls", "{\"id\":\"c2\",\"partitionKey\":{\"paths\":[\"/k\"],\"kind\":\"Hash\","
                 + "\"version\":2},\"defaultTtl\":3600,\"analyticalStorageTtl\":-1,\"indexingPolicy\":{}}");
-        bodies.put("PUT /dbs/shop/colls/orders", "{\"id\":\"orders\",\"partitionKey\":{\"paths\":[\"/customerId\"]}}");
+        bodies.put("PUT /dbs/shop/colls/orders", "{\"id\":\"orders\",\"partitionKey\":{\"paths\":[\"/customerId\"],"
+                + "\"kind\":\"Hash\",\"version\":2},\"defaultTtl\":-1,\"analyticalStorageTtl\":3600,"
+                + "\"indexingPolicy\":{\"indexingMode\":\"consistent\"},\"_etag\":\"\\\"x\\\"\"}");
         bodies.put("POST /dbs/shop/colls/orders/docs", "{\"id\":\"n1\",\"customerId\":\"c1\",\"total\":12.50}");
         bodies.put("PUT /dbs/shop/colls/orders/docs/o1", "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}");
         bodies.put("PATCH /dbs/shop/colls/orders/docs/o1", "{\"operations\":[{\"op\":\"set\",\"path\":\"/status\","

@@ -80,7 +80,7 @@ class HttpProtocolTest {
     void anUnsupportedMethodIs405WithTheAllowedOnes() throws Exception {
         Map<String, String> allowed = Map.of(
                 "PUT /containers", "GET, HEAD, POST",
-                "PATCH /containers/orders", "GET, HEAD, DELETE",
+                "PATCH /containers/orders", "GET, HEAD, PUT, DELETE",
                 "DELETE /containers/orders/items", "GET, HEAD, POST",
                 "POST /containers/orders/items/o1", "GET, HEAD, PUT, PATCH, DELETE",
                 "GET /containers/orders/batch", "POST",

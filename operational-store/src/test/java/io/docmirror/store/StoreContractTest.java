@@ -55,7 +55,7 @@ abstract class StoreContractTest {
         ContainerProperties created = store.createContainer(events);
 
         assertThat(created.resourceId()).isNotBlank();
-        assertThat(created.withResourceId(null)).isEqualTo(events);
+        assertThat(created.withResourceId(null).withEtag(null)).isEqualTo(events);
         assertThat(store.readContainer("events")).isEqualTo(created);
         assertThat(store.listContainers()).extracting(ContainerProperties::id).containsExactly("events", ORDERS);
 
@@ -76,6 +76,58 @@ abstract class StoreContractTest {
         assertError(() -> store.createContainer(ContainerProperties.of(ORDERS, "/other")), 409,
                 "Cannot create container orders: it already exists");
         assertThat(store.readContainer(ORDERS).partitionKeyPath()).isEqualTo("/customerId");
+    }
+
+    @Test
+    void aContainersTtlsAreReplacedAndItsEtagChanges() {
+        ContainerProperties read = store.readContainer(ORDERS);
+        ContainerProperties replaced = store.replaceContainer(ORDERS,
+                read.withDefaultTtl(3600).withAnalyticalTtl(-1), Precondition.ifMatch(read.etag()));
+
+        assertThat(replaced).isEqualTo(read.withDefaultTtl(3600).withAnalyticalTtl(-1).withEtag(replaced.etag()));
+        assertThat(replaced.etag()).isNotBlank().isNotEqualTo(read.etag());
+        assertThat(store.readContainer(ORDERS)).isEqualTo(replaced);
+        assertThat(store.listContainers()).containsExactly(replaced);
+        // As in Cosmos DB: no default TTL turns TTL off, no analytical TTL keeps the one the container has.
+        ContainerProperties again = store.replaceContainer(ORDERS, ContainerProperties.of(ORDERS, "/customerId"),
+                Precondition.NONE);
+        assertThat(again.defaultTtl()).isNull();
+        assertThat(again.analyticalTtl()).isEqualTo(-1);
+        assertThat(again.etag()).isNotEqualTo(replaced.etag());
+        // A mirrored container's analytical TTL may change, between -1 and a number of seconds.
+        assertThat(store.replaceContainer(ORDERS, again.withAnalyticalTtl(86_400), Precondition.NONE).analyticalTtl())
+                .isEqualTo(86_400);
+    }
+
+    @Test
+    void aReplaceOfWhatCannotChangeIsRefusedAndChangesNothing() {
+        store.createItem(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\"}");
+        ContainerProperties before = store.replaceContainer(ORDERS,
+                store.readContainer(ORDERS).withAnalyticalTtl(-1), Precondition.NONE);
+        String refused = "Cannot replace container orders: ";
+
+        assertError(() -> store.replaceContainer(ORDERS, before.withDefaultTtl(60).withEtag(null),
+                Precondition.ifMatch("\"stale\"")), 412, refused + "If-Match failed, its _etag is " + before.etag()
+                + ", not \"stale\"");
+        assertError(() -> store.replaceContainer(ORDERS, ContainerProperties.of(ORDERS, "/region"), Precondition.NONE),
+                400, refused + "its partition key cannot be changed (it is /customerId, the replace asks for /region)");
+        assertError(() -> store.replaceContainer(ORDERS, ContainerProperties.of("other", "/customerId"),
+                Precondition.NONE), 400, refused + "its id cannot be changed (the replace names other)");
+        assertError(() -> store.replaceContainer(ORDERS, before.withLogPartitions(8), Precondition.NONE), 400,
+                refused + "its log partitions cannot be changed (it has 4, the replace asks for 8)");
+        assertError(() -> store.replaceContainer(ORDERS,
+                before.withPartitionHashing(ContainerProperties.PartitionHashing.COSMOS_HASH_V2), Precondition.NONE),
+                400, refused + "its partition hashing cannot be changed (it is the store's own hash, the replace asks "
+                        + "for cosmos-hash-v2)");
+        assertError(() -> store.replaceContainer(ORDERS, before.withAnalyticalTtl(0), Precondition.NONE), 400,
+                refused + "its analytical store cannot be turned off (analytical TTL -1 to 0); delete the container "
+                        + "to stop mirroring it");
+        assertError(() -> store.replaceContainer("nope", ContainerProperties.of("nope", "/customerId"),
+                Precondition.NONE), 404, "Container nope does not exist");
+
+        assertThat(store.readContainer(ORDERS)).isEqualTo(before);
+        assertThat(store.listContainers()).extracting(ContainerProperties::id).containsExactly(ORDERS);
+        assertThat(store.readItem(ORDERS, PartitionKey.of("c1"), "o1").id()).isEqualTo("o1");
     }
 
     @Test

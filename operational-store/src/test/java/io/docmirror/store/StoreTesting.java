@@ -4,12 +4,15 @@ import io.docmirror.store.changelog.ChangeEvent;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
- * What several tests need: a store whose time they control, the whole change log of a container, and a snapshot of
- * its items.
+ * What several tests need: a store whose time they control, the whole change log of a container, a snapshot of its
+ * items, and waiting for what a background thread does.
  */
 public final class StoreTesting {
     private StoreTesting() {
@@ -54,5 +57,23 @@ public final class StoreTesting {
             while (continuation.isPresent());
         }
         return items;
+    }
+
+    /**
+     * Observes until {@code done} holds for what was observed, and returns that; fails after {@code deadline} naming
+     * the last observation. A bound on waiting for a background thread, not a timing assertion.
+     */
+    public static <T> T await(String what, Duration deadline, Supplier<T> observe, Predicate<T> done)
+            throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        T seen = observe.get();
+        while (!done.test(seen)) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("Waited " + deadline + " until " + what + "; saw " + seen);
+            }
+            Thread.sleep(50);
+            seen = observe.get();
+        }
+        return seen;
     }
 }

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -15,11 +16,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A self-signed certificate for 127.0.0.1 made at test time with the JDK's keytool, for the store to serve TLS with,
- * and trusted by this JVM: it is written into a trust store of its own, which {@code javax.net.ssl.trustStore} then
- * names. The JDK reads that property, and the file, each time a TLS client sets up its default trust (the Cosmos DB
- * SDK does for each client), so the SDK checks the server's certificate and host name as it would against Azure.
- * The property is set here, when a test needs it, rather than by the build: a build-wide trust store that does not
- * exist yet breaks every TLS client a test makes before this one runs.
+ * and trusted by this JVM: it is added to a trust store of this JVM's own (in the temporary directory, named after
+ * the process, removed at exit), which {@code javax.net.ssl.trustStore} then names. The JDK reads that property, and
+ * the file, each time a TLS client sets up its default trust (the Cosmos DB SDK does for each client), so the SDK
+ * checks the server's certificate and host name as it would against Azure. Every certificate made stays trusted, so
+ * that two stores serving TLS at once (a test's own beside its class's) are both trusted. The property is set here,
+ * when a test needs it, rather than by the build: a build-wide trust store that does not exist yet breaks every TLS
+ * client a test makes before this one runs.
  */
 public final class TestingCertificate {
     public static final String PASSWORD = "docmirror-test";
@@ -47,7 +50,7 @@ public final class TestingCertificate {
         if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
             throw new IOException("keytool could not make a certificate: " + output);
         }
-        trust(keystore, directory.resolve("truststore.p12"));
+        trust(keystore);
         return keystore;
     }
 
@@ -56,18 +59,30 @@ public final class TestingCertificate {
         return keystore.resolveSibling("certificate.pem");
     }
 
-    private static void trust(Path keystore, Path trustStore) throws IOException, GeneralSecurityException {
+    private static synchronized void trust(Path keystore) throws IOException, GeneralSecurityException {
         KeyStore server = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             server.load(in, PASSWORD.toCharArray());
         }
+        Path trustStore = Path.of(System.getProperty("java.io.tmpdir"),
+                "docmirror-test-truststore-" + ProcessHandle.current().pid() + ".p12");
         KeyStore trusted = KeyStore.getInstance("PKCS12");
-        trusted.load(null, null);
+        if (Files.exists(trustStore)) {
+            try (InputStream in = Files.newInputStream(trustStore)) {
+                trusted.load(in, PASSWORD.toCharArray());
+            }
+        } else {
+            trusted.load(null, null);
+            trustStore.toFile().deleteOnExit();
+        }
         Certificate certificate = server.getCertificate(ALIAS);
-        trusted.setCertificateEntry(ALIAS, certificate);
-        try (OutputStream out = Files.newOutputStream(trustStore)) {
+        trusted.setCertificateEntry(ALIAS + "-" + trusted.size(), certificate);
+        // Written aside and moved in whole, so that a client reading the trust store meanwhile never sees half.
+        Path written = Files.createTempFile(trustStore.getParent(), trustStore.getFileName().toString(), ".tmp");
+        try (OutputStream out = Files.newOutputStream(written)) {
             trusted.store(out, PASSWORD.toCharArray());
         }
+        Files.move(written, trustStore, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.writeString(pem(keystore), "-----BEGIN CERTIFICATE-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
                         .encodeToString(certificate.getEncoded())

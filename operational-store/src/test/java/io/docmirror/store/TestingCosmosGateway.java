@@ -34,13 +34,20 @@ public final class TestingCosmosGateway implements AutoCloseable {
     }
 
     public static TestingCosmosGateway start(Path directory) throws Exception {
+        return start(directory, StoreConfig.defaults());
+    }
+
+    /**
+     * A gateway whose server has {@code config}'s options but for its address, keys and TLS, which the gateway
+     * sets (e.g. {@code config.withCosmosAllVersionsAndDeletes(false)} for an account without that change feed).
+     */
+    public static TestingCosmosGateway start(Path directory, StoreConfig config) throws Exception {
         Path keystore = TestingCertificate.serverKeystore(directory.resolve("tls"));
-        EmbeddedStore store = EmbeddedStore.open(directory.resolve("store"),
-                StoreConfig.defaults().withSyncWrites(false));
+        EmbeddedStore store = EmbeddedStore.open(directory.resolve("store"), config.withSyncWrites(false));
         String primaryKey = randomKey();
         String readOnlyKey = randomKey();
         try {
-            StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0)
+            StoreHttpServer server = StoreHttpServer.start(store, config.withHttp("127.0.0.1", 0)
                     .withKeys(primaryKey, readOnlyKey).withTls(keystore.toString(), TestingCertificate.PASSWORD));
             return new TestingCosmosGateway(TestingCertificate.pem(keystore), primaryKey, readOnlyKey, store,
                     server);

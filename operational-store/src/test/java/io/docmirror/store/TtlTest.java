@@ -2,12 +2,16 @@ package io.docmirror.store;
 
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
+import io.docmirror.store.internal.RocksStorage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.WriteBatch;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,6 +158,124 @@ class TtlTest {
         store = EmbeddedStore.open(dataDir, StoreConfig.defaults(), clock, false);
         clock.advanceSeconds(10);
         assertThat(store.reapExpired(1000)).isEqualTo(1);
+    }
+
+    @Test
+    void turningTtlOnExpiresTheItemsOlderThanTheNewDefault() {
+        store.createContainer(ContainerProperties.of("c", "/pk"));
+        store.createItem("c", "{\"id\":\"old\",\"pk\":\"p\"}");
+        clock.advanceSeconds(100);
+        store.createItem("c", "{\"id\":\"new\",\"pk\":\"p\"}");
+        clock.advanceSeconds(50);
+
+        store.replaceContainer("c", store.readContainer("c").withDefaultTtl(120), Precondition.NONE);
+
+        // "old" is 150 seconds old: gone for readers at once, then removed by the reaper with a TTL delete.
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).extracting(Item::id).containsExactly("new");
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+        assertThat(StoreTesting.changeLog(store, "c")).filteredOn(event -> event.operation() == Operation.DELETE)
+                .extracting(ChangeEvent::id, ChangeEvent::ttlExpired)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("old", true));
+        clock.advanceSeconds(69);
+        assertThat(store.reapExpired(1000)).isZero();
+        clock.advanceSeconds(1);
+        assertThat(store.findItem("c", PartitionKey.of("p"), "new")).isEmpty();
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+    }
+
+    @Test
+    void ttlMinusOneByAReplaceExpiresOnlyItemsWithTheirOwnTtl() {
+        store.createContainer(ContainerProperties.of("c", "/pk"));
+        store.createItem("c", "{\"id\":\"plain\",\"pk\":\"p\"}");
+        store.createItem("c", "{\"id\":\"ten\",\"pk\":\"p\",\"ttl\":10}");
+        clock.advanceSeconds(20);
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).extracting(Item::id).containsExactly("plain", "ten");
+
+        store.replaceContainer("c", store.readContainer("c").withDefaultTtl(-1), Precondition.NONE);
+
+        assertThat(store.readPartition("c", PartitionKey.of("p"))).extracting(Item::id).containsExactly("plain");
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+        clock.advanceSeconds(1_000_000);
+        assertThat(store.reapExpired(1000)).isZero();
+        assertThat(store.findItem("c", PartitionKey.of("p"), "plain")).isPresent();
+    }
+
+    @Test
+    void removingOrLengtheningTheTtlStopsTheExpiries() {
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createContainer(ContainerProperties.of("d", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        store.createItem("d", "{\"id\":\"a\",\"pk\":\"p\"}");
+        clock.advanceSeconds(5);
+
+        store.replaceContainer("c", store.readContainer("c").withDefaultTtl(null), Precondition.NONE);
+        store.replaceContainer("d", store.readContainer("d").withDefaultTtl(1000), Precondition.NONE);
+        clock.advanceSeconds(500);
+
+        assertThat(store.reapExpired(1000)).isZero();
+        assertThat(store.findItem("c", PartitionKey.of("p"), "a")).isPresent();
+        assertThat(store.findItem("d", PartitionKey.of("p"), "a")).isPresent();
+        clock.advanceSeconds(1_000_000);
+        assertThat(store.findItem("c", PartitionKey.of("p"), "a")).isPresent();
+        assertThat(store.findItem("d", PartitionKey.of("p"), "a")).isEmpty();
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+    }
+
+    @Test
+    void replacedSettingsAndTheirExpiriesSurviveARestart() {
+        store.createContainer(ContainerProperties.of("c", "/pk"));
+        store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\"}");
+        ContainerProperties replaced = store.replaceContainer("c",
+                store.readContainer("c").withDefaultTtl(60).withAnalyticalTtl(-1), Precondition.NONE);
+        store.close();
+
+        store = EmbeddedStore.open(dataDir, StoreConfig.defaults(), clock, false);
+
+        assertThat(store.readContainer("c")).isEqualTo(replaced);
+        clock.advanceSeconds(59);
+        assertThat(store.reapExpired(1000)).isZero();
+        clock.advanceSeconds(1);
+        assertThat(store.reapExpired(1000)).isEqualTo(1);
+        // The next replace gives yet another etag, not one the container had before the restart.
+        assertThat(store.replaceContainer("c", replaced, Precondition.ifMatch(replaced.etag())).etag())
+                .isNotEqualTo(replaced.etag());
+    }
+
+    @Test
+    void anExpiryIndexRebuildThatACrashCutShortIsDoneWhenTheStoreOpens() throws Exception {
+        store.createContainer(ContainerProperties.of("c", "/pk"));
+        // More items than the rebuild writes at once.
+        List<byte[]> documents = new ArrayList<>();
+        for (int index = 0; index < 25_000; index++) {
+            documents.add(("{\"id\":\"" + index + "\",\"pk\":\"p" + index % 7 + "\"}")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(store.bulkWrite("c", documents, BulkOptions.CREATE).written()).isEqualTo(25_000);
+        store.close();
+        // What a replace to a default TTL of 60 has written when a crash stops it: the new settings, marked as
+        // having their expiry index rebuilt, and none of the index yet.
+        try (RocksStorage storage = RocksStorage.open(dataDir, true)) {
+            byte[] key = "c".getBytes(StandardCharsets.UTF_8);
+            var record = StoreJson.mapper().readValue(storage.get(storage.containers(), key),
+                    ContainerCatalog.StoredContainer.class);
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.put(storage.containers(), key, StoreJson.mapper().writeValueAsBytes(
+                        new ContainerCatalog.StoredContainer(record.properties().withDefaultTtl(60),
+                                record.containerId(), 1, true)));
+                storage.write(batch);
+            }
+        }
+
+        store = EmbeddedStore.open(dataDir, StoreConfig.defaults(), clock, false);
+        clock.advanceSeconds(60);
+
+        assertThat(store.readContainer("c").defaultTtl()).isEqualTo(60);
+        int reaped = 0;
+        for (int removed = store.reapExpired(10_000); removed > 0; removed = store.reapExpired(10_000)) {
+            reaped += removed;
+        }
+        assertThat(reaped).isEqualTo(25_000);
+        assertThat(StoreTesting.allItems(store, "c")).isEmpty();
     }
 
     @Test

@@ -105,7 +105,7 @@ public final class CosmosAccount implements SourceContainers, AutoCloseable {
         int feedRanges = container(name).getFeedRanges().size();
         return new ContainerProperties(name, paths.get(0), properties.getDefaultTimeToLiveInSeconds(),
                 properties.getAnalyticalStoreTimeToLiveInSeconds(), feedRanges, properties.getResourceId(),
-                ContainerProperties.PartitionHashing.COSMOS_HASH_V2);
+                ContainerProperties.PartitionHashing.COSMOS_HASH_V2, properties.getETag());
     }
 
     /** The SDK's container of a mirrored container's name, {@code <database>.<container>}. */

@@ -19,6 +19,7 @@ import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
+import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingCosmosGateway;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -44,6 +45,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The mirror following a Cosmos DB account through the official Java SDK (gateway mode, TLS): docmirror's store
@@ -87,7 +89,7 @@ class CosmosSourceTest {
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void theMirrorOfAnAccountIsExactThroughItsLoadUpdatesDeletesAndARestart() throws IOException {
-        CosmosDatabase shop = database("shop");
+        CosmosDatabase shop = database(client, "shop");
         CosmosContainer orders = mirroredContainer(shop, "orders", "/customerId");
         CosmosContainer lines = mirroredContainer(shop, "lines", "/orderId");
         shop.createContainer(new CosmosContainerProperties("notes", "/id"));
@@ -125,8 +127,8 @@ class CosmosSourceTest {
                 // At least each document the containers end with; how many more depends on what the load read.
                 assertThat(feedMirror.sync().events()).isGreaterThanOrEqualTo(36 + 39);
             }
-            assertExact(mirror, "shop.orders", 40 - 1 + 1 + 1 - 5);
-            assertExact(mirror, "shop.lines", 40);
+            assertExact(store, mirror, "shop.orders", 40 - 1 + 1 + 1 - 5);
+            assertExact(store, mirror, "shop.lines", 40);
 
             // Streaming on: updates, replaces of the exact numbers, deletes, creates.
             for (int index = 0; index < 40; index += 4) {
@@ -136,12 +138,9 @@ class CosmosSourceTest {
             orders.deleteItem("o1", new PartitionKey("c1"), new CosmosItemRequestOptions());
             orders.createItem(order("after", "c2", 2));
             lines.deleteItem("l3", new PartitionKey("o3"), new CosmosItemRequestOptions());
-            try (FeedMirror feedMirror = new FeedMirror(account, account.opener(), mirror, CONFIG,
-                    FlattenerConfig::defaults, Clock.systemUTC())) {
-                assertThat(feedMirror.sync().events()).isEqualTo(10 + 1 + 1 + 1 + 1);
-            }
+            assertThat(sync(account, mirror).events()).isEqualTo(10 + 1 + 1 + 1 + 1);
             // o20, deleted during the load, is back: an upsert creates it again.
-            assertExact(mirror, "shop.orders", 37);
+            assertExact(store, mirror, "shop.orders", 37);
         }
 
         // A restart: a new client and mirror go on from the committed checkpoint, nothing read twice.
@@ -159,17 +158,69 @@ class CosmosSourceTest {
             assertThat(idle.events()).isZero();
             assertThat(idle.commits()).isZero();
         }
-        assertExact(mirror, "shop.orders", 36);
-        assertExact(mirror, "shop.lines", 39);
+        assertExact(store, mirror, "shop.orders", 36);
+        assertExact(store, mirror, "shop.lines", 39);
         assertThat(ContainerStatus.of(mirror, store, store.readContainer("shop.orders"), Clock.systemUTC())
                 .cosmosFeedMode()).startsWith("Cosmos DB change feed, all versions and deletes");
+    }
+
+    /**
+     * An account without all versions and deletes (docmirror's store configured as one): the mirror falls back to the
+     * latest version, loads and streams exactly, but a delete never reaches it, as {@code status} says.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void anAccountWithoutAllVersionsAndDeletesIsMirroredFromTheLatestVersionWithoutItsDeletes(
+            @TempDir Path directory) throws Exception {
+        try (TestingCosmosGateway latestOnly = TestingCosmosGateway.start(directory,
+                StoreConfig.defaults().withCosmosAllVersionsAndDeletes(false))) {
+            CosmosContainer orders = mirroredContainer(database(latestOnly.client, "shop"), "orders", "/customerId");
+            for (int index = 0; index < 40; index++) {
+                orders.createItem(order("o" + index, "c" + index % 9, index));
+            }
+            for (int index = 0; index < 5; index++) {
+                orders.upsertItem(order("o" + index, "c" + index % 9, 100 + index));
+            }
+            orders.createItem(StoreJson.mapper().readTree(EXACT_NUMBERS));
+            Path mirror = directory.resolve("mirror");
+
+            try (CosmosAccount account = CosmosAccount.connect(latestOnly.server.baseUri(), latestOnly.primaryKey,
+                    Optional.of("shop"))) {
+                assertThat(sync(account, mirror).events()).isEqualTo(41);
+                assertExact(latestOnly.store, mirror, "shop.orders", 41);
+
+                // Updates, twice for some items between two reads (only the newer version comes), and a create.
+                for (int index = 0; index < 40; index += 4) {
+                    orders.upsertItem(order("o" + index, "c" + index % 9, 2000 + index));
+                    orders.upsertItem(order("o" + index, "c" + index % 9, 3000 + index));
+                }
+                orders.createItem(order("after", "c2", 2));
+                assertThat(sync(account, mirror).events()).isEqualTo(10 + 1);
+                assertExact(latestOnly.store, mirror, "shop.orders", 42);
+
+                // A delete is in no latest-version feed: o7 stays in the mirror. A later write of its partition
+                // key value moves the mirror past the delete, and reconcile then names o7.
+                orders.deleteItem("o7", new PartitionKey("c7"), new CosmosItemRequestOptions());
+                orders.upsertItem(order("o16", "c7", 16_000));
+                assertThat(sync(account, mirror).events()).isEqualTo(1);
+            }
+            ReconcileReport report = new Reconciler(latestOnly.store, mirror, Clock.systemUTC(), 10)
+                    .reconcile("shop.orders");
+            assertThat(report.differences()).extracting(ReconcileReport.Difference::id,
+                            ReconcileReport.Difference::what)
+                    .containsExactly(tuple("o7", "in the mirror, not in the store"));
+            assertThat(ContainerStatus.of(mirror, latestOnly.store, latestOnly.store.readContainer("shop.orders"),
+                    Clock.systemUTC()).cosmosFeedMode()).isEqualTo("Cosmos DB change feed, latest version (deletes "
+                    + "and intermediate versions are NOT mirrored: a deleted item stays in the mirror, and an item "
+                    + "changed twice between reads shows only its newer version)");
+        }
     }
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void numbersReachTheMirrorWithEveryDigit() throws IOException {
         String name = "numbers" + UUID.randomUUID().toString().substring(0, 8);
-        CosmosContainer orders = mirroredContainer(database(name), "orders", "/customerId");
+        CosmosContainer orders = mirroredContainer(database(client, name), "orders", "/customerId");
         orders.createItem(StoreJson.mapper().readTree(EXACT_NUMBERS));
         orders.upsertItem(((ObjectNode) StoreJson.mapper().readTree(EXACT_NUMBERS)).put("note", "replaced"));
         assertThat(store.readItem(name + ".orders", io.docmirror.store.PartitionKey.of("c1"), "exact").json())
@@ -201,7 +252,7 @@ class CosmosSourceTest {
                 });
     }
 
-    private void assertExact(Path mirror, String container, int documents) {
+    private static void assertExact(EmbeddedStore store, Path mirror, String container, int documents) {
         ReconcileReport report = new Reconciler(store, mirror, Clock.systemUTC(), 10).reconcile(container);
         assertThat(report.differences()).as("differences of %s", container).isEmpty();
         assertThat(report.exact()).isTrue();
@@ -211,7 +262,15 @@ class CosmosSourceTest {
                 .as("documents of the mirror of %s", container).isEqualTo(documents);
     }
 
-    private CosmosDatabase database(String name) {
+    /** One sync of the account's containers into {@code mirror}, by a mirror made for it. */
+    private static FeedMirror.SyncResult sync(CosmosAccount account, Path mirror) {
+        try (FeedMirror feedMirror = new FeedMirror(account, account.opener(), mirror, CONFIG,
+                FlattenerConfig::defaults, Clock.systemUTC())) {
+            return feedMirror.sync();
+        }
+    }
+
+    private static CosmosDatabase database(CosmosClient client, String name) {
         client.createDatabase(name);
         return client.getDatabase(name);
     }

@@ -31,27 +31,39 @@ import static java.util.Objects.requireNonNull;
  * (narrowed by {@code x-ms-start-epk}/{@code x-ms-end-epk} or a partition key), and the position in
  * {@code If-None-Match}: absent for the beginning, {@code *} for now, otherwise the ETag of the previous answer (the
  * LSN read up to). {@code If-Modified-Since} starts at a point in time. An answer with changes is 200 with the next
- * position in its ETag; one without is 304 with it.
+ * position in its ETag; one without is 304 with it. Configured to imitate an account without all versions and
+ * deletes ({@code store.http.cosmos-all-versions-and-deletes: false}), a read in that mode is 400 as such an
+ * account answers it.
  */
 final class CosmosChangeFeed {
     static final String A_IM = "A-IM";
     private static final String INCREMENTAL = "Incremental Feed";
     private static final String FULL_FIDELITY = "Full-Fidelity Feed";
 
+    /** What Cosmos DB answers (400) to a read in all versions and deletes on an account that has not that mode. */
+    private static final String ALL_VERSIONS_AND_DELETES_OFF =
+            "Change Feed 'All Versions and Deletes' mode must be enabled.";
+
     /** The change feed's two modes. */
     private enum Mode { LATEST_VERSION, ALL_VERSIONS_AND_DELETES }
 
     private final StoreClient store;
     private final int maxPageItems;
+    private final boolean allVersionsAndDeletes;
 
-    CosmosChangeFeed(StoreClient store, int maxPageItems) {
+    /** @param allVersionsAndDeletes false to answer a read in that mode as an account without it does */
+    CosmosChangeFeed(StoreClient store, int maxPageItems, boolean allVersionsAndDeletes) {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = maxPageItems;
+        this.allVersionsAndDeletes = allVersionsAndDeletes;
     }
 
     ApiResponse read(ApiRequest request, CosmosContainers.Resolved container) {
         String storeId = container.properties().id();
         Mode mode = mode(request.header(A_IM).orElse(""));
+        if (mode == Mode.ALL_VERSIONS_AND_DELETES && !allVersionsAndDeletes) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, ALL_VERSIONS_AND_DELETES_OFF);
+        }
         int range = range(request, container);
         Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
         int maxItems = CosmosFeedHeaders.maxItems(request, maxPageItems);

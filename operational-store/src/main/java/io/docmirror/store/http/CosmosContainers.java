@@ -7,6 +7,7 @@ import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 
 import java.util.OptionalInt;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -66,10 +67,28 @@ final class CosmosContainers {
      * indexing, unique key and conflict resolution policies are taken and not kept: the store has no indexes.
      */
     ContainerProperties fromCosmos(CosmosDatabases.Database database, byte[] body) {
-        String context = "Cannot create container";
-        JsonNode definition = CosmosWire.object(body, context);
-        String id = CosmosWire.requiredString(definition, "id", context);
-        context = "Cannot create container " + id + " in database " + database.id();
+        return definition(database, body, "Cannot create container",
+                id -> "Cannot create container " + id + " in database " + database.id())
+                .withPartitionHashing(ContainerProperties.PartitionHashing.COSMOS_HASH_V2);
+    }
+
+    /**
+     * The settings a replace of a container asks for, from a Cosmos DB container definition as for a creation; the
+     * container keeps its log partitions and how it hashes partition keys, which Cosmos DB's definition does not name.
+     */
+    ContainerProperties replacement(Resolved container, byte[] body) {
+        String context = "Cannot replace container " + container.id() + " in database " + container.database().id();
+        return definition(container.database(), body, context, id -> context)
+                .withLogPartitions(container.properties().logPartitions())
+                .withPartitionHashing(container.properties().partitionHashing());
+    }
+
+    /** @param unnamedContext, namedContext what failed, before and after the definition's id is known */
+    private ContainerProperties definition(CosmosDatabases.Database database, byte[] body, String unnamedContext,
+            Function<String, String> namedContext) {
+        JsonNode definition = CosmosWire.object(body, unnamedContext);
+        String id = CosmosWire.requiredString(definition, "id", unnamedContext);
+        String context = namedContext.apply(id);
         JsonNode partitionKey = definition.get("partitionKey");
         if (partitionKey == null || !partitionKey.isObject() || !partitionKey.path("paths").isArray()) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": 'partitionKey' must be an object with "
@@ -84,7 +103,6 @@ final class CosmosContainers {
         return new ContainerProperties(CosmosDatabases.storeContainerId(database, id), paths.get(0).asText(),
                 CosmosWire.optionalInt(definition, "defaultTtl", context),
                 CosmosWire.optionalInt(definition, "analyticalStorageTtl", context),
-                ContainerProperties.DEFAULT_LOG_PARTITIONS)
-                .withPartitionHashing(ContainerProperties.PartitionHashing.COSMOS_HASH_V2);
+                ContainerProperties.DEFAULT_LOG_PARTITIONS);
     }
 }

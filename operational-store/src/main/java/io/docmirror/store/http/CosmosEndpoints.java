@@ -19,7 +19,6 @@ import io.docmirror.store.changelog.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -51,12 +50,14 @@ final class CosmosEndpoints {
     /**
      * @param maxPageItems the most changes one change feed answer holds, and the most results one page of a query
      * @param tls whether the server speaks TLS, so the account's endpoints are https
+     * @param allVersionsAndDeletes whether the change feed offers all versions and deletes, or answers it as an
+     *        account without that mode does
      */
-    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls) {
+    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls, boolean allVersionsAndDeletes) {
         this.store = requireNonNull(store, "store is null");
         this.databases = new CosmosDatabases(store);
         this.containers = new CosmosContainers(store, databases);
-        this.changeFeed = new CosmosChangeFeed(store, maxPageItems);
+        this.changeFeed = new CosmosChangeFeed(store, maxPageItems, allVersionsAndDeletes);
         this.queries = new CosmosQueries(store, maxPageItems);
         this.tls = tls;
     }
@@ -159,21 +160,16 @@ final class CosmosEndpoints {
                 container.database());
     }
 
-    /** Replacing a container's settings: only the same settings are taken for now (the store cannot change them). */
+    /**
+     * Replacing a container's settings ({@link StoreClient#replaceContainer}): its TTLs may change, with an optional
+     * {@code If-Match} of its {@code _etag}.
+     */
     private ApiResponse replaceContainer(ApiRequest request, Map<String, String> path) {
         CosmosContainers.Resolved container = containers.resolve(path.get("db"), path.get("coll"));
-        ContainerProperties asked = containers.fromCosmos(container.database(), request.body());
-        ContainerProperties current = container.properties();
-        if (!asked.id().equals(current.id()) || !asked.partitionKeyPath().equals(current.partitionKeyPath())) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot replace container " + current.id()
-                    + ": its id and partition key cannot change");
-        }
-        if (!Objects.equals(asked.defaultTtl(), current.defaultTtl())
-                || !Objects.equals(asked.analyticalTtl(), current.analyticalTtl())) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot replace container " + current.id()
-                    + ": changing defaultTtl or analyticalStorageTtl of an existing container is not supported yet");
-        }
-        return owned(CosmosWire.json(200, CosmosWire.container(container.database(), current)), container.database());
+        ContainerProperties replaced = store.replaceContainer(container.properties().id(),
+                containers.replacement(container, request.body()), RequestHeaders.precondition(request));
+        return owned(CosmosWire.json(200, CosmosWire.container(container.database(), replaced)),
+                container.database());
     }
 
     private ApiResponse deleteContainer(ApiRequest request, Map<String, String> path) {

@@ -96,7 +96,7 @@ final class CosmosWire {
         node.put("_rid", container.resourceId())
                 .put("_ts", 0)
                 .put("_self", container.selfLink())
-                .put("_etag", "\"" + container.resourceId() + "\"")
+                .put("_etag", properties.etag())
                 .put("_docs", "docs/")
                 .put("_sprocs", "sprocs/")
                 .put("_triggers", "triggers/")

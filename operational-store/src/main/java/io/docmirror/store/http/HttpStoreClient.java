@@ -92,6 +92,13 @@ public final class HttpStoreClient implements StoreClient {
     }
 
     @Override
+    public ContainerProperties replaceContainer(String container, ContainerProperties properties,
+            Precondition precondition) {
+        return readValue(send("PUT", containerPath(container), json(properties),
+                headers(null, precondition, Map.of())).body(), ContainerProperties.class);
+    }
+
+    @Override
     public void deleteContainer(String container) {
         send("DELETE", containerPath(container), null, Map.of());
     }

@@ -31,7 +31,7 @@ import java.util.Set;
  */
 final class RequestBodies {
     private static final Set<String> CONTAINER_PROPERTIES =
-            Set.of("id", "partitionKeyPath", "defaultTtl", "analyticalTtl", "logPartitions", "_rid",
+            Set.of("id", "partitionKeyPath", "defaultTtl", "analyticalTtl", "logPartitions", "_rid", "_etag",
                     "partitionHashing");
     private static final Set<String> PATCH_FIELDS = Set.of("op", "path", "from", "value");
     /** The fields of a batch operation, in the order messages list them; a bulk operation has partitionKey too. */
@@ -42,20 +42,39 @@ final class RequestBodies {
 
     /** {@code {"id":"orders","partitionKeyPath":"/customerId","defaultTtl":3600,"analyticalTtl":-1,"logPartitions":4}} */
     static ContainerProperties containerProperties(byte[] body) {
-        String context = "Cannot create container";
+        return containerProperties(body, "Cannot create container", null);
+    }
+
+    /**
+     * The settings a replace of {@code current} asks for: the properties of a creation, where {@code logPartitions}
+     * and {@code partitionHashing}, which cannot change, may be left out (they are then the container's).
+     */
+    static ContainerProperties containerReplacement(byte[] body, ContainerProperties current) {
+        return containerProperties(body, "Cannot replace container " + current.id(), current);
+    }
+
+    private static ContainerProperties containerProperties(byte[] body, String action, ContainerProperties current) {
+        String context = action;
         JsonNode node = object(parse(body), context, "the body",
                 "{\"id\":\"orders\",\"partitionKeyPath\":\"/customerId\"}");
         onlyKnownFields(node, CONTAINER_PROPERTIES, context, "a container's properties are id, partitionKeyPath, "
-                + "defaultTtl, analyticalTtl, logPartitions and partitionHashing ('_rid' is ignored)");
+                + "defaultTtl, analyticalTtl, logPartitions and partitionHashing ('_rid' and '_etag' are ignored)");
         String id = requiredString(node, "id", context);
         String path = requiredString(node, "partitionKeyPath", context);
-        context = "Cannot create container " + id;
+        context = current == null ? action + " " + id : action;
+        Integer logPartitions = optionalInt(node, "logPartitions", context, "1 to "
+                + ContainerProperties.MAX_LOG_PARTITIONS);
+        ContainerProperties.PartitionHashing hashing = partitionHashing(optionalString(node, "partitionHashing",
+                context), context);
+        if (current != null) {
+            logPartitions = logPartitions == null ? current.logPartitions() : logPartitions;
+            hashing = node.hasNonNull("partitionHashing") ? hashing : current.partitionHashing();
+        }
         return new ContainerProperties(id, path,
                 optionalInt(node, "defaultTtl", context, "seconds: -1, or a positive number; absent for no TTL"),
                 optionalInt(node, "analyticalTtl", context, "seconds: -1, 0, or a positive number"),
-                Optional.ofNullable(optionalInt(node, "logPartitions", context, "1 to "
-                        + ContainerProperties.MAX_LOG_PARTITIONS)).orElse(ContainerProperties.DEFAULT_LOG_PARTITIONS))
-                .withPartitionHashing(partitionHashing(optionalString(node, "partitionHashing", context), context));
+                Optional.ofNullable(logPartitions).orElse(ContainerProperties.DEFAULT_LOG_PARTITIONS))
+                .withPartitionHashing(hashing);
     }
 
     private static ContainerProperties.PartitionHashing partitionHashing(String name, String context) {

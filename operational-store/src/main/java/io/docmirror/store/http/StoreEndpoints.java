@@ -43,13 +43,15 @@ final class StoreEndpoints {
     /**
      * @param extraRoutes read-only routes below {@code /containers/{c}/<name>} served by other modules
      * @param tls whether the server speaks TLS (the Cosmos DB account then names https endpoints)
+     * @param allVersionsAndDeletes whether the Cosmos DB routes offer the change feed's all versions and deletes mode
      * @throws IllegalArgumentException when an extra route's name is not a lower-case word or is a built-in one
      */
-    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes, boolean tls) {
+    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes, boolean tls,
+            boolean allVersionsAndDeletes) {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = maxPageItems;
         this.extraRoutes = Map.copyOf(extraRoutes);
-        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls);
+        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls, allVersionsAndDeletes);
         for (String name : this.extraRoutes.keySet()) {
             if (!ROUTE_NAME.matcher(name).matches() || BUILT_IN_RESOURCES.contains(name)) {
                 throw new IllegalArgumentException("Cannot serve route /containers/{c}/" + name + ": a route's name is "
@@ -63,6 +65,7 @@ final class StoreEndpoints {
                 .add("GET", "/containers", this::listContainers)
                 .add("POST", "/containers", this::createContainer)
                 .add("GET", CONTAINER, this::readContainer)
+                .add("PUT", CONTAINER, this::replaceContainer)
                 .add("DELETE", CONTAINER, this::deleteContainer)
                 .add("GET", CONTAINER + "/items", this::readPartition)
                 .add("POST", CONTAINER + "/items", this::createItem)
@@ -94,6 +97,14 @@ final class StoreEndpoints {
 
     private ApiResponse readContainer(ApiRequest request, Map<String, String> path) throws IOException {
         return ApiResponse.json(200, StoreJson.mapper().writeValueAsBytes(store.readContainer(path.get("container"))));
+    }
+
+    /** The container's settings replaced by the body's (its TTLs may change), with an optional {@code If-Match}. */
+    private ApiResponse replaceContainer(ApiRequest request, Map<String, String> path) throws IOException {
+        String container = path.get("container");
+        ContainerProperties asked = RequestBodies.containerReplacement(request.body(), store.readContainer(container));
+        return ApiResponse.json(200, StoreJson.mapper().writeValueAsBytes(
+                store.replaceContainer(container, asked, RequestHeaders.precondition(request))));
     }
 
     private ApiResponse deleteContainer(ApiRequest request, Map<String, String> path) {

@@ -123,7 +123,8 @@ public final class StoreHttpServer implements AutoCloseable {
                 new CosmosAuthorization(config.primaryKey(), config.readOnlyKey(), config.acceptEmulatorKey(),
                         Clock.systemUTC()),
                 new LoginThrottle(config.httpLoginFailures(), config.httpLoginLockout(), System::nanoTime),
-                new StoreEndpoints(store, config.httpMaxPageItems(), containerRoutes, tls.isPresent()).router());
+                new StoreEndpoints(store, config.httpMaxPageItems(), containerRoutes, tls.isPresent(),
+                        config.cosmosAllVersionsAndDeletes()).router());
 
         ExecutorService storeWork = Executors.newFixedThreadPool(config.httpThreads(),
                 daemonThreads("docmirror-store-http-"));

@@ -10,12 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * A live container: its settings, its internal numeric id (never reused, so a deleted container's leftovers cannot
+ * A live container: its settings (the TTLs may be replaced while it lives), its internal numeric id (never reused, so a deleted container's leftovers cannot
  * mix with a new container of the same name), its log partitions' locks and ends, and the items of its writes
  * queued for the group commit.
  */
 public final class ContainerState {
-    private final ContainerProperties properties;
+    /** Replaced whole when the container's settings are ({@link #replaceProperties}); what never changes is below. */
+    private volatile ContainerProperties properties;
     private final int containerId;
     private final DocumentValidator validator;
     private final PatchApplier patchApplier;
@@ -42,6 +43,14 @@ public final class ContainerState {
 
     public ContainerProperties properties() {
         return properties;
+    }
+
+    /**
+     * Gives the container settings a replace made; the caller has checked that only what may change did (the TTLs,
+     * the etag), and holds every log partition's lock.
+     */
+    public void replaceProperties(ContainerProperties replaced) {
+        properties = replaced;
     }
 
     public String name() {
