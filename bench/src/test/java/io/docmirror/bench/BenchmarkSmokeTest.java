@@ -45,6 +45,23 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void steadyStateQueryBenchmarkRuns() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        SteadyStateQueryBenchmark.Result result = SteadyStateQueryBenchmark.run(300, Duration.ofSeconds(2), 50,
+                Duration.ofSeconds(1), work, new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(result.rounds()).isEqualTo(2);
+        assertThat(result.updates()).isPositive();
+        assertThat(result.newOrders()).isPositive();
+        assertThat(result.latencies()).hasSize(4).allSatisfy(latency -> {
+            assertThat(latency.mirrorP50()).isPositive().isLessThanOrEqualTo(latency.mirrorP95());
+            assertThat(latency.cleanP50()).isPositive().isLessThanOrEqualTo(latency.cleanP95());
+        });
+        assertThat(result.stress()).hasSize(4).allSatisfy(timing -> assertThat(timing.ratio()).isPositive());
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("superseded", "compactions so far");
+    }
+
+    @Test
     void flightTransferBenchmarkRuns() throws Exception {
         FlightTransferBenchmark.Result result = FlightTransferBenchmark.run(200, work, new PrintStream(
                 new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
