@@ -48,6 +48,12 @@ record MirrorState(long batch, List<TableState> tables) {
         return new MirrorState(batch, states);
     }
 
+    /** The rows of {@code table} that are not superseded: its current rows. */
+    long liveRows(String table) {
+        return tables.stream().filter(state -> state.name().equals(table))
+                .mapToLong(state -> state.rows() - state.deletedRows()).sum();
+    }
+
     /**
      * One line: each table (its name after the container's, {@code root} for the root) with its data files, its
      * deletion vectors and its superseded rows.

@@ -18,7 +18,6 @@ import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,23 +30,35 @@ import java.util.concurrent.locks.LockSupport;
  * The query set ({@link OrderQuery#set}) on the mirror in the state users meet: the demo's orders loaded and mirrored,
  * then a steady load of updates to random orders plus new orders ({@link PacedOrderWriter}) while the mirror daemon
  * runs in this process as {@code docmirror mirror run} runs it (its default batching and compaction). Every round
- * interval (10 s) the SQL endpoint opens the newest commit, the clean Parquet files are written anew from that same
- * commit ({@link CleanFileReference}), both sides must give the same answers, and each query is timed
- * {@value #RUNS_PER_ROUND} times on each, alternately. It reports p50 and p95 of every query on both, the mirror's
- * state at each round (files, deletion vectors, superseded rows, compactions so far) and how far behind the store
- * it was; then, with the daemon stopped, the stress case of {@link SqlQueryBenchmark}: 10% of the orders updated at
- * once and mirrored in one sync. Usage:
+ * interval (10 s; the first {@value #WARM_UP_ROUNDS} rounds are a warm-up, not counted) the SQL endpoint opens the newest commit and each query runs once on it and once on the clean
+ * Parquet files ({@link CleanFileReference}); p50 and p95 over the rounds are reported for both, with the mirror's
+ * state at each round (files, deletion vectors, superseded rows, compactions so far) and how far behind the store it
+ * was.
+ *
+ * <p>The clean files are written from the mirror's state at two moments, not every round: writing them (through the
+ * endpoint, every column of a million orders and their line items) takes longer than a round and would take the
+ * daemon's share of the machine. So they hold the state at rest before the load, which the rounds' clean side
+ * queries (the mirror gains the load's new orders meanwhile: the round lines show both row counts), and are written
+ * anew from the state the load leaves. At both moments the query set is run on the same state on both sides, its
+ * answers checked equal, and timed (medians of 5). Then, with the daemon stopped, the stress case of
+ * {@link SqlQueryBenchmark}: 10% of the orders updated at once and mirrored in one sync. Usage:
  * {@code SteadyStateQueryBenchmark [orders] [seconds] [updates a second] [workDir]} (default 1,000,000, 120, 1,000).
  */
 public final class SteadyStateQueryBenchmark {
-    static final int RUNS_PER_ROUND = 3;
     private static final Duration ROUND_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * Rounds under load before those counted: the daemon opens its tables (it reads their key columns) and the load
+     * settles.
+     */
+    private static final int WARM_UP_ROUNDS = 3;
     private static final double STRESS_SHARE = 0.10;
+    /** Runs of a trivial query whose median is a query's fixed cost on either side. */
+    private static final int FIXED_COST_RUNS = 21;
 
     private SteadyStateQueryBenchmark() {
     }
 
-    /** Latencies of one query over every round, in milliseconds. */
+    /** Latencies of one query over the rounds under load, in milliseconds. */
     public record QueryLatency(String query, double mirrorP50, double mirrorP95, double cleanP50, double cleanP95) {
         public double ratioP50() {
             return mirrorP50 / cleanP50;
@@ -59,11 +70,14 @@ public final class SteadyStateQueryBenchmark {
     }
 
     /**
-     * @param rounds the rounds measured under load (the one at rest before the load is not counted)
-     * @param compactions compactions the daemon committed during the load
-     * @param stress the stress case's medians
+     * @param rounds the rounds counted
+     * @param compactions compactions the daemon committed during the rounds counted
+     * @param atRest medians on the state before the load
+     * @param afterLoad medians on the state the load left
+     * @param stress medians after the stress case
      */
     public record Result(List<QueryLatency> latencies, int rounds, long updates, long newOrders, long compactions,
+            List<SqlQueryBenchmark.Timing> atRest, List<SqlQueryBenchmark.Timing> afterLoad,
             List<SqlQueryBenchmark.Timing> stress) {
     }
 
@@ -91,61 +105,86 @@ public final class SteadyStateQueryBenchmark {
             MirroredOrders.mirror(store, data);
             out.printf(Locale.ROOT, "%,d orders loaded into the store in %.0f s, mirrored (mirror sync) in %.0f s%n",
                     orders, loadSeconds, (System.nanoTime() - startedAt) / 1e9);
-            out.printf(Locale.ROOT, "load: %,d updates a second to random orders (status and updatedAt patched) "
-                            + "plus a new order every %d updates, for %d s; the daemon with the default "
-                            + "mirror.* configuration; the query set every %d s, %d runs a side%n", updatesPerSecond,
-                    PacedOrderWriter.UPDATES_PER_NEW_ORDER, duration.toSeconds(), roundInterval.toSeconds(),
-                    RUNS_PER_ROUND);
 
-            // The endpoint moves to a newer commit only when told: each round's clean files hold its commit's rows.
+            // The endpoint moves to a newer commit only when told, so that the clean files hold its rows exactly.
             SqlConfig pinned = SqlConfig.defaults().withRefreshInterval(Duration.ofDays(1));
-            Samples samples = new Samples(queries);
-            PacedOrderWriter.Result written;
-            long compactions;
             try (SqlEndpoint endpoint = SqlEndpoint.open(mirrorDirectory, pinned);
                     CleanFileReference clean = CleanFileReference.open(endpoint, work.resolve("clean"))) {
+                out.printf(Locale.ROOT, "%na query's fixed cost (median of %d runs of SELECT 42): %.1f ms on the "
+                                + "endpoint, %.1f ms on DuckDB%n", FIXED_COST_RUNS,
+                        CleanFileReference.medianMillis(clean.mirror(), "SELECT 42", FIXED_COST_RUNS),
+                        CleanFileReference.medianMillis(clean.reference(), "SELECT 42", FIXED_COST_RUNS));
+                out.printf(Locale.ROOT, "%nat rest, before the load (clean files written from this state):%n");
+                List<SqlQueryBenchmark.Timing> atRest = compareNow(endpoint, clean, queries, mirrorDirectory, out);
+                long cleanRows = MirrorState.read(mirrorDirectory, DemoDataset.CONTAINER).liveRows(
+                        DemoDataset.CONTAINER);
+
+                out.printf(Locale.ROOT, "%nthe load: %,d updates a second to random orders (status and updatedAt "
+                                + "patched) plus a new order every %d updates, for %d s, the daemon running with the "
+                                + "default mirror.* configuration; each query once on each side every %d s, the "
+                                + "first %d rounds not counted%n",
+                        updatesPerSecond, PacedOrderWriter.UPDATES_PER_NEW_ORDER, duration.toSeconds(),
+                        roundInterval.toSeconds(), WARM_UP_ROUNDS);
+                Samples samples = new Samples(queries);
+                PacedOrderWriter.Result written;
+                long compactions;
                 try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
                         FlattenerConfig::defaults, Clock.systemUTC());
-                        Daemon daemon = Daemon.start(mirror)) {
-                    Round atRest = Round.measure(endpoint, clean, queries, mirrorDirectory, new Samples(queries));
-                    out.println(atRest.describe("at rest (not counted)", 0, mirror));
-                    long compactionsBefore = compactions(mirror);
+                        Daemon daemon = Daemon.start(mirror);
+                        PacedOrderWriter writer = PacedOrderWriter.start(store, dataset, updatesPerSecond, 42)) {
                     long loadStartedAt = System.nanoTime();
-                    try (PacedOrderWriter writer = PacedOrderWriter.start(store, dataset, updatesPerSecond, 42)) {
-                        long rounds = duration.toNanos() / roundInterval.toNanos();
-                        for (long round = 1; round <= rounds; round++) {
-                            long due = loadStartedAt + round * roundInterval.toNanos();
-                            // On schedule: a round that ran long does not move the ones after it.
-                            while (System.nanoTime() < due) {
-                                LockSupport.parkNanos(due - System.nanoTime());
-                            }
-                            String when = String.format(Locale.ROOT, "%5.1f s",
-                                    (System.nanoTime() - loadStartedAt) / 1e9);
-                            Round measured = Round.measure(endpoint, clean, queries, mirrorDirectory, samples);
-                            out.println(measured.describe(when, compactionsBefore, mirror));
+                    long rounds = duration.toNanos() / roundInterval.toNanos();
+                    long compactionsBefore = 0;
+                    for (long round = 1 - WARM_UP_ROUNDS; round <= rounds; round++) {
+                        long due = loadStartedAt + (round + WARM_UP_ROUNDS - 1) * roundInterval.toNanos();
+                        // On schedule: a round that ran long does not move the ones after it.
+                        while (System.nanoTime() < due) {
+                            LockSupport.parkNanos(due - System.nanoTime());
                         }
-                        written = writer.stop();
+                        if (round == 1) {
+                            compactionsBefore = compactions(mirror);
+                        }
+                        double at = (System.nanoTime() - loadStartedAt) / 1e9;
+                        Round measured = Round.measure(endpoint, clean, queries, mirrorDirectory,
+                                round < 1 ? new Samples(queries) : samples);
+                        out.println((round < 1 ? "warm-up, " : "") + measured.describe(at, compactions(mirror),
+                                cleanRows));
                     }
+                    written = writer.stop();
                     compactions = compactions(mirror) - compactionsBefore;
                 }
                 out.printf(Locale.ROOT, "written: %,d updates (%,.0f a second) and %,d new orders (%,.0f a second); "
-                                + "the writer fell behind its schedule by at most %.0f ms; %d compactions%n",
+                                + "the writer fell behind its schedule by at most %.0f ms; %d compactions in the "
+                                + "rounds counted%n",
                         written.updates(), written.updatesPerSecond(), written.newOrders(),
                         written.newOrdersPerSecond(), written.mostLateMillis(), compactions);
                 List<QueryLatency> latencies = samples.print(out);
 
+                out.printf(Locale.ROOT, "%nafter the load, the daemon stopped (clean files written anew from this "
+                        + "state):%n");
+                List<SqlQueryBenchmark.Timing> afterLoad = compareNow(endpoint, clean, queries, mirrorDirectory, out);
+
                 int updated = MirroredOrders.update(store, dataset, STRESS_SHARE);
                 MirroredOrders.mirror(store, data);
-                endpoint.refresh();
                 out.printf(Locale.ROOT, "%nstress: %,d orders (%.0f%%) updated at once and mirrored in one mirror "
-                        + "sync, the daemon stopped%n", updated, 100 * STRESS_SHARE);
-                out.println(MirrorState.read(mirrorDirectory, DemoDataset.CONTAINER).describe(DemoDataset.CONTAINER));
-                List<SqlQueryBenchmark.Timing> stress = SqlQueryBenchmark.compare(clean, queries, Optional.empty(),
-                        out);
+                        + "sync:%n", updated, 100 * STRESS_SHARE);
+                List<SqlQueryBenchmark.Timing> stress = compareNow(endpoint, clean, queries, mirrorDirectory, out);
                 return new Result(latencies, samples.rounds(), written.updates(), written.newOrders(), compactions,
-                        stress);
+                        atRest, afterLoad, stress);
             }
         }
+    }
+
+    /**
+     * The query set on the mirror's newest commit and on clean files written from it, its answers checked equal
+     * ({@link SqlQueryBenchmark#compare}), after a line on the mirror's state.
+     */
+    private static List<SqlQueryBenchmark.Timing> compareNow(SqlEndpoint endpoint, CleanFileReference clean,
+            List<OrderQuery> queries, Path mirrorDirectory, PrintStream out) throws Exception {
+        endpoint.refresh();
+        MirrorState state = MirrorState.read(mirrorDirectory, DemoDataset.CONTAINER);
+        out.printf(Locale.ROOT, "state at batch %d: %s%n", state.batch(), state.describe(DemoDataset.CONTAINER));
+        return SqlQueryBenchmark.compare(clean, queries, Optional.empty(), out);
     }
 
     private static long compactions(FeedMirror mirror) {
@@ -184,16 +223,17 @@ public final class SteadyStateQueryBenchmark {
     }
 
     /**
-     * One round: the endpoint opens the newest commit, the clean files are written from it, every query is checked
-     * to answer alike on both and timed on both.
+     * One round under load: the endpoint opens the newest commit, and every query runs once on it and once on the
+     * clean files.
      *
      * @param openMillis how long the endpoint took to open the newest commit (what the first query after a commit
      *     waits for with the default {@code sql.refresh-interval-ms})
-     * @param behindSeconds how old the newest change the queries see was when the round began (under load: how far
-     *     behind the store the mirror was)
+     * @param behindSeconds how old the newest change the queries see was when the round began: how far behind the
+     *     store the mirror was
+     * @param millis each query's time on the mirror and on the clean files, by query
      */
     private record Round(MirrorState state, long queriedBatch, double openMillis, double behindSeconds,
-            double cleanCopySeconds, Map<String, double[]> medians) {
+            Map<String, double[]> millis) {
         static Round measure(SqlEndpoint endpoint, CleanFileReference clean, List<OrderQuery> queries,
                 Path mirrorDirectory, Samples samples) throws Exception {
             long startedAt = System.nanoTime();
@@ -208,41 +248,26 @@ public final class SteadyStateQueryBenchmark {
                 batch = freshness.getLong(1);
                 behind = freshness.getDouble(2);
             }
-            startedAt = System.nanoTime();
-            clean.rewrite();
-            double copySeconds = (System.nanoTime() - startedAt) / 1e9;
-            Map<String, double[]> medians = new LinkedHashMap<>();
+            Map<String, double[]> millis = new LinkedHashMap<>();
             for (OrderQuery query : queries) {
-                clean.checkSameAnswer(query);
-                double[] mirrorMillis = new double[RUNS_PER_ROUND];
-                double[] cleanMillis = new double[RUNS_PER_ROUND];
-                for (int run = 0; run < RUNS_PER_ROUND; run++) {
-                    mirrorMillis[run] = clean.mirrorMillis(query);
-                    cleanMillis[run] = clean.cleanMillis(query);
-                }
-                samples.add(query, mirrorMillis, cleanMillis);
-                medians.put(query.name(), new double[] {median(mirrorMillis), median(cleanMillis)});
+                double onMirror = clean.mirrorMillis(query);
+                double onClean = clean.cleanMillis(query);
+                samples.add(query, onMirror, onClean);
+                millis.put(query.name(), new double[] {onMirror, onClean});
             }
             samples.addRound();
-            return new Round(state, batch, openMillis, behind, copySeconds, medians);
+            return new Round(state, batch, openMillis, behind, millis);
         }
 
-        String describe(String when, long compactionsBefore, FeedMirror mirror) {
+        String describe(double at, long compactions, long cleanRows) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                    "%s: batch %d (its newest change %.1f s old; the endpoint opened it in %.0f ms; clean files "
-                            + "written in %.1f s), %d compactions so far%n  state at batch %d: %s%n"
-                            + "  median ms mirror/clean:",
-                    when, queriedBatch, behindSeconds, openMillis, cleanCopySeconds,
-                    compactions(mirror) - compactionsBefore, state.batch(), state.describe(DemoDataset.CONTAINER)));
-            medians.forEach((query, pair) -> line.append(String.format(Locale.ROOT, " %.0f/%.0f", pair[0], pair[1])));
+                    "%5.1f s: batch %d, its newest change %.1f s old, opened by the endpoint in %.0f ms; %d "
+                            + "compactions so far; %,d orders (clean files %,d)%n  state at batch %d: %s%n"
+                            + "  ms mirror/clean:", at, queriedBatch, behindSeconds, openMillis, compactions,
+                    state.liveRows(DemoDataset.CONTAINER), cleanRows, state.batch(),
+                    state.describe(DemoDataset.CONTAINER)));
+            millis.forEach((query, pair) -> line.append(String.format(Locale.ROOT, " %.0f/%.0f", pair[0], pair[1])));
             return line.toString();
-        }
-
-        private static double median(double[] millis) {
-            double[] sorted = millis.clone();
-            Arrays.sort(sorted);
-            return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
         }
     }
 
@@ -261,9 +286,9 @@ public final class SteadyStateQueryBenchmark {
             });
         }
 
-        void add(OrderQuery query, double[] mirrorMillis, double[] cleanMillis) {
-            Arrays.stream(mirrorMillis).forEach(mirror.get(query.name())::add);
-            Arrays.stream(cleanMillis).forEach(clean.get(query.name())::add);
+        void add(OrderQuery query, double mirrorMillis, double cleanMillis) {
+            mirror.get(query.name()).add(mirrorMillis);
+            clean.get(query.name()).add(cleanMillis);
         }
 
         void addRound() {
@@ -275,7 +300,8 @@ public final class SteadyStateQueryBenchmark {
         }
 
         List<QueryLatency> print(PrintStream out) {
-            out.printf(Locale.ROOT, "%n%d rounds under load, %d runs a side each%n", rounds, RUNS_PER_ROUND);
+            out.printf(Locale.ROOT, "%n%d rounds under load, one run a side each (the clean files at rest)%n",
+                    rounds);
             out.printf(Locale.ROOT, "%-36s %9s %9s %9s %9s %8s %8s%n", "query (ms)", "mirror", "p95", "clean",
                     "p95", "ratio", "ratio");
             out.printf(Locale.ROOT, "%-36s %9s %9s %9s %9s %8s %8s%n", "", "p50", "", "p50", "", "p50", "p95");

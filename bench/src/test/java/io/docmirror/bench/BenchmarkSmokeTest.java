@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,7 +58,9 @@ class BenchmarkSmokeTest {
             assertThat(latency.mirrorP50()).isPositive().isLessThanOrEqualTo(latency.mirrorP95());
             assertThat(latency.cleanP50()).isPositive().isLessThanOrEqualTo(latency.cleanP95());
         });
-        assertThat(result.stress()).hasSize(4).allSatisfy(timing -> assertThat(timing.ratio()).isPositive());
+        for (var timings : List.of(result.atRest(), result.afterLoad(), result.stress())) {
+            assertThat(timings).hasSize(4).allSatisfy(timing -> assertThat(timing.ratio()).isPositive());
+        }
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("superseded", "compactions so far");
     }
 
