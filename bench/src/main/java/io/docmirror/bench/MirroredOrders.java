@@ -85,8 +85,13 @@ record MirroredOrders(Path dataDirectory, Path jsonLines, int orders, int update
 
     /** Mirrors every change the store holds with the default configuration, as {@code mirror sync} does. */
     static void mirror(EmbeddedStore store, Path dataDirectory) {
-        try (FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(dataDirectory),
-                MirrorConfig.defaults(), FlattenerConfig::defaults, Clock.systemUTC())) {
+        mirror(store, dataDirectory, MirrorConfig.defaults());
+    }
+
+    /** Mirrors every change the store holds with {@code config}, as {@code mirror sync} does. */
+    static void mirror(EmbeddedStore store, Path dataDirectory, MirrorConfig config) {
+        try (FeedMirror mirror = new FeedMirror(store, MirrorLayout.mirrorDirectory(dataDirectory), config,
+                FlattenerConfig::defaults, Clock.systemUTC())) {
             mirror.sync();
         }
     }

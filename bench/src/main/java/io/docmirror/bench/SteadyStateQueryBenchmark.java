@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -42,7 +43,8 @@ import java.util.concurrent.locks.LockSupport;
  * anew from the state the load leaves. At both moments the query set is run on the same state on both sides, its
  * answers checked equal, and timed (medians of 5). Then, with the daemon stopped, the stress case of
  * {@link SqlQueryBenchmark}: 10% of the orders updated at once and mirrored in one sync. Usage:
- * {@code SteadyStateQueryBenchmark [orders] [seconds] [updates a second] [workDir]} (default 1,000,000, 120, 1,000).
+ * {@code SteadyStateQueryBenchmark [orders] [seconds] [updates a second] [workDir] [mirror.option=value ...]}
+ * (default 1,000,000, 120, 1,000), the options in place of the mirror's defaults for the whole run.
  */
 public final class SteadyStateQueryBenchmark {
     private static final Duration ROUND_INTERVAL = Duration.ofSeconds(10);
@@ -87,11 +89,14 @@ public final class SteadyStateQueryBenchmark {
         int updatesPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
         Path work = args.length > 3 ? Files.createDirectories(Path.of(args[3]))
                 : Files.createTempDirectory("docmirror-steady-state-bench");
-        run(orders, Duration.ofSeconds(seconds), updatesPerSecond, ROUND_INTERVAL, work, System.out);
+        run(orders, Duration.ofSeconds(seconds), updatesPerSecond, ROUND_INTERVAL,
+                MirrorOptionArguments.options(args, 4), work, System.out);
     }
 
-    public static Result run(int orders, Duration duration, int updatesPerSecond, Duration roundInterval, Path work,
-            PrintStream out) throws Exception {
+    /** @param mirrorOptions {@code mirror.*} options in place of the defaults (none: the defaults users get) */
+    public static Result run(int orders, Duration duration, int updatesPerSecond, Duration roundInterval,
+            Map<String, String> mirrorOptions, Path work, PrintStream out) throws Exception {
+        MirrorConfig config = MirrorConfig.fromProperties(mirrorOptions);
         Path data = work.resolve("steady-state-data");
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(data);
         DemoDataset dataset = new DemoDataset(orders);
@@ -102,7 +107,7 @@ public final class SteadyStateQueryBenchmark {
             dataset.load(store, done -> { });
             double loadSeconds = (System.nanoTime() - startedAt) / 1e9;
             startedAt = System.nanoTime();
-            MirroredOrders.mirror(store, data);
+            MirroredOrders.mirror(store, data, config);
             out.printf(Locale.ROOT, "%,d orders loaded into the store in %.0f s, mirrored (mirror sync) in %.0f s%n",
                     orders, loadSeconds, (System.nanoTime() - startedAt) / 1e9);
 
@@ -121,14 +126,15 @@ public final class SteadyStateQueryBenchmark {
 
                 out.printf(Locale.ROOT, "%nthe load: %,d updates a second to random orders (status and updatedAt "
                                 + "patched) plus a new order every %d updates, for %d s, the daemon running with the "
-                                + "default mirror.* configuration; each query once on each side every %d s, the "
+                                + "default mirror.* configuration%s; each query once on each side every %d s, the "
                                 + "first %d rounds not counted%n",
                         updatesPerSecond, PacedOrderWriter.UPDATES_PER_NEW_ORDER, duration.toSeconds(),
+                        mirrorOptions.isEmpty() ? "" : " but " + new TreeMap<>(mirrorOptions),
                         roundInterval.toSeconds(), WARM_UP_ROUNDS);
                 Samples samples = new Samples(queries);
                 PacedOrderWriter.Result written;
                 long compactions;
-                try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
+                try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config,
                         FlattenerConfig::defaults, Clock.systemUTC());
                         Daemon daemon = Daemon.start(mirror);
                         PacedOrderWriter writer = PacedOrderWriter.start(store, dataset, updatesPerSecond, 42)) {
@@ -165,7 +171,7 @@ public final class SteadyStateQueryBenchmark {
                 List<SqlQueryBenchmark.Timing> afterLoad = compareNow(endpoint, clean, queries, mirrorDirectory, out);
 
                 int updated = MirroredOrders.update(store, dataset, STRESS_SHARE);
-                MirroredOrders.mirror(store, data);
+                MirroredOrders.mirror(store, data, config);
                 out.printf(Locale.ROOT, "%nstress: %,d orders (%.0f%%) updated at once and mirrored in one mirror "
                         + "sync:%n", updated, 100 * STRESS_SHARE);
                 List<SqlQueryBenchmark.Timing> stress = compareNow(endpoint, clean, queries, mirrorDirectory, out);

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +50,7 @@ class BenchmarkSmokeTest {
     void steadyStateQueryBenchmarkRuns() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         SteadyStateQueryBenchmark.Result result = SteadyStateQueryBenchmark.run(300, Duration.ofSeconds(2), 50,
-                Duration.ofSeconds(1), work, new PrintStream(out, true, StandardCharsets.UTF_8));
+                Duration.ofSeconds(1), Map.of(), work, new PrintStream(out, true, StandardCharsets.UTF_8));
 
         assertThat(result.rounds()).isEqualTo(2);
         assertThat(result.updates()).isPositive();
