@@ -26,7 +26,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,15 +62,7 @@ public final class BackfillBenchmark {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         Path work = args.length > 1 ? Files.createDirectories(Path.of(args[1]))
                 : Files.createTempDirectory("docmirror-backfill-bench");
-        Map<String, String> options = new HashMap<>();
-        for (int index = 2; index < args.length; index++) {
-            String[] option = args[index].split("=", 2);
-            if (option.length != 2) {
-                throw new IllegalArgumentException("Cannot read option " + args[index] + ": give it as name=value");
-            }
-            options.put(option[0], option[1]);
-        }
-        run(orders, work, MirrorConfig.fromProperties(options), System.out);
+        run(orders, work, MirrorOptionArguments.mirrorConfig(args, 2), System.out);
     }
 
     public static Result run(int orders, Path work, PrintStream out) throws Exception {

@@ -10,6 +10,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +44,25 @@ class BenchmarkSmokeTest {
                 StandardCharsets.UTF_8));
 
         assertThat(timings).hasSize(4).allSatisfy(timing -> assertThat(timing.ratio()).isPositive());
+    }
+
+    @Test
+    void steadyStateQueryBenchmarkRuns() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        SteadyStateQueryBenchmark.Result result = SteadyStateQueryBenchmark.run(300, Duration.ofSeconds(2), 50,
+                Duration.ofSeconds(1), Map.of(), work, new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(result.rounds()).isEqualTo(2);
+        assertThat(result.updates()).isPositive();
+        assertThat(result.newOrders()).isPositive();
+        assertThat(result.latencies()).hasSize(4).allSatisfy(latency -> {
+            assertThat(latency.mirrorP50()).isPositive().isLessThanOrEqualTo(latency.mirrorP95());
+            assertThat(latency.cleanP50()).isPositive().isLessThanOrEqualTo(latency.cleanP95());
+        });
+        for (var timings : List.of(result.atRest(), result.afterLoad(), result.stress())) {
+            assertThat(timings).hasSize(4).allSatisfy(timing -> assertThat(timing.ratio()).isPositive());
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("superseded", "compactions so far");
     }
 
     @Test

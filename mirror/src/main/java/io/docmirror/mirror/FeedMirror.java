@@ -187,7 +187,7 @@ public final class FeedMirror implements AutoCloseable {
                     }
                 }
                 // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
-                source.mirror.maintain();
+                maintain(source);
             } catch (SourceUnavailableException e) {
                 stopReading(source, e);
                 failures.forEach(e::addSuppressed);
@@ -232,7 +232,7 @@ public final class FeedMirror implements AutoCloseable {
                     retryLater(source, e);
                 }
                 if (source.batch == null && source.mirror != null) {
-                    source.mirror.maintain();
+                    maintain(source);
                 }
             }
             if (allCaughtUp) {
@@ -434,6 +434,13 @@ public final class FeedMirror implements AutoCloseable {
 
     private MirrorHealth updateHealth(Source source, UnaryOperator<MirrorHealth> change) {
         return health.compute(source.name(), (container, current) -> change.apply(current));
+    }
+
+    /** The container's upkeep between batches; a compaction it commits is counted in {@link #activity}. */
+    private void maintain(Source source) {
+        if (source.mirror.maintain()) {
+            record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 1, 0, 0));
+        }
     }
 
     /** Commits the open batch and returns how many changes it held. */

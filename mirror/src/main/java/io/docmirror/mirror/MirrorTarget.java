@@ -22,8 +22,10 @@ public interface MirrorTarget extends AutoCloseable {
     /**
      * Upkeep between batches (the analytical TTL, compaction, expiry of old snapshots), when due; the caller has no
      * batch open.
+     *
+     * @return whether a compaction was committed
      */
-    void maintain();
+    boolean maintain();
 
     @Override
     void close();

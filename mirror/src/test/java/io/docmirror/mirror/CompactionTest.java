@@ -161,6 +161,30 @@ class CompactionTest {
         }
     }
 
+    @Test
+    void theMirrorCountsTheCompactionsItCommits() {
+        Path compacted = work.resolve("compacted");
+        Path plain = work.resolve("plain");
+        RandomOrders orders = new RandomOrders(store, 7);
+        long streamCommits = 0;
+        try (FeedMirror compacting = new FeedMirror(store, compacted, COMPACTS, FlattenerConfig::defaults, clock);
+                FeedMirror never = new FeedMirror(store, plain, NEVER_COMPACTS, FlattenerConfig::defaults, clock)) {
+            for (int round = 0; round < 6; round++) {
+                orders.writeRound(round);
+                streamCommits += compacting.sync().commits();
+                never.sync();
+            }
+
+            // Every commit takes the next batch number: those that did not stream changes were compactions.
+            long compactions = MirrorFiles.batch(compacted, "orders") - streamCommits;
+            assertThat(compactions).isPositive();
+            assertThat(compacting.activity()).singleElement()
+                    .satisfies(activity -> assertThat(activity.compactions()).isEqualTo(compactions));
+            assertThat(never.activity()).singleElement()
+                    .satisfies(activity -> assertThat(activity.compactions()).isZero());
+        }
+    }
+
     private void sync(Path mirrorDirectory, MirrorConfig config) {
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config, FlattenerConfig::defaults, clock)) {
             mirror.sync();

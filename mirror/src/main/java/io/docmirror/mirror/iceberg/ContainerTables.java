@@ -472,17 +472,18 @@ public final class ContainerTables implements MirrorTarget {
      * only, compacts the tables that are due and expires old snapshots.
      */
     @Override
-    public void maintain() {
+    public boolean maintain() {
         if (isAnalyticalTtlDue()) {
             applyAnalyticalTtl();
         }
         if (batches == maintainedAt) {
-            return;
+            return false;
         }
-        compact();
+        boolean compacted = compact();
         SnapshotExpiry.expire(CatalogBatch.of(settings, catalog, io), catalog.catalog().listTables(
                 MirrorTables.namespace(container)), readers.oldestHeld(), config, catalog.workers());
         maintainedAt = batches;
+        return compacted;
     }
 
     /** Due at the first upkeep after the tables open, then every {@code mirror.analytical-ttl.interval-ms}. */
