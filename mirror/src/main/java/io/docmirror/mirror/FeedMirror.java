@@ -53,6 +53,7 @@ public final class FeedMirror implements AutoCloseable {
     /** The daemon looks for newly created (or newly mirrored) containers every this many poll intervals. */
     private static final int POLLS_BETWEEN_CONTAINER_LOOKUPS = 10;
     private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
+    private static final Duration UPKEEP_RETRY_DELAY = Duration.ofMinutes(1);
 
     private final SourceContainers containers;
     /**
@@ -89,6 +90,8 @@ public final class FeedMirror implements AutoCloseable {
         /** Failures in a row (an I/O error, an outage of the source, any other error); 0 once it goes on. */
         int failuresInARow;
         long retryAt;
+        /** When the container's upkeep (compaction, snapshot expiry) may run again after it failed. */
+        long upkeepRetryAt;
 
         Source(ContainerProperties container) {
             this.container = container;
@@ -231,8 +234,8 @@ public final class FeedMirror implements AutoCloseable {
                 } catch (RuntimeException e) {
                     retryLater(source, e);
                 }
-                if (source.batch == null && source.mirror != null) {
-                    maintain(source);
+                if (source.batch == null && source.mirror != null && clock.millis() >= source.upkeepRetryAt) {
+                    maintainOrRetryLater(source);
                 }
             }
             if (allCaughtUp) {
@@ -440,6 +443,22 @@ public final class FeedMirror implements AutoCloseable {
     private void maintain(Source source) {
         if (source.mirror.maintain()) {
             record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 1, 0, 0));
+        }
+    }
+
+    /**
+     * The daemon's upkeep: a failure (a compaction or a snapshot expiry that an I/O error or another writer stopped)
+     * is counted and logged, and the container goes on being mirrored into its delta files; the upkeep is tried again
+     * {@link #UPKEEP_RETRY_DELAY} later. What failed left the tables as they were: each step is its own catalog commit.
+     */
+    private void maintainOrRetryLater(Source source) {
+        try {
+            maintain(source);
+        } catch (RuntimeException e) {
+            source.upkeepRetryAt = clock.millis() + UPKEEP_RETRY_DELAY.toMillis();
+            record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 1, 0));
+            log.error("The upkeep of container {} (compaction, snapshot expiry) failed; mirroring goes on and it is "
+                    + "tried again in {} s", source.name(), UPKEEP_RETRY_DELAY.toSeconds(), e);
         }
     }
 

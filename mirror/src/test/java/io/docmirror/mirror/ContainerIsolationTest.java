@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.LocalFileIO;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -131,6 +133,46 @@ class ContainerIsolationTest {
             running.get(30, TimeUnit.SECONDS);
         } finally {
             holder.close();
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFailedCompactionIsCountedAndTheDaemonGoesOnMirroring() throws Exception {
+        store.createContainer(ContainerProperties.of("orders", "/customerId").withAnalyticalTtl(-1));
+        MirrorConfig neverCompacts = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "0"));
+        for (int order = 1; order <= 2; order++) { // two small data files in the root table
+            store.createItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c1\"}");
+            try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, neverCompacts, FlattenerConfig::defaults,
+                    Clock.systemUTC())) {
+                mirror.sync();
+            }
+        }
+        // A data file lost from the disk: compaction, which reads every file of the table, cannot run.
+        Files.delete(LocalFileIO.pathOf(MirrorFiles.dataFiles(mirrorDirectory, "orders", "orders").get(0)));
+        long batchBefore = MirrorFiles.batch(mirrorDirectory, "orders");
+
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        MirrorConfig compactsAtTwoFiles = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "2",
+                "mirror.batch.max-interval-ms", "10"));
+        try (FeedMirror daemon = new FeedMirror(store, mirrorDirectory, compactsAtTwoFiles, FlattenerConfig::defaults,
+                Clock.systemUTC())) {
+            Future<?> running = thread.submit(() -> {
+                daemon.run();
+                return null;
+            });
+            await(running, "the failed compaction is counted", daemon::activity,
+                    () -> daemon.activity().stream().mapToLong(MirrorActivity::compactionFailures).sum() > 0);
+            store.createItem("orders", "{\"id\":\"o3\",\"customerId\":\"c1\"}");
+            await(running, "a new change is committed after it", () -> MirrorFiles.batch(mirrorDirectory, "orders"),
+                    () -> MirrorFiles.batch(mirrorDirectory, "orders") > batchBefore);
+            daemon.stop();
+            running.get(30, TimeUnit.SECONDS);
+            assertThat(daemon.activity()).singleElement().satisfies(activity -> {
+                assertThat(activity.compactionFailures()).as("tried once, again only a minute later").isEqualTo(1);
+                assertThat(activity.compactions()).isZero();
+            });
+        } finally {
             thread.shutdownNow();
         }
     }

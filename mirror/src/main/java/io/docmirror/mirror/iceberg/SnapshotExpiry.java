@@ -2,20 +2,33 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.MirrorConfig;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileIO;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 
 /**
  * Expires a container's old snapshots: in each table those older than {@code mirror.snapshots.keep-ms} beyond the
  * newest {@code mirror.snapshots.keep}, and never one that a reader's lease holds (the snapshot current at
- * the batch it reads). Iceberg deletes the files that only the expired snapshots needed.
+ * the batch it reads). Iceberg deletes the files that only the expired snapshots needed, except a Puffin file that
+ * deletion vectors of a kept snapshot still point into: one commit writes the vectors of several data files into one
+ * Puffin file, and when a later commit replaces one of them, Iceberg (1.12) deletes the whole file with the snapshot
+ * that dropped that one vector (apache/iceberg#17456), taking the others' rows back to life or failing every read.
  */
 final class SnapshotExpiry {
     private SnapshotExpiry() {
@@ -41,8 +54,16 @@ final class SnapshotExpiry {
             boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepSnapshots()))
                     .stream().anyMatch(snapshot -> snapshot.timestampMillis() < tableCutoff);
             if (expirable) {
+                Set<String> stillNeeded = deletionVectorFiles(table, kept(snapshots, tableCutoff,
+                        config.keepSnapshots()));
+                FileIO io = table.io();
                 table.expireSnapshots().planWith(workers).executeDeleteWith(workers)
                         .expireOlderThan(tableCutoff).retainLast(config.keepSnapshots())
+                        .deleteWith(location -> {
+                            if (!stillNeeded.contains(location)) {
+                                io.deleteFile(location);
+                            }
+                        })
                         .cleanExpiredFiles(true).commit();
                 any = true;
             }
@@ -50,6 +71,46 @@ final class SnapshotExpiry {
         if (any) {
             batch.commit();
         }
+    }
+
+    /**
+     * The snapshots an expiry with this cutoff keeps, or more: those made at or after it, and the newest {@code keep}
+     * ({@code snapshots} in sequence order).
+     */
+    private static List<Snapshot> kept(List<Snapshot> snapshots, long cutoff, int keep) {
+        List<Snapshot> kept = new ArrayList<>();
+        for (int index = 0; index < snapshots.size(); index++) {
+            Snapshot snapshot = snapshots.get(index);
+            if (snapshot.timestampMillis() >= cutoff || index >= snapshots.size() - keep) {
+                kept.add(snapshot);
+            }
+        }
+        return kept;
+    }
+
+    /** The Puffin files that the live deletion vectors of {@code snapshots} are in. */
+    private static Set<String> deletionVectorFiles(Table table, List<Snapshot> snapshots) {
+        Set<String> files = new HashSet<>();
+        Set<String> manifestsRead = new HashSet<>();
+        for (Snapshot snapshot : snapshots) {
+            for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
+                if (!manifestsRead.add(manifest.path())) {
+                    continue;
+                }
+                try (ManifestReader<DeleteFile> deletes = ManifestFiles.readDeleteManifest(manifest, table.io(),
+                        table.specs())) {
+                    for (DeleteFile delete : deletes) {
+                        if (delete.format() == FileFormat.PUFFIN) {
+                            files.add(delete.location());
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot read delete manifest " + manifest.path() + " of "
+                            + table.name(), e);
+                }
+            }
+        }
+        return files;
     }
 
     /** When the snapshot of {@code table} current at batch {@code batch} was made; its first snapshot's if older. */
