@@ -6,6 +6,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -36,14 +37,17 @@ public final class TableView {
     /** The size each data file has by the table's metadata, by local path. */
     private final Map<String, Long> fileSizes;
     private final Map<String, PositionDeleteIndex> deleted;
+    /** The deletion vectors that could not be read, each described: which rows are live in their files is unknown. */
+    private final List<String> unreadableVectors;
 
     private TableView(String table, Schema schema, Map<String, Long> fileSizes,
-            Map<String, PositionDeleteIndex> deleted) {
+            Map<String, PositionDeleteIndex> deleted, List<String> unreadableVectors) {
         this.table = table;
         this.schema = schema;
         this.fileSizes = Map.copyOf(fileSizes);
         this.dataFiles = List.copyOf(fileSizes.keySet());
         this.deleted = deleted;
+        this.unreadableVectors = List.copyOf(unreadableVectors);
     }
 
     /**
@@ -53,7 +57,7 @@ public final class TableView {
      */
     public static TableView current(Table table, ExecutorService planner) {
         Snapshot snapshot = table.currentSnapshot();
-        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of())
+        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of(), List.of())
                 : of(table, snapshot.snapshotId(), planner);
     }
 
@@ -63,19 +67,26 @@ public final class TableView {
         Schema schema = snapshot.schemaId() == null ? table.schema() : table.schemas().get(snapshot.schemaId());
         Map<String, Long> files = new LinkedHashMap<>();
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
+        List<String> unreadableVectors = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planWith(planner)
                 .planFiles()) {
             for (FileScanTask task : tasks) {
                 String file = localPath(task.file().location());
                 files.put(file, task.file().fileSizeInBytes());
                 for (DeleteFile vector : task.deletes()) {
-                    deleted.put(file, DeletionVectors.read(table.io(), vector));
+                    try {
+                        deleted.put(file, DeletionVectors.read(table.io(), vector));
+                    } catch (NotFoundException | UncheckedIOException e) {
+                        // Damage like a data file's: this table fails to answer, the mirror's other tables go on.
+                        unreadableVectors.add(localPath(vector.location()) + " (the deletion vector of " + file
+                                + ") cannot be read: " + e.getMessage());
+                    }
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot plan a read of " + table.name(), e);
         }
-        return new TableView(table.name(), schema, files, deleted);
+        return new TableView(table.name(), schema, files, deleted, unreadableVectors);
     }
 
     public String table() {
@@ -92,12 +103,13 @@ public final class TableView {
     }
 
     /**
-     * The data files that cannot be read as the metadata records them (missing, or of another size), each described;
-     * a query of the table fails while there are any.
+     * The data files that cannot be read as the metadata records them (missing, or of another size), and the
+     * deletion vectors that could not be read, each described; a query of the table fails while there are any.
      */
     public List<String> damagedFiles() {
         List<String> damaged = new ArrayList<>();
         fileSizes.forEach((file, size) -> FileDamage.of(file, size).ifPresent(damaged::add));
+        damaged.addAll(unreadableVectors);
         return damaged;
     }
 
@@ -106,8 +118,16 @@ public final class TableView {
         return deleted.values().stream().mapToLong(PositionDeleteIndex::cardinality).sum();
     }
 
-    /** Hands every deleted row to {@code consumer}: its data file (a local path) and position. */
+    /**
+     * Hands every deleted row to {@code consumer}: its data file (a local path) and position.
+     *
+     * @throws IllegalStateException when a deletion vector could not be read: which rows are live is then unknown
+     */
     public void forEachDeleted(DeletedRowConsumer consumer) {
+        if (!unreadableVectors.isEmpty()) {
+            throw new IllegalStateException("Cannot read the rows of " + table + ": "
+                    + String.join("; ", unreadableVectors));
+        }
         deleted.forEach((file, positions) -> positions.forEach((LongConsumer) position ->
                 consumer.accept(file, position)));
     }

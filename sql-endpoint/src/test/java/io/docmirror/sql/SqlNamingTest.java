@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -102,6 +103,36 @@ class SqlNamingTest {
             assertThat(errors).hasSize(1);
             assertThat(errors.get(0).get(0)).isEqualTo("damaged");
             assertThat((String) errors.get(0).get(1)).contains(damagedFile.getFileName().toString());
+        }
+    }
+
+    @Test
+    void aContainerWhoseDeletionVectorsAreMissingIsReportedAndTheOthersAnswer() throws Exception {
+        for (String container : List.of("good", "damaged")) {
+            data.store.createContainer(ContainerProperties.of(container, "/pk").withAnalyticalTtl(-1));
+            data.store.createItem(container, "{\"id\":\"1\",\"pk\":\"p\",\"n\":1}");
+        }
+        data.sync();
+        data.store.upsertItem("damaged", "{\"id\":\"1\",\"pk\":\"p\",\"n\":2}"); // a deletion vector
+        data.sync();
+        List<Path> vectors;
+        try (Stream<Path> files = Files.walk(data.mirrorDirectory())) {
+            vectors = files.filter(file -> file.toString().endsWith(".puffin")
+                    && file.toString().contains("damaged")).toList();
+        }
+        assertThat(vectors).as("the damaged container's Puffin files").isNotEmpty();
+        for (Path vector : vectors) {
+            Files.delete(vector);
+        }
+
+        try (SqlEndpoint endpoint = SqlEndpoint.open(data.mirrorDirectory(), config());
+                Connection connection = endpoint.connect()) {
+            assertThat(rows(connection, "SELECT id, n FROM good")).containsExactly(List.of("1", 1L));
+            List<List<Object>> errors = rows(connection, "SELECT container, error FROM docmirror_errors");
+            assertThat(errors).hasSize(1);
+            assertThat(errors.get(0).get(0)).isEqualTo("damaged");
+            assertThat((String) errors.get(0).get(1)).contains(vectors.get(0).getFileName().toString(),
+                    "deletion vector");
         }
     }
 
