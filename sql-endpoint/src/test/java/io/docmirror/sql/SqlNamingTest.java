@@ -86,11 +86,7 @@ class SqlNamingTest {
 
     @Test
     void aContainerWithAnUnreadableFileIsReportedAndTheOthersAnswer() throws Exception {
-        for (String container : List.of("good", "damaged")) {
-            data.store.createContainer(ContainerProperties.of(container, "/pk").withAnalyticalTtl(-1));
-            data.store.createItem(container, "{\"id\":\"1\",\"pk\":\"p\",\"n\":1}");
-        }
-        data.sync();
+        mirrorGoodAndDamaged();
         Path damagedFile = data.dataFile("damaged", "damaged");
         byte[] bytes = Files.readAllBytes(damagedFile);
         Files.write(damagedFile, Arrays.copyOf(bytes, bytes.length / 2));
@@ -108,11 +104,7 @@ class SqlNamingTest {
 
     @Test
     void aContainerWhoseDeletionVectorsAreMissingIsReportedAndTheOthersAnswer() throws Exception {
-        for (String container : List.of("good", "damaged")) {
-            data.store.createContainer(ContainerProperties.of(container, "/pk").withAnalyticalTtl(-1));
-            data.store.createItem(container, "{\"id\":\"1\",\"pk\":\"p\",\"n\":1}");
-        }
-        data.sync();
+        mirrorGoodAndDamaged();
         data.store.upsertItem("damaged", "{\"id\":\"1\",\"pk\":\"p\",\"n\":2}"); // a deletion vector
         data.sync();
         List<Path> vectors;
@@ -134,6 +126,15 @@ class SqlNamingTest {
             assertThat((String) errors.get(0).get(1)).contains(vectors.get(0).getFileName().toString(),
                     "deletion vector");
         }
+    }
+
+    /** Two containers of one document each, mirrored: {@code good} and {@code damaged}, which the test damages. */
+    private void mirrorGoodAndDamaged() {
+        for (String container : List.of("good", "damaged")) {
+            data.store.createContainer(ContainerProperties.of(container, "/pk").withAnalyticalTtl(-1));
+            data.store.createItem(container, "{\"id\":\"1\",\"pk\":\"p\",\"n\":1}");
+        }
+        data.sync();
     }
 
     private static SqlConfig config() {
