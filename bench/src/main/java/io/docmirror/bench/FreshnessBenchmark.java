@@ -65,16 +65,23 @@ public final class FreshnessBenchmark {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         Path work = args.length > 1 ? Files.createDirectories(Path.of(args[1]))
                 : Files.createTempDirectory("docmirror-freshness-bench");
-        int[] rates = args.length > 2 ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
+        // Rates, then mirror.option=value arguments in place of the mirror's defaults.
+        int firstOption = 2;
+        while (firstOption < args.length && !args[firstOption].contains("=")) {
+            firstOption++;
+        }
+        int[] rates = firstOption > 2 ? Arrays.stream(args, 2, firstOption).mapToInt(Integer::parseInt).toArray()
                 : new int[] {2000, 10000};
-        run(rates, Duration.ofSeconds(seconds), BACKLOG, work, System.out);
+        run(rates, Duration.ofSeconds(seconds), BACKLOG, work, MirrorOptionArguments.mirrorConfig(args, firstOption),
+                System.out);
     }
 
     /**
      * @param backlog how many documents the capacity measurement writes and then mirrors
+     * @param config the mirror daemon's configuration while the rates are measured
      */
-    public static Result run(int[] rates, Duration perRate, int backlog, Path work, PrintStream out)
-            throws Exception {
+    public static Result run(int[] rates, Duration perRate, int backlog, Path work, MirrorConfig config,
+            PrintStream out) throws Exception {
         Path data = work.resolve("freshness-bench-data");
         Path mirrorDirectory = MirrorLayout.mirrorDirectory(data);
         // Only its generator is used: a million orders' worth of customers, so writes spread over every feed range.
@@ -86,8 +93,8 @@ public final class FreshnessBenchmark {
             ContainerProperties container = store.createContainer(ContainerProperties.of(DemoDataset.CONTAINER,
                     DemoDataset.PARTITION_KEY_PATH).withAnalyticalTtl(-1));
             long nextOrder = 0;
-            try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
-                    FlattenerConfig::defaults, Clock.systemUTC())) {
+            try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config, FlattenerConfig::defaults,
+                    Clock.systemUTC())) {
                 Thread daemon = new Thread(() -> {
                     try {
                         mirror.run();

@@ -35,7 +35,8 @@ public final class ImportBenchmark {
 
     public static void main(String[] args) throws Exception {
         long documents = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
-        Path work = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("docmirror-import-bench");
+        Path work = args.length > 1 ? Files.createDirectories(Path.of(args[1]))
+                : Files.createTempDirectory("docmirror-import-bench");
         run(documents, work, System.out);
     }
 

@@ -2,6 +2,7 @@ package io.docmirror.bench;
 
 import io.docmirror.demo.OrderGenerator;
 import io.docmirror.feed.kafka.KafkaBroker;
+import io.docmirror.mirror.MirrorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +86,7 @@ class BenchmarkSmokeTest {
 
     @Test
     void freshnessBenchmarkRuns() throws Exception {
-        FreshnessBenchmark.Result result = FreshnessBenchmark.run(new int[] {300}, Duration.ofSeconds(1), 500, work,
+        FreshnessBenchmark.Result result = FreshnessBenchmark.run(new int[] {300}, Duration.ofSeconds(1), 500, work, MirrorConfig.defaults(),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
         assertThat(result.phases()).singleElement().satisfies(phase -> {
