@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -68,8 +66,8 @@ final class NodeProject {
             throw new IllegalStateException("These tests need Node.js " + OLDEST_NODE + " or newer with npm on the "
                     + "PATH (README, 'What you need'): " + e.getMessage(), e);
         }
-        List<String> parts = new ArrayList<>(List.of(version.replaceFirst("^v", "").split("\\.")));
-        if (parts.isEmpty() || !parts.get(0).matches("\\d+") || Integer.parseInt(parts.get(0)) < OLDEST_NODE) {
+        String major = version.replaceFirst("^v", "").split("\\.")[0];
+        if (!major.matches("\\d{1,4}") || Integer.parseInt(major) < OLDEST_NODE) {
             throw new IllegalStateException("These tests need Node.js " + OLDEST_NODE + " or newer; node --version "
                     + "printed '" + version + "'");
         }

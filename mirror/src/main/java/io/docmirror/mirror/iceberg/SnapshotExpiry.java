@@ -54,13 +54,13 @@ final class SnapshotExpiry {
             boolean expirable = snapshots.subList(0, Math.max(0, snapshots.size() - config.keepSnapshots()))
                     .stream().anyMatch(snapshot -> snapshot.timestampMillis() < tableCutoff);
             if (expirable) {
-                Set<String> stillNeeded = deletionVectorFiles(table, kept(snapshots, tableCutoff,
+                VectorFilesInUse inUse = new VectorFilesInUse(table, kept(snapshots, tableCutoff,
                         config.keepSnapshots()));
                 FileIO io = table.io();
                 table.expireSnapshots().planWith(workers).executeDeleteWith(workers)
                         .expireOlderThan(tableCutoff).retainLast(config.keepSnapshots())
                         .deleteWith(location -> {
-                            if (!stillNeeded.contains(location)) {
+                            if (!inUse.contains(location)) {
                                 io.deleteFile(location);
                             }
                         })
@@ -88,29 +88,54 @@ final class SnapshotExpiry {
         return kept;
     }
 
-    /** The Puffin files that the live deletion vectors of {@code snapshots} are in. */
-    private static Set<String> deletionVectorFiles(Table table, List<Snapshot> snapshots) {
-        Set<String> files = new HashSet<>();
-        Set<String> manifestsRead = new HashSet<>();
-        for (Snapshot snapshot : snapshots) {
-            for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
-                if (!manifestsRead.add(manifest.path())) {
-                    continue;
-                }
-                try (ManifestReader<DeleteFile> deletes = ManifestFiles.readDeleteManifest(manifest, table.io(),
-                        table.specs())) {
-                    for (DeleteFile delete : deletes) {
-                        if (delete.format() == FileFormat.PUFFIN) {
-                            files.add(delete.location());
-                        }
+    /**
+     * The Puffin files that the live deletion vectors of the kept snapshots are in. Their delete manifests are read
+     * only when the expiry would delete a Puffin file, which most expiries do not, and then once; Iceberg deletes on
+     * several threads.
+     */
+    private static final class VectorFilesInUse {
+        private final Table table;
+        private final List<Snapshot> kept;
+        private Set<String> files;
+
+        VectorFilesInUse(Table table, List<Snapshot> kept) {
+            this.table = table;
+            this.kept = kept;
+        }
+
+        synchronized boolean contains(String location) {
+            if (FileFormat.fromFileName(location) != FileFormat.PUFFIN) {
+                return false;
+            }
+            if (files == null) {
+                files = read();
+            }
+            return files.contains(location);
+        }
+
+        private Set<String> read() {
+            Set<String> found = new HashSet<>();
+            Set<String> manifestsRead = new HashSet<>();
+            for (Snapshot snapshot : kept) {
+                for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
+                    if (!manifestsRead.add(manifest.path())) {
+                        continue;
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot read delete manifest " + manifest.path() + " of "
-                            + table.name(), e);
+                    try (ManifestReader<DeleteFile> deletes = ManifestFiles.readDeleteManifest(manifest, table.io(),
+                            table.specs())) {
+                        for (DeleteFile delete : deletes) {
+                            if (delete.format() == FileFormat.PUFFIN) {
+                                found.add(delete.location());
+                            }
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("Cannot read delete manifest " + manifest.path() + " of "
+                                + table.name(), e);
+                    }
                 }
             }
+            return found;
         }
-        return files;
     }
 
     /** When the snapshot of {@code table} current at batch {@code batch} was made; its first snapshot's if older. */

@@ -123,7 +123,7 @@ final class CosmosWire {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, context + ": a conditional patch "
                     + "('condition', a query filter) is not supported yet");
         }
-        return RequestBodies.patchOperations(body);
+        return RequestBodies.patchOperations(RequestBodies.operationsArray(node, context), context);
     }
 
     /**

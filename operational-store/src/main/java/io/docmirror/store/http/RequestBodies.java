@@ -90,7 +90,7 @@ final class RequestBodies {
     static List<BatchOperation> batchOperations(byte[] body) {
         List<BatchOperation> operations = new ArrayList<>();
         int index = 0;
-        for (JsonNode node : operationsArray(body, "Cannot run batch")) {
+        for (JsonNode node : operationsArray(parse(body), "Cannot run batch")) {
             index++;
             String context = "Cannot run batch: operation " + index;
             onlyKnownFields(object(node, context, "it", "{\"type\":\"read\",\"id\":\"o1\"}"),
@@ -107,7 +107,7 @@ final class RequestBodies {
     static List<BulkOperation> bulkOperations(byte[] body) {
         List<BulkOperation> operations = new ArrayList<>();
         int index = 0;
-        for (JsonNode node : operationsArray(body, "Cannot run bulk operations")) {
+        for (JsonNode node : operationsArray(parse(body), "Cannot run bulk operations")) {
             index++;
             String context = "Bulk operation " + index;
             object(node, context, "it", "{\"partitionKey\":\"c1\",\"type\":\"read\",\"id\":\"o1\"}");
@@ -126,7 +126,7 @@ final class RequestBodies {
 
     /** A patch: {@code {"operations":[{"op":"set","path":"/status","value":"paid"}, ...]}}. */
     static List<PatchOperation> patchOperations(byte[] body) {
-        return patchOperations(operationsArray(body, "Cannot patch item"), "Cannot patch item");
+        return patchOperations(operationsArray(parse(body), "Cannot patch item"), "Cannot patch item");
     }
 
     /**
@@ -248,8 +248,9 @@ final class RequestBodies {
         return operations;
     }
 
-    private static JsonNode operationsArray(byte[] body, String context) {
-        JsonNode node = object(parse(body), context, "the body", "{\"operations\":[...]}");
+    /** The array of a body {@code {"operations":[...]}}; {@code context} starts each error message. */
+    static JsonNode operationsArray(JsonNode body, String context) {
+        JsonNode node = object(body, context, "the body", "{\"operations\":[...]}");
         onlyKnownFields(node, Set.of("operations"), context, "the body has only 'operations'");
         JsonNode operations = node.get("operations");
         if (operations == null || !operations.isArray()) {
