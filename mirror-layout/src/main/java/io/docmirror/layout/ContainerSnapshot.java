@@ -2,11 +2,10 @@ package io.docmirror.layout;
 
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.duckdb.DuckDBAppender;
-import org.duckdb.DuckDBConnection;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -20,13 +19,14 @@ import java.util.concurrent.ExecutorService;
 /**
  * One container's Iceberg tables at the snapshots one read of the catalog's pointers found
  * ({@link CatalogReader}), and how DuckDB reads them: each table's data files by field id, without the rows its
- * deletion vectors delete ({@link TableView}), which {@link #loadDeletedRows} puts into {@value #DELETED_ROWS} first.
+ * deletion vectors delete ({@link TableView}), which {@link #loadDeletionVectors} puts into {@value #DELETION_VECTORS}
+ * first.
  * Under an analytical TTL, the rows of documents whose {@code _ts} is older are left out too: the mirror deletes them
  * from the tables only at its next {@code ttl} commit, and until then the views leave them out themselves.
  */
 public final class ContainerSnapshot {
-    /** The positions the deletion vectors delete, of every container loaded into one DuckDB database. */
-    public static final String DELETED_ROWS = "docmirror_internal.deleted_rows";
+    /** The deletion vectors, a row a data file, of every container loaded into one DuckDB database. */
+    public static final String DELETION_VECTORS = "docmirror_internal.deletion_vectors";
 
     private final String container;
     private final Table root;
@@ -152,29 +152,31 @@ public final class ContainerSnapshot {
     }
 
     /**
-     * Puts the rows the deletion vectors delete into {@value #DELETED_ROWS} of a DuckDB database: those of the
-     * flattened tables and of the history (the analytical TTL deletes history entries).
+     * Puts the deletion vectors into {@value #DELETION_VECTORS} of a DuckDB database: those of the flattened tables
+     * and of the history (the analytical TTL deletes history entries). A database holds one snapshot of a container:
+     * loading it twice fails on the table's key.
      */
-    public void loadDeletedRows(Connection connection) throws SQLException {
+    public void loadDeletionVectors(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA IF NOT EXISTS docmirror_internal");
-            statement.execute("CREATE TABLE IF NOT EXISTS " + DELETED_ROWS + " (file VARCHAR, pos BIGINT)");
+            statement.execute("CREATE TABLE IF NOT EXISTS " + DELETION_VECTORS
+                    + " (file VARCHAR PRIMARY KEY, deleted BIT NOT NULL)");
         }
         List<TableView> views = new ArrayList<>();
         flattened.forEach(table -> views.add(table.view()));
         history.ifPresent(views::add);
         deadLetters.ifPresent(views::add);
-        DuckDBConnection duckDb = connection.unwrap(DuckDBConnection.class);
-        try (DuckDBAppender appender = duckDb.createAppender("docmirror_internal", "deleted_rows")) {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + DELETION_VECTORS
+                + " VALUES (?, ?::BIT)")) {
             for (TableView view : views) {
-                view.forEachDeleted((file, position) -> {
+                view.forEachVector((file, deletedBits) -> {
                     try {
-                        appender.beginRow();
-                        appender.append(file);
-                        appender.append(position);
-                        appender.endRow();
+                        insert.setString(1, file);
+                        insert.setString(2, deletedBits);
+                        insert.execute();
                     } catch (SQLException e) {
-                        throw new IllegalStateException("Cannot load the deleted rows of " + view.table(), e);
+                        throw new IllegalStateException("Cannot load the deletion vector of " + file + " ("
+                                + view.table() + ")", e);
                     }
                 });
             }
@@ -198,7 +200,7 @@ public final class ContainerSnapshot {
     public String currentState(String table, String rootRelation, OptionalLong asOfEpochSeconds) {
         FlattenedTable flat = flattened.stream().filter(candidate -> candidate.name().equals(table)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Container " + container + " has no table " + table));
-        String rows = flat.view().select(DELETED_ROWS);
+        String rows = flat.view().select(DELETION_VECTORS);
         long ttl = analyticalTtl();
         if (ttl < 0) {
             return rows;
@@ -217,8 +219,8 @@ public final class ContainerSnapshot {
     /** {@link #history()} with the analytical TTL counted back from {@code asOfEpochSeconds} (empty: now). */
     public String history(OptionalLong asOfEpochSeconds) {
         long ttl = analyticalTtl();
-        return history.map(view -> ttl < 0 ? view.select(DELETED_ROWS) : "SELECT * FROM ("
-                + view.select(DELETED_ROWS) + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl).orElse(
+        return history.map(view -> ttl < 0 ? view.select(DELETION_VECTORS) : "SELECT * FROM ("
+                + view.select(DELETION_VECTORS) + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl).orElse(
                 "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS _pk, NULL::BIGINT AS _lsn, NULL::BIGINT AS _ts, "
                         + "NULL::TIMESTAMP AS _commit_time, NULL::VARCHAR AS operation, NULL::BOOLEAN AS "
                         + "ttl_expired, NULL::VARCHAR AS document WHERE false");
@@ -230,7 +232,7 @@ public final class ContainerSnapshot {
 
     /** Documents that could not be mirrored: {@code container, id, _lsn, reason, raw_document}. */
     public String deadLetters() {
-        return deadLetters.map(view -> view.select(DELETED_ROWS)).orElse("SELECT NULL::VARCHAR AS container, "
+        return deadLetters.map(view -> view.select(DELETION_VECTORS)).orElse("SELECT NULL::VARCHAR AS container, "
                 + "NULL::VARCHAR AS id, NULL::BIGINT AS _lsn, NULL::VARCHAR AS reason, NULL::VARCHAR AS raw_document "
                 + "WHERE false");
     }

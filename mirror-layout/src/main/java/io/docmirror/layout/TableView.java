@@ -14,6 +14,7 @@ import org.apache.iceberg.types.Types;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +28,13 @@ import java.util.function.LongConsumer;
  *
  * <p>DuckDB features relied on: {@code read_parquet} with {@code schema} (a map from field id to name, type and
  * default, so files written before a column was added or renamed read right, and a column a file lacks reads
- * NULL), {@code filename} and {@code file_row_number}; an anti join against a relation of deleted positions
- * ({@code file VARCHAR, pos BIGINT}), which the reader fills from {@link #forEachDeleted}.
+ * NULL) and {@code file_row_number}; a {@code BIT} string per data file with deleted rows, one bit a row
+ * ({@link #forEachVector}), which the reader loads into a relation {@code (file VARCHAR, deleted BIT)}.
+ *
+ * <p>Why bits and not an anti join against the deleted positions: the join is paid for every row of every file
+ * with a deletion vector, and random updates give every file one within seconds. Probing a hash table of every
+ * deleted position of the database cost the line items' group-by 6 times its scan; a filter testing one bit of a
+ * constant string is pushed into the file's scan and costs a fraction of it (BENCHMARKS.md, issue 29).
  */
 public final class TableView {
     private final String table;
@@ -36,15 +42,18 @@ public final class TableView {
     private final List<String> dataFiles;
     /** The size each data file has by the table's metadata, by local path. */
     private final Map<String, Long> fileSizes;
+    /** How many rows each data file holds by the table's metadata, by local path. */
+    private final Map<String, Long> rowCounts;
     private final Map<String, PositionDeleteIndex> deleted;
     /** The deletion vectors that could not be read, each described: which rows are live in their files is unknown. */
     private final List<String> unreadableVectors;
 
-    private TableView(String table, Schema schema, Map<String, Long> fileSizes,
+    private TableView(String table, Schema schema, Map<String, Long> fileSizes, Map<String, Long> rowCounts,
             Map<String, PositionDeleteIndex> deleted, List<String> unreadableVectors) {
         this.table = table;
         this.schema = schema;
         this.fileSizes = Map.copyOf(fileSizes);
+        this.rowCounts = Map.copyOf(rowCounts);
         this.dataFiles = List.copyOf(fileSizes.keySet());
         this.deleted = deleted;
         this.unreadableVectors = List.copyOf(unreadableVectors);
@@ -57,7 +66,8 @@ public final class TableView {
      */
     public static TableView current(Table table, ExecutorService planner) {
         Snapshot snapshot = table.currentSnapshot();
-        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of(), List.of())
+        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of(), Map.of(),
+                List.of())
                 : of(table, snapshot.snapshotId(), planner);
     }
 
@@ -66,6 +76,7 @@ public final class TableView {
         Snapshot snapshot = table.snapshot(snapshotId);
         Schema schema = snapshot.schemaId() == null ? table.schema() : table.schemas().get(snapshot.schemaId());
         Map<String, Long> files = new LinkedHashMap<>();
+        Map<String, Long> rowCounts = new LinkedHashMap<>();
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
         List<String> unreadableVectors = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planWith(planner)
@@ -73,6 +84,7 @@ public final class TableView {
             for (FileScanTask task : tasks) {
                 String file = localPath(task.file().location());
                 files.put(file, task.file().fileSizeInBytes());
+                rowCounts.put(file, task.file().recordCount());
                 for (DeleteFile vector : task.deletes()) {
                     try {
                         deleted.put(file, DeletionVectors.read(table.io(), vector));
@@ -86,7 +98,7 @@ public final class TableView {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot plan a read of " + table.name(), e);
         }
-        return new TableView(table.name(), schema, files, deleted, unreadableVectors);
+        return new TableView(table.name(), schema, files, rowCounts, deleted, unreadableVectors);
     }
 
     public String table() {
@@ -119,32 +131,44 @@ public final class TableView {
     }
 
     /**
-     * Hands every deleted row to {@code consumer}: its data file (a local path) and position.
+     * Hands every data file with deleted rows to {@code consumer}: the file (a local path) and its deletion vector as
+     * DuckDB's {@code BIT} text, a character a row, {@code 1} for a deleted one.
      *
      * @throws IllegalStateException when a deletion vector could not be read: which rows are live is then unknown
      */
-    public void forEachDeleted(DeletedRowConsumer consumer) {
+    public void forEachVector(VectorConsumer consumer) {
         if (!unreadableVectors.isEmpty()) {
             throw new IllegalStateException("Cannot read the rows of " + table + ": "
                     + String.join("; ", unreadableVectors));
         }
-        deleted.forEach((file, positions) -> positions.forEach((LongConsumer) position ->
-                consumer.accept(file, position)));
+        deleted.forEach((file, positions) -> {
+            long rows = rowCounts.get(file);
+            if (rows > Integer.MAX_VALUE) {
+                // DuckDB's get_bit takes an INTEGER position; the mirror's files stay far below this.
+                throw new IllegalStateException("Cannot read the rows of " + table + ": data file " + file + " holds "
+                        + rows + " rows, more than a view can filter (" + Integer.MAX_VALUE + ")");
+            }
+            char[] bits = new char[(int) rows];
+            Arrays.fill(bits, '0');
+            positions.forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
+            consumer.accept(file, new String(bits));
+        });
     }
 
-    /** Receives a deleted row. */
+    /** Receives the deletion vector of a data file. */
     @FunctionalInterface
-    public interface DeletedRowConsumer {
-        void accept(String file, long position);
+    public interface VectorConsumer {
+        void accept(String file, String deletedBits);
     }
 
     /**
-     * The query of the table's live rows, every column under its name and in its DuckDB type.
+     * The query of the table's live rows, every column under its name and in its DuckDB type: one scan of the files
+     * without deleted rows and, for each file with some, a scan of it that leaves out the rows its bits mark.
      *
-     * @param deletedRelation a relation {@code (file VARCHAR, pos BIGINT)} holding {@link #forEachDeleted}'s rows
-     *     (at least this table's)
+     * @param vectorRelation a relation {@code (file VARCHAR, deleted BIT)} holding {@link #forEachVector}'s vectors
+     *     (at least this table's), one row a file
      */
-    public String select(String deletedRelation) {
+    public String select(String vectorRelation) {
         List<String> columns = new ArrayList<>();
         for (Types.NestedField field : schema.columns()) {
             columns.add("d." + identifier(field.name()));
@@ -158,13 +182,24 @@ public final class TableView {
             }
             return "SELECT " + String.join(", ", typed) + " WHERE false";
         }
-        String read = "read_parquet([" + String.join(", ", dataFiles.stream().map(TableView::literal).toList())
-                + "], filename = true, file_row_number = true, schema = " + schemaMap() + ")";
-        if (deleted.isEmpty()) {
-            return "SELECT " + projection + " FROM " + read + " d";
+        List<String> scans = new ArrayList<>();
+        List<String> whole = dataFiles.stream().filter(file -> !deleted.containsKey(file)).toList();
+        if (!whole.isEmpty()) {
+            scans.add("SELECT " + projection + " FROM " + read(whole, false) + " d");
         }
-        return "SELECT " + projection + " FROM " + read + " d ANTI JOIN " + deletedRelation
-                + " x ON x.file = d.filename AND x.pos = d.file_row_number";
+        for (String file : dataFiles) {
+            if (deleted.containsKey(file)) {
+                scans.add("SELECT " + projection + " FROM " + read(List.of(file), true) + " d WHERE get_bit((SELECT "
+                        + "deleted FROM " + vectorRelation + " WHERE file = " + literal(file)
+                        + "), d.file_row_number::INTEGER) = 0");
+            }
+        }
+        return String.join(" UNION ALL ", scans);
+    }
+
+    private String read(List<String> files, boolean rowNumbers) {
+        return "read_parquet([" + String.join(", ", files.stream().map(TableView::literal).toList()) + "]"
+                + (rowNumbers ? ", file_row_number = true" : "") + ", schema = " + schemaMap() + ")";
     }
 
     private String schemaMap() {

@@ -73,9 +73,12 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     + "are removed once this old, when no reader holds a lease.")
             .withRule(ConfigRule.atLeast(0));
     public static final ConfigOption COMPACTION_FILES = new ConfigOption("mirror.compaction.files", "10",
-            "A table is compacted between batches when it has this many small files (under 128 MiB) or files with "
-                    + "deleted rows: they are rewritten into one file of their live rows, an Iceberg rewrite that "
-                    + "changes no query result. 0 turns compaction off.")
+            "A table is compacted between batches when it has this many files of one size tier (under 1 MiB, "
+                    + "under 10 MiB, under 100 MiB, under 128 MiB, by their live rows): they are rewritten into one "
+                    + "file of their live rows, an Iceberg rewrite that changes no query result. So the small files "
+                    + "of recent batches merge often and cheaply, and a large file is read again only when as many "
+                    + "of its size have gathered. A file of 1 MiB or more is also rewritten on its own once a "
+                    + "tenth of its rows are deleted (superseded by updates, or deleted). 0 turns compaction off.")
             .withRule(ConfigRule.atLeastOr(2, 0, "off"));
     public static final ConfigOption ANALYTICAL_TTL_INTERVAL_MS = new ConfigOption(
             "mirror.analytical-ttl.interval-ms", "60000",

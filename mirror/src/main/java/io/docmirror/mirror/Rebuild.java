@@ -119,7 +119,7 @@ public final class Rebuild {
         String history = snapshot.history(OptionalLong.of(clock.instant().getEpochSecond()));
         long changes = 0;
         try (Connection connection = BackgroundDuckDb.connect()) {
-            snapshot.loadDeletedRows(connection);
+            snapshot.loadDeletionVectors(connection);
             try (Statement statement = connection.createStatement();
                  ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "
                          + "ttl_expired, document FROM (" + history + ") ORDER BY _commit_time, _lsn")) {

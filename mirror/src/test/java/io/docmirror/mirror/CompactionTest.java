@@ -10,6 +10,7 @@ import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
+import org.apache.iceberg.DataFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,17 +19,21 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Random;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Compaction rewrites a table's small files (and files with deleted rows) into one file of its current rows, between
- * batches. It must change no query result, keep the batches committed after it on top, bound the number of files,
- * and let snapshot expiry delete the replaced files once no kept snapshot and no reader's lease needs them.
+ * Compaction rewrites a tier of a table's files of one size (and files with many deleted rows) into files of their
+ * current rows, between batches ({@code CompactionPlan} is the policy). It must change no query result, keep the
+ * batches committed after it on top, bound the number of files, leave large files alone until enough of their rows
+ * are superseded, and let snapshot expiry delete the replaced files once no kept snapshot and no reader's lease
+ * needs them.
  */
 class CompactionTest {
     private static final MirrorConfig NEVER_COMPACTS = MirrorConfig.fromProperties(Map.of(
@@ -159,6 +164,60 @@ class CompactionTest {
             assertThat(sql.rows("SELECT id FROM metrics ORDER BY id")).containsExactly(List.of("new"),
                     List.of("newer"));
         }
+    }
+
+    @Test
+    void recentSmallFilesMergeAmongThemselvesAndALargeFileIsRewrittenOnlyWhenATenthOfItIsSuperseded()
+            throws Exception {
+        Path plain = work.resolve("plain");
+        Path compacted = work.resolve("compacted");
+        // Enough orders, with a field that does not compress, for root files of 1 MiB or more.
+        Random random = new Random(3);
+        int bulk = 40_000;
+        for (int order = 0; order < bulk; order++) {
+            store.createItem("orders", bulkOrder(order, random, "new"));
+        }
+        sync(plain, NEVER_COMPACTS);
+        sync(compacted, COMPACTS);
+        List<DataFile> loaded = MirrorFiles.liveFiles(compacted, "orders", "orders");
+        List<String> large = loaded.stream().filter(file -> file.fileSizeInBytes() >= 1 << 20)
+                .map(DataFile::location).toList();
+        assertThat(large).as("root files of 1 MiB or more, of %s", loaded).isNotEmpty();
+
+        RandomOrders orders = new RandomOrders(store, 13);
+        for (int round = 0; round < 6; round++) {
+            orders.writeRound(round);
+            sync(plain, NEVER_COMPACTS);
+            sync(compacted, COMPACTS);
+        }
+        List<String> after = locations(MirrorFiles.liveFiles(compacted, "orders", "orders"));
+        assertThat(after).as("the large files stay as they are").containsAll(large);
+        assertThat(after.size() - large.size()).as("small files, merged at three").isLessThan(3);
+        for (String query : QUERIES) {
+            assertThat(rows(compacted, query)).as(query).isEqualTo(rows(plain, query));
+        }
+
+        // A tenth of the bulk orders updated: every large file has a tenth of its rows superseded, and is rewritten.
+        for (int order = 0; order < bulk; order += 9) {
+            store.upsertItem("orders", bulkOrder(order, random, "updated"));
+        }
+        sync(plain, NEVER_COMPACTS);
+        sync(compacted, COMPACTS);
+        assertThat(locations(MirrorFiles.liveFiles(compacted, "orders", "orders"))).doesNotContainAnyElementsOf(large);
+        for (String query : QUERIES) {
+            assertThat(rows(compacted, query)).as(query).isEqualTo(rows(plain, query));
+        }
+    }
+
+    private static List<String> locations(List<DataFile> files) {
+        return files.stream().map(DataFile::location).toList();
+    }
+
+    private static String bulkOrder(int order, Random random, String status) {
+        byte[] note = new byte[48];
+        random.nextBytes(note);
+        return "{\"id\":\"bulk" + order + "\",\"customerId\":\"c" + (order % 7) + "\",\"status\":\"" + status
+                + "\",\"total\":" + order + ",\"note\":\"" + HexFormat.of().formatHex(note) + "\",\"items\":[]}";
     }
 
     @Test

@@ -37,7 +37,7 @@ final class MirrorSql implements AutoCloseable {
     /** Views over the tables of {@code snapshot}, as the SQL endpoint makes them. */
     static MirrorSql open(ContainerSnapshot snapshot, OptionalLong asOfEpochSeconds) throws SQLException {
         MirrorSql sql = new MirrorSql(DriverManager.getConnection("jdbc:duckdb:"));
-        snapshot.loadDeletedRows(sql.connection);
+        snapshot.loadDeletionVectors(sql.connection);
         String root = TableView.identifier(snapshot.root().name());
         for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
             sql.execute("CREATE VIEW " + TableView.identifier(table.name()) + " AS "

@@ -92,9 +92,9 @@ final class MirroredContainer {
         return snapshot.damagedFiles();
     }
 
-    /** Puts what the views need into the generation's database before they are created (deleted rows). */
+    /** Puts what the views need into the generation's database before they are created (deletion vectors). */
     void prepare(Connection connection) throws SQLException {
-        snapshot.loadDeletedRows(connection);
+        snapshot.loadDeletionVectors(connection);
     }
 
     /**

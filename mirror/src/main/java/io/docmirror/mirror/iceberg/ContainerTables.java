@@ -88,8 +88,6 @@ import static java.util.Objects.requireNonNull;
 public final class ContainerTables implements MirrorTarget {
     private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** A data file at least this large, without deleted rows, is left alone by compaction. */
-    private static final long COMPACTED_FILE_BYTES = 128L << 20;
     /** The clock of tables opened without an analytical TTL (-1), which never read it. */
     private static final Clock NO_TTL_CLOCK = Clock.systemUTC();
 
@@ -541,9 +539,10 @@ public final class ContainerTables implements MirrorTarget {
     }
 
     /**
-     * Compacts, as one commit of its own, every table with at least {@code mirror.compaction.files} data files:
-     * their live rows go into one new file each, and the files and deletion vectors they replace leave the tables
-     * (an Iceberg rewrite, so no query result changes).
+     * Compacts, as one commit of its own, the files of each table that its {@link CompactionPlan} names (a tier of
+     * {@code mirror.compaction.files} files of a size, files with many deleted rows): their live rows go into new
+     * files, and the files and deletion vectors they replace leave the tables (an Iceberg rewrite, so no query
+     * result changes).
      *
      * @return whether a table was due
      */
@@ -568,6 +567,11 @@ public final class ContainerTables implements MirrorTarget {
         }
         batch.commit(checkpoint);
         return true;
+    }
+
+    /** A count Iceberg keeps in a snapshot's summary ({@code total-data-files}, say); 0 when absent. */
+    private static long summaryCount(Snapshot snapshot, String key) {
+        return Long.parseLong(snapshot.summary().getOrDefault(key, "0"));
     }
 
     @Override
@@ -674,8 +678,8 @@ public final class ContainerTables implements MirrorTarget {
         }
 
         /**
-         * Rewrites into the batch each table with at least {@code mirror.compaction.files} small files (or files
-         * with deleted rows); returns whether any was due. Large files without deletions stay as they are.
+         * Rewrites into the batch the files of each table that its {@link CompactionPlan} names; returns whether any
+         * table was due.
          */
         private boolean compactDueTables() {
             boolean any = false;
@@ -683,24 +687,24 @@ public final class ContainerTables implements MirrorTarget {
                 String name = identifier.name();
                 Map<String, DeleteFile> tableVectors = vectors.getOrDefault(name, Map.of());
                 Table committed = catalogBatch.table(identifier);
-                // The snapshot's summary counts the files: most tables are not due, and need no manifest read.
+                // The snapshot's summary counts the files and deleted rows: most tables are not due, and need no
+                // manifest read.
                 Snapshot current = committed.currentSnapshot();
-                if (current == null || Long.parseLong(current.summary().getOrDefault("total-data-files", "0"))
-                        < config.compactionFiles()) {
+                if (current == null || (summaryCount(current, "total-data-files") < config.compactionFiles()
+                        && summaryCount(current, "total-position-deletes") == 0)) {
                     continue;
                 }
-                List<DataFile> candidates = TableChanges.liveFiles(committed, catalog.workers()).stream()
-                        .filter(file -> file.fileSizeInBytes() < COMPACTED_FILE_BYTES
-                                || tableVectors.containsKey(file.location()))
-                        .toList();
-                if (candidates.size() < config.compactionFiles()) {
+                CompactionPlan plan = CompactionPlan.of(TableChanges.liveFiles(committed, catalog.workers()),
+                        tableVectors, config.compactionFiles());
+                if (!plan.isDue()) {
                     continue;
                 }
                 TableChanges table = open(name, committed.schema(), Map.of());
                 table.rewriteOnly();
                 String keyColumn = flattener.schema().findTable(name).map(schema -> schema.isRoot() ? "id" : "_id")
                         .orElse(null);
-                new RowCopier(table, keyColumn, rows, this::moved).compact(candidates, tableVectors);
+                RowCopier copier = new RowCopier(table, keyColumn, rows, this::moved);
+                plan.rewrites().forEach(files -> copier.compact(files, tableVectors));
                 any = true;
             }
             return any;

@@ -71,7 +71,7 @@ final class MirroredDocuments implements AutoCloseable {
         this(snapshot.container(), loadSchema(snapshot), DriverManager.getConnection("jdbc:duckdb:"));
         OptionalLong asOf = OptionalLong.of(asOfEpochSeconds);
         try (Statement statement = connection.createStatement()) {
-            snapshot.loadDeletedRows(connection);
+            snapshot.loadDeletionVectors(connection);
             String root = identifier(snapshot.root().name());
             statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), null,
                     asOf));

@@ -168,7 +168,7 @@ class CommitStepCrashTest {
         String root = "\"" + OrderBatches.ROOT + "\"";
         try (DuckDBConnection duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
                 Statement statement = duckDb.createStatement()) {
-            snapshot.loadDeletedRows(duckDb);
+            snapshot.loadDeletionVectors(duckDb);
             statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(OrderBatches.ROOT, root));
             assertThat(rows(statement, "SELECT id, v FROM " + root)).as("orders in DuckDB %s", when)
                     .containsExactlyInAnyOrderElementsOf(OrderBatches.orders(batch));

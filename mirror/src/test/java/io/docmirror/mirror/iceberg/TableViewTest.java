@@ -303,7 +303,7 @@ class TableViewTest {
         ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow();
         try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(mirrorDirectory));
                 DuckDBConnection duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
-            snapshot.loadDeletedRows(duckDb);
+            snapshot.loadDeletionVectors(duckDb);
             String root = "\"" + snapshot.root().name() + "\"";
             try (Statement statement = duckDb.createStatement()) {
                 statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), root,
