@@ -5,7 +5,6 @@ import org.apache.iceberg.Table;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -166,20 +165,8 @@ public final class ContainerSnapshot {
         flattened.forEach(table -> views.add(table.view()));
         history.ifPresent(views::add);
         deadLetters.ifPresent(views::add);
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + DELETION_VECTORS
-                + " VALUES (?, ?::BIT)")) {
-            for (TableView view : views) {
-                view.forEachVector((file, deletedBits) -> {
-                    try {
-                        insert.setString(1, file);
-                        insert.setString(2, deletedBits);
-                        insert.execute();
-                    } catch (SQLException e) {
-                        throw new IllegalStateException("Cannot load the deletion vector of " + file + " ("
-                                + view.table() + ")", e);
-                    }
-                });
-            }
+        for (TableView view : views) {
+            view.insertVectors(connection, DELETION_VECTORS);
         }
     }
 

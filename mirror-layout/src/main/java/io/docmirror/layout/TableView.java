@@ -1,5 +1,6 @@
 package io.docmirror.layout;
 
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -13,6 +14,9 @@ import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -29,7 +33,7 @@ import java.util.function.LongConsumer;
  * <p>DuckDB features relied on: {@code read_parquet} with {@code schema} (a map from field id to name, type and
  * default, so files written before a column was added or renamed read right, and a column a file lacks reads
  * NULL) and {@code file_row_number}; a {@code BIT} string per data file with deleted rows, one bit a row
- * ({@link #forEachVector}), which the reader loads into a relation {@code (file VARCHAR, deleted BIT)}.
+ * (which {@link #insertVectors} loads into a relation {@code (file VARCHAR, deleted BIT)}).
  *
  * <p>Why bits and not an anti join against the deleted positions: the join is paid for every row of every file
  * with a deletion vector, and random updates give every file one within seconds. Probing a hash table of every
@@ -101,6 +105,27 @@ public final class TableView {
         return new TableView(table.name(), schema, files, rowCounts, deleted, unreadableVectors);
     }
 
+    /**
+     * The view of some of a table's data files with their deleted positions ({@code deleted}, by file location):
+     * what a compaction rewrites.
+     */
+    public static TableView ofFiles(String table, Schema schema, List<DataFile> files,
+            Map<String, PositionDeleteIndex> deleted) {
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        Map<String, Long> rowCounts = new LinkedHashMap<>();
+        Map<String, PositionDeleteIndex> deletedByPath = new LinkedHashMap<>();
+        for (DataFile file : files) {
+            String path = localPath(file.location());
+            sizes.put(path, file.fileSizeInBytes());
+            rowCounts.put(path, file.recordCount());
+            PositionDeleteIndex positions = deleted.get(file.location());
+            if (positions != null && !positions.isEmpty()) {
+                deletedByPath.put(path, positions);
+            }
+        }
+        return new TableView(table, schema, sizes, rowCounts, deletedByPath, List.of());
+    }
+
     public String table() {
         return table;
     }
@@ -131,41 +156,41 @@ public final class TableView {
     }
 
     /**
-     * Hands every data file with deleted rows to {@code consumer}: the file (a local path) and its deletion vector as
-     * DuckDB's {@code BIT} text, a character a row, {@code 1} for a deleted one.
+     * Inserts the deletion vectors into {@code vectorRelation} {@code (file VARCHAR, deleted BIT)}: a row a data file
+     * with deleted rows, its vector a character a row, {@code 1} for a deleted one.
      *
      * @throws IllegalStateException when a deletion vector could not be read: which rows are live is then unknown
      */
-    public void forEachVector(VectorConsumer consumer) {
+    public void insertVectors(Connection connection, String vectorRelation) throws SQLException {
         if (!unreadableVectors.isEmpty()) {
             throw new IllegalStateException("Cannot read the rows of " + table + ": "
                     + String.join("; ", unreadableVectors));
         }
-        deleted.forEach((file, positions) -> {
-            long rows = rowCounts.get(file);
-            if (rows > Integer.MAX_VALUE) {
-                // DuckDB's get_bit takes an INTEGER position; the mirror's files stay far below this.
-                throw new IllegalStateException("Cannot read the rows of " + table + ": data file " + file + " holds "
-                        + rows + " rows, more than a view can filter (" + Integer.MAX_VALUE + ")");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + vectorRelation
+                + " VALUES (?, ?::BIT)")) {
+            for (Map.Entry<String, PositionDeleteIndex> vector : deleted.entrySet()) {
+                String file = vector.getKey();
+                long rows = rowCounts.get(file);
+                if (rows > Integer.MAX_VALUE) {
+                    // DuckDB's get_bit takes an INTEGER position; the mirror's files stay far below this.
+                    throw new IllegalStateException("Cannot read the rows of " + table + ": data file " + file
+                            + " holds " + rows + " rows, more than a view can filter (" + Integer.MAX_VALUE + ")");
+                }
+                char[] bits = new char[(int) rows];
+                Arrays.fill(bits, '0');
+                vector.getValue().forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
+                insert.setString(1, file);
+                insert.setString(2, new String(bits));
+                insert.execute();
             }
-            char[] bits = new char[(int) rows];
-            Arrays.fill(bits, '0');
-            positions.forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
-            consumer.accept(file, new String(bits));
-        });
-    }
-
-    /** Receives the deletion vector of a data file. */
-    @FunctionalInterface
-    public interface VectorConsumer {
-        void accept(String file, String deletedBits);
+        }
     }
 
     /**
      * The query of the table's live rows, every column under its name and in its DuckDB type: one scan of the files
      * without deleted rows and, for each file with some, a scan of it that leaves out the rows its bits mark.
      *
-     * @param vectorRelation a relation {@code (file VARCHAR, deleted BIT)} holding {@link #forEachVector}'s vectors
+     * @param vectorRelation a relation {@code (file VARCHAR, deleted BIT)} holding {@link #insertVectors}'s vectors
      *     (at least this table's), one row a file
      */
     public String select(String vectorRelation) {
@@ -195,6 +220,39 @@ public final class TableView {
             }
         }
         return String.join(" UNION ALL ", scans);
+    }
+
+    /**
+     * The query of the live rows of the view's files in file order: the files as {@link #dataFiles} lists them, each
+     * file's rows by position. A compaction writes them so into one file, so each row's new position follows from the
+     * deletion vectors alone.
+     *
+     * @param vectorRelation as for {@link #select}
+     */
+    public String selectInFileOrder(String vectorRelation) {
+        List<String> names = schema.columns().stream().map(Types.NestedField::name).toList();
+        String fileOrder = unusedName("file_order", names);
+        String rowOrder = unusedName("row_order", names);
+        List<String> scans = new ArrayList<>();
+        for (int index = 0; index < dataFiles.size(); index++) {
+            String file = dataFiles.get(index);
+            String columns = String.join(", ", names.stream().map(name -> "d." + identifier(name)).toList());
+            scans.add("SELECT " + index + " AS " + fileOrder + ", d.file_row_number AS " + rowOrder + ", " + columns
+                    + " FROM " + read(List.of(file), true) + " d" + (deleted.containsKey(file) ? " WHERE get_bit(("
+                    + "SELECT deleted FROM " + vectorRelation + " WHERE file = " + literal(file)
+                    + "), d.file_row_number::INTEGER) = 0" : ""));
+        }
+        return "SELECT " + String.join(", ", names.stream().map(TableView::identifier).toList()) + " FROM ("
+                + String.join(" UNION ALL ", scans) + ") ORDER BY " + fileOrder + ", " + rowOrder;
+    }
+
+    /** {@code base}, with underscores before it until no column of {@code names} has it. */
+    private static String unusedName(String base, List<String> names) {
+        String name = base;
+        while (names.contains(name)) {
+            name = "_" + name;
+        }
+        return name;
     }
 
     private String read(List<String> files, boolean rowNumbers) {

@@ -9,11 +9,11 @@ import java.sql.Statement;
  * An in-memory DuckDB for the mirror's own work on its files (compaction, rebuild): one thread and a bounded memory,
  * as it runs beside the daemon and the SQL endpoint.
  */
-final class BackgroundDuckDb {
+public final class BackgroundDuckDb {
     private BackgroundDuckDb() {
     }
 
-    static Connection connect() throws SQLException {
+    public static Connection connect() throws SQLException {
         Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET threads = 1");

@@ -82,6 +82,13 @@ final class CompactionPlan {
         return !rewrites.isEmpty();
     }
 
+    /** What the plan rewrites, for the log: each group's files and bytes. */
+    @Override
+    public String toString() {
+        return String.join(", ", rewrites.stream().map(files -> files.size() + " files of "
+                + files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1024 + " KiB").toList());
+    }
+
     /** The groups of files to rewrite, each group into one new file of its live rows. */
     List<List<DataFile>> rewrites() {
         return rewrites;

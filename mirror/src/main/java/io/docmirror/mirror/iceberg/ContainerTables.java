@@ -58,6 +58,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -553,19 +554,22 @@ public final class ContainerTables implements MirrorTarget {
         if (openBatch != null) {
             throw new IllegalStateException("Cannot compact " + container + " while a batch is open");
         }
+        long started = System.nanoTime();
         Batch batch = new Batch(batches + 1, "compaction");
         openBatch = batch;
-        boolean due;
+        List<String> rewritten;
         try {
-            due = batch.compactDueTables();
+            rewritten = batch.compactDueTables();
         } catch (RuntimeException e) {
             throw batch.abort(e);
         }
-        if (!due) {
+        if (rewritten.isEmpty()) {
             batch.abort();
             return false;
         }
         batch.commit(checkpoint);
+        log.info("Compacted {} in batch {} ({} ms): {}", container, batches,
+                (System.nanoTime() - started) / 1_000_000, String.join("; ", rewritten));
         return true;
     }
 
@@ -609,6 +613,8 @@ public final class ContainerTables implements MirrorTarget {
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
         private final Map<String, long[]> changedRows = new HashMap<>();
+        /** The data files a compaction rewrote with DuckDB: their documents' rows move when the batch commits. */
+        private final List<Relocation> relocations = new ArrayList<>();
         private long events;
         private long batchLastEventTs;
 
@@ -678,11 +684,11 @@ public final class ContainerTables implements MirrorTarget {
         }
 
         /**
-         * Rewrites into the batch the files of each table that its {@link CompactionPlan} names; returns whether any
-         * table was due.
+         * Rewrites into the batch the files of each table that its {@link CompactionPlan} names; returns what it
+         * rewrote, a line a table (empty: no table was due).
          */
-        private boolean compactDueTables() {
-            boolean any = false;
+        private List<String> compactDueTables() {
+            List<String> rewritten = new ArrayList<>();
             for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
                 String name = identifier.name();
                 Map<String, DeleteFile> tableVectors = vectors.getOrDefault(name, Map.of());
@@ -704,10 +710,22 @@ public final class ContainerTables implements MirrorTarget {
                 String keyColumn = flattener.schema().findTable(name).map(schema -> schema.isRoot() ? "id" : "_id")
                         .orElse(null);
                 RowCopier copier = new RowCopier(table, keyColumn, rows, this::moved);
-                plan.rewrites().forEach(files -> copier.compact(files, tableVectors));
-                any = true;
+                for (List<DataFile> files : plan.rewrites()) {
+                    if (!DuckDbRewrite.canRead(files)) {
+                        copier.compact(files, tableVectors);
+                        continue;
+                    }
+                    DuckDbRewrite.Rewritten done = DuckDbRewrite.rewrite(table.table(), committed.schema(), files,
+                            tableVectors, table.newFileLocation());
+                    table.addWritten(done.file());
+                    files.forEach(file -> table.removeFile(file, tableVectors.get(file.location())));
+                    if (keyColumn != null) {
+                        relocations.add(new Relocation(name, done.file().location(), done.newPositions()));
+                    }
+                }
+                rewritten.add(name + ": " + plan);
             }
-            return any;
+            return rewritten;
         }
 
         @Override
@@ -918,6 +936,7 @@ public final class ContainerTables implements MirrorTarget {
                     bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
                 changedRows.forEach(rows::replace);
+                relocations.forEach(moved -> rows.relocate(moved.table(), moved.newFile(), moved.newPositions()));
                 tables.values().forEach(table -> table.leavingFiles().forEach(rows::forget));
                 committedSchema = schema;
                 committedSchemaLocation = schemaLocation;
@@ -1080,5 +1099,9 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("The snapshot " + snapshot.snapshotId() + " holds a checkpoint that "
                     + "cannot be read: " + json, e);
         }
+    }
+
+    /** Rows a compaction moved into {@code newFile}: by rewritten file, the new position of each of its rows. */
+    private record Relocation(String table, String newFile, Map<String, int[]> newPositions) {
     }
 }

@@ -79,6 +79,40 @@ final class DocumentRows {
     }
 
     /**
+     * Moves the rows of data files that a compaction rewrote into one new file, in every document that has rows
+     * there.
+     *
+     * @param newPositions by rewritten file location: the new file's position of each of its rows ({@code -1}: a
+     *     deleted row, which no document may still have)
+     */
+    void relocate(String table, String newFile, Map<String, int[]> newPositions) {
+        long newFileBits = place(table, newFile, 0);
+        int[][] byOrdinal = new int[files.size()][];
+        newPositions.forEach((file, positions) -> {
+            Integer ordinal = ordinals.get(file);
+            if (ordinal != null) {
+                byOrdinal[ordinal] = positions;
+            }
+        });
+        for (Map.Entry<String, long[]> document : places.entrySet()) {
+            long[] rows = document.getValue();
+            for (int index = 0; index < rows.length; index++) {
+                int[] moved = byOrdinal[(int) (rows[index] >>> POSITION_BITS)];
+                if (moved == null) {
+                    continue;
+                }
+                int to = moved[Math.toIntExact(position(rows[index]))];
+                if (to < 0) {
+                    throw new IllegalStateException("Document " + document.getKey().replace('\u0000', '/')
+                            + " has a row at " + position(rows[index]) + " of " + file(rows[index]).location()
+                            + ", which that file's deletion vector deletes");
+                }
+                rows[index] = newFileBits | to;
+            }
+        }
+    }
+
+    /**
      * Forgets a data file that left the tables (or never joined them): no document's rows are in it any more, so its
      * ordinal may name another file.
      */

@@ -116,11 +116,33 @@ final class TableChanges {
     private DataFileWriter writer() {
         if (writer == null) {
             // Compaction writes the files that last: with dictionaries where they pay.
-            writer = new DataFileWriter(table(), table().schema(), filePrefix + "-" + written.size() + ".parquet",
-                    encoders, rewriteOnly);
+            writer = new DataFileWriter(table(), table().schema(), nextFileName(), encoders, rewriteOnly);
             written.add(writer.location());
         }
         return writer;
+    }
+
+    private String nextFileName() {
+        return filePrefix + "-" + written.size() + ".parquet";
+    }
+
+    /**
+     * Where the batch's next data file goes, for a file written by other means than {@link #write} (a compaction's
+     * DuckDB rewrite), which {@link #addWritten} then adds; the batch removes it if it is abandoned.
+     */
+    String newFileLocation() {
+        roll();
+        String location = table().locationProvider().newDataLocation(nextFileName());
+        written.add(location);
+        return location;
+    }
+
+    /** Adds to the batch a data file written at {@link #newFileLocation}. */
+    void addWritten(DataFile file) {
+        if (!written.contains(file.location())) {
+            throw new IllegalArgumentException(file.location() + " is not a location the batch gave out");
+        }
+        added.add(file);
     }
 
     /** The data file {@link #write} wrote its last row to. */
