@@ -441,19 +441,25 @@ public final class FeedMirror implements AutoCloseable {
 
     /** The container's upkeep between batches; a compaction it commits is counted in {@link #activity}. */
     private void maintain(Source source) {
-        if (source.mirror.maintain()) {
+        countCompaction(source, source.mirror.maintain());
+    }
+
+    private void countCompaction(Source source, boolean compacted) {
+        if (compacted) {
             record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 1, 0, 0));
         }
     }
 
     /**
-     * The daemon's upkeep: a failure (a compaction or a snapshot expiry that an I/O error or another writer stopped)
+     * The daemon's upkeep. A compaction's rows are rewritten on a thread of its own while batches go on being
+     * committed; it is committed at a later call, once rewritten. A failure (a compaction or a snapshot expiry that
+     * an I/O error or another writer stopped)
      * is counted and logged, and the container goes on being mirrored into its delta files; the upkeep is tried again
      * {@link #UPKEEP_RETRY_DELAY} later. What failed left the tables as they were: each step is its own catalog commit.
      */
     private void maintainOrRetryLater(Source source) {
         try {
-            maintain(source);
+            countCompaction(source, source.mirror.maintainInBackground());
         } catch (RuntimeException e) {
             source.upkeepRetryAt = clock.millis() + UPKEEP_RETRY_DELAY.toMillis();
             record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 1, 0));

@@ -56,12 +56,13 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             "Compression of Parquet files: `zstd`, `gzip`, `lz4_raw` or `uncompressed`.")
             .withRule(ConfigRule.oneOf("zstd", "gzip", "lz4_raw", "uncompressed"));
     public static final ConfigOption PARQUET_ROW_GROUP_BYTES = new ConfigOption("mirror.parquet.row-group-bytes",
-            "33554432", "A row group closes when its buffered size reaches this many bytes (32 MiB: about 100,000 "
-                    + "narrow rows, small enough for min/max statistics to skip row groups; parquet-avro's own "
-                    + "default of 128 MiB would put a million rows in one group).")
+            "33554432", "In the files batches and backfills write, a row group closes when its buffered size "
+                    + "reaches this many bytes (32 MiB: about 100,000 narrow rows, small enough for min/max "
+                    + "statistics to skip row groups; parquet-java's own default of 128 MiB would put a million rows "
+                    + "in one group). Compaction, which DuckDB writes, makes row groups of 122,880 rows.")
             .withRule(ConfigRule.atLeast(1 << 16));
     public static final ConfigOption PARQUET_PAGE_BYTES = new ConfigOption("mirror.parquet.page-bytes", "1048576",
-            "Target size of a Parquet page.")
+            "Target size of a Parquet page in the files batches and backfills write.")
             .withRule(ConfigRule.atLeast(1 << 12));
     public static final ConfigOption SNAPSHOTS_KEEP = new ConfigOption("mirror.snapshots.keep", "10",
             "Each table keeps at least its newest this many Iceberg snapshots ...")

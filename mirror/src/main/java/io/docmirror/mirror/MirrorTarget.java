@@ -27,6 +27,14 @@ public interface MirrorTarget extends AutoCloseable {
      */
     boolean maintain();
 
+    /**
+     * {@link #maintain}, with the slow part of a compaction (rewriting rows) off the caller's thread: it is committed
+     * at a later call, once done, so that the caller goes on committing batches meanwhile (the daemon).
+     *
+     * @return whether a compaction was committed
+     */
+    boolean maintainInBackground();
+
     @Override
     void close();
 

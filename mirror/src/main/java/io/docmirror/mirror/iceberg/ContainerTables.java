@@ -14,6 +14,7 @@ import io.docmirror.flatten.SourceDocument;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
+import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.EarlierLayout;
 import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.MirrorCatalog;
@@ -60,15 +61,22 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.LongConsumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -129,6 +137,10 @@ public final class ContainerTables implements MirrorTarget {
     private final ReaderLeases readers;
     private final CommitObserver observer;
     private final EncoderThreads encoders;
+    /** The thread a compaction's rewrite runs on while the daemon goes on committing batches. */
+    private final ExecutorService compactor;
+    /** The compaction being rewritten off the daemon's thread; null when none is. */
+    private CompletableFuture<Compaction> rewriting;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog, FileIO io,
             FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
@@ -161,6 +173,11 @@ public final class ContainerTables implements MirrorTarget {
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
         this.encoders = EncoderThreads.forCores(container);
+        this.compactor = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "docmirror-compaction-" + container);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /**
@@ -472,17 +489,52 @@ public final class ContainerTables implements MirrorTarget {
      */
     @Override
     public boolean maintain() {
+        return maintain(false);
+    }
+
+    /**
+     * {@link #maintain}, with a compaction's rewrite on a thread of its own: it is committed at the first call after
+     * it is done, so that batches go on being committed meanwhile (the daemon's upkeep).
+     */
+    @Override
+    public boolean maintainInBackground() {
+        return maintain(true);
+    }
+
+    private boolean maintain(boolean background) {
         if (isAnalyticalTtlDue()) {
             applyAnalyticalTtl();
         }
-        if (batches == maintainedAt) {
-            return false;
+        boolean compacted = false;
+        if (rewriting != null && (rewriting.isDone() || !background)) {
+            CompletableFuture<Compaction> done = rewriting;
+            rewriting = null;
+            compacted = commitCompaction(awaitRewrite(done));
         }
-        boolean compacted = compact();
+        if (batches == maintainedAt) {
+            return compacted;
+        }
+        if (rewriting == null) {
+            Compaction planned = planCompaction();
+            if (planned != null && background && planned.isLocal()) {
+                rewriting = CompletableFuture.supplyAsync(planned::rewrite, compactor);
+            } else if (planned != null) {
+                compacted |= commitCompaction(planned.rewrite());
+            }
+        }
         SnapshotExpiry.expire(CatalogBatch.of(settings, catalog, io), catalog.catalog().listTables(
                 MirrorTables.namespace(container)), readers.oldestHeld(), config, catalog.workers());
         maintainedAt = batches;
         return compacted;
+    }
+
+    private Compaction awaitRewrite(CompletableFuture<Compaction> rewrite) {
+        try {
+            return rewrite.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause
+                    : new IllegalStateException("Cannot compact " + container, e.getCause());
+        }
     }
 
     /** Due at the first upkeep after the tables open, then every {@code mirror.analytical-ttl.interval-ms}. */
@@ -554,22 +606,76 @@ public final class ContainerTables implements MirrorTarget {
         if (openBatch != null) {
             throw new IllegalStateException("Cannot compact " + container + " while a batch is open");
         }
+        Compaction planned = planCompaction();
+        return planned != null && commitCompaction(planned.rewrite());
+    }
+
+    /** The compaction due now, planned from the committed tables; null when none is. */
+    private Compaction planCompaction() {
+        if (config.compactionFiles() == 0 || batches == 0) {
+            return null;
+        }
+        CatalogBatch committedTables = CatalogBatch.of(settings, catalog, io);
+        List<Compaction.TableRewrite> rewrites = new ArrayList<>();
+        for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
+            String name = identifier.name();
+            Map<String, DeleteFile> tableVectors = vectors.getOrDefault(name, Map.of());
+            Table committed = committedTables.table(identifier);
+            // The snapshot's summary counts the files and deleted rows: most tables are not due, and need no
+            // manifest read.
+            Snapshot current = committed.currentSnapshot();
+            if (current == null || (summaryCount(current, "total-data-files") < config.compactionFiles()
+                    && summaryCount(current, "total-position-deletes") == 0)) {
+                continue;
+            }
+            CompactionPlan plan = CompactionPlan.of(TableChanges.liveFiles(committed, catalog.workers()),
+                    tableVectors, config.compactionFiles());
+            if (!plan.isDue()) {
+                continue;
+            }
+            List<Compaction.Group> groups = new ArrayList<>();
+            for (List<DataFile> files : plan.rewrites()) {
+                Map<String, DeleteFile> groupVectors = new HashMap<>();
+                files.stream().filter(file -> tableVectors.containsKey(file.location()))
+                        .forEach(file -> groupVectors.put(file.location(), tableVectors.get(file.location())));
+                groups.add(new Compaction.Group(files, groupVectors, committed.locationProvider().newDataLocation(
+                        String.format("%010d-%s-compacted.parquet", batches, UUID.randomUUID()))));
+            }
+            String keyColumn = flattener.schema().findTable(name).map(schema -> schema.isRoot() ? "id" : "_id")
+                    .orElse(null);
+            rewrites.add(new Compaction.TableRewrite(name, committed, committed.schema(), keyColumn, plan, groups));
+        }
+        return rewrites.isEmpty() ? null : new Compaction(rewrites);
+    }
+
+    /**
+     * Commits a rewritten compaction as a commit of its own (an Iceberg rewrite: no query result changes); returns
+     * whether anything was left to commit. A group whose files a batch replaced meanwhile (a widened column) is
+     * dropped.
+     */
+    private boolean commitCompaction(Compaction compaction) {
         long started = System.nanoTime();
         Batch batch = new Batch(batches + 1, "compaction");
         openBatch = batch;
-        List<String> rewritten;
+        boolean any;
         try {
-            rewritten = batch.compactDueTables();
+            any = batch.applyCompaction(compaction);
         } catch (RuntimeException e) {
-            throw batch.abort(e);
+            RuntimeException failure = batch.abort(e);
+            try {
+                compaction.writtenFiles().forEach(io::deleteFile);
+            } catch (RuntimeException notDeleted) {
+                failure.addSuppressed(notDeleted);
+            }
+            throw failure;
         }
-        if (rewritten.isEmpty()) {
+        if (!any) {
             batch.abort();
             return false;
         }
         batch.commit(checkpoint);
-        log.info("Compacted {} in batch {} ({} ms): {}", container, batches,
-                (System.nanoTime() - started) / 1_000_000, String.join("; ", rewritten));
+        log.info("Compacted {} in batch {} (committed in {} ms): {}", container, batches,
+                (System.nanoTime() - started) / 1_000_000, String.join("; ", compaction.describe()));
         return true;
     }
 
@@ -586,6 +692,7 @@ public final class ContainerTables implements MirrorTarget {
             }
         } finally {
             try {
+                dropRewrite();
                 encoders.close();
             } finally {
                 try {
@@ -599,6 +706,31 @@ public final class ContainerTables implements MirrorTarget {
                 }
             }
         }
+    }
+
+    /**
+     * Waits for a compaction's rewrite that is still running (DuckDB cannot be interrupted midway) and deletes what
+     * it wrote: it was not committed, and the next open plans again.
+     */
+    private void dropRewrite() {
+        compactor.shutdown();
+        if (rewriting == null) {
+            return;
+        }
+        try {
+            rewriting.join().writtenFiles().forEach(io::deleteFile);
+        } catch (CompletionException e) {
+            log.warn("The compaction of {} that was being rewritten when its tables closed failed; nothing of it was "
+                    + "committed", container, e.getCause());
+        } finally {
+            rewriting = null;
+        }
+    }
+
+    /** Whether two deletion vectors are the same blob (null: none). */
+    private static boolean sameVector(DeleteFile vector, DeleteFile other) {
+        return other != null && vector.location().equals(other.location())
+                && Objects.equals(vector.contentOffset(), other.contentOffset());
     }
 
     /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
@@ -684,48 +816,59 @@ public final class ContainerTables implements MirrorTarget {
         }
 
         /**
-         * Rewrites into the batch the files of each table that its {@link CompactionPlan} names; returns what it
-         * rewrote, a line a table (empty: no table was due).
+         * Puts a compaction into the batch: each group's new file in place of its files, with the rows deleted in
+         * them since the compaction was planned deleted in the new file; a group not rewritten yet (its files are on
+         * an object store) is copied row by row now. Returns whether any group was left to commit.
          */
-        private List<String> compactDueTables() {
-            List<String> rewritten = new ArrayList<>();
-            for (TableIdentifier identifier : catalog.catalog().listTables(MirrorTables.namespace(container))) {
-                String name = identifier.name();
-                Map<String, DeleteFile> tableVectors = vectors.getOrDefault(name, Map.of());
-                Table committed = catalogBatch.table(identifier);
-                // The snapshot's summary counts the files and deleted rows: most tables are not due, and need no
-                // manifest read.
-                Snapshot current = committed.currentSnapshot();
-                if (current == null || (summaryCount(current, "total-data-files") < config.compactionFiles()
-                        && summaryCount(current, "total-position-deletes") == 0)) {
-                    continue;
-                }
-                CompactionPlan plan = CompactionPlan.of(TableChanges.liveFiles(committed, catalog.workers()),
-                        tableVectors, config.compactionFiles());
-                if (!plan.isDue()) {
-                    continue;
-                }
-                TableChanges table = open(name, committed.schema(), Map.of());
-                table.rewriteOnly();
-                String keyColumn = flattener.schema().findTable(name).map(schema -> schema.isRoot() ? "id" : "_id")
-                        .orElse(null);
-                RowCopier copier = new RowCopier(table, keyColumn, rows, this::moved);
-                for (List<DataFile> files : plan.rewrites()) {
-                    if (!DuckDbRewrite.canRead(files)) {
-                        copier.compact(files, tableVectors);
+        private boolean applyCompaction(Compaction compaction) {
+            boolean any = false;
+            for (Compaction.TableRewrite rewrite : compaction.tables()) {
+                Table committed = catalogBatch.table(table(rewrite.name()));
+                Set<String> live = new HashSet<>();
+                TableChanges.liveFiles(committed, catalog.workers()).forEach(file -> live.add(file.location()));
+                Map<String, DeleteFile> tableVectors = vectors.getOrDefault(rewrite.name(), Map.of());
+                TableChanges table = null;
+                for (Compaction.Group group : rewrite.groups()) {
+                    DuckDbRewrite.Rewritten rewritten = compaction.rewritten(group);
+                    if (!group.files().stream().allMatch(file -> live.contains(file.location()))) {
+                        log.info("A batch replaced files of {} while they were compacted; the compaction of {} "
+                                + "files is dropped", rewrite.name(), group.files().size());
+                        if (rewritten != null) {
+                            io.deleteFile(group.location());
+                        }
                         continue;
                     }
-                    DuckDbRewrite.Rewritten done = DuckDbRewrite.rewrite(table.table(), committed.schema(), files,
-                            tableVectors, table.newFileLocation());
-                    table.addWritten(done.file());
-                    files.forEach(file -> table.removeFile(file, tableVectors.get(file.location())));
-                    if (keyColumn != null) {
-                        relocations.add(new Relocation(name, done.file().location(), done.newPositions()));
+                    if (table == null) {
+                        table = open(rewrite.name(), committed.schema(), Map.of());
+                        table.rewriteOnly();
+                    }
+                    any = true;
+                    if (rewritten == null) {
+                        new RowCopier(table, rewrite.keyColumn(), rows, this::moved).compact(group.files(),
+                                tableVectors);
+                        continue;
+                    }
+                    table.addRewritten(rewritten.file());
+                    for (DataFile file : group.files()) {
+                        DeleteFile vector = tableVectors.get(file.location());
+                        if (vector != null && !sameVector(vector, group.vectorsAtPlan().get(file.location()))) {
+                            int[] moved = rewritten.newPositions().get(file.location());
+                            TableChanges changes = table;
+                            DeletionVectors.read(io, vector).forEach((LongConsumer) position -> {
+                                int to = moved[Math.toIntExact(position)];
+                                if (to >= 0) {
+                                    changes.delete(group.location(), to);
+                                }
+                            });
+                        }
+                        table.removeFile(file, vector);
+                    }
+                    if (rewrite.keyColumn() != null) {
+                        relocations.add(new Relocation(rewrite.name(), group.location(), rewritten.newPositions()));
                     }
                 }
-                rewritten.add(name + ": " + plan);
             }
-            return rewritten;
+            return any;
         }
 
         @Override

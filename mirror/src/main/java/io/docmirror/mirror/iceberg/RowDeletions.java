@@ -3,7 +3,6 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.layout.DeletionVectors;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
@@ -20,6 +19,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * One table's deletion vectors: the committed vector of each data file, and the rows a batch deletes.
@@ -59,9 +59,9 @@ final class RowDeletions {
 
     /**
      * Writes the batch's vectors into one Puffin file of {@code table}, merged with the committed vectors of the same
-     * data files, and adds them to {@code delta} (removing the vectors they replace).
+     * data files, and hands them to {@code add} and the vectors they replace to {@code remove} (a commit's).
      */
-    void writeInto(Table table, RowDelta delta) {
+    void writeInto(Table table, Consumer<DeleteFile> add, Consumer<DeleteFile> remove) {
         if (pending.isEmpty()) {
             return;
         }
@@ -78,8 +78,8 @@ final class RowDeletions {
             throw new UncheckedIOException("Cannot write the deletion vectors of " + table.name(), e);
         }
         written = writer.result();
-        written.deleteFiles().forEach(delta::addDeletes);
-        written.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+        written.deleteFiles().forEach(add);
+        written.rewrittenDeleteFiles().forEach(remove);
     }
 
     /** The deletion-vector files the batch wrote. */

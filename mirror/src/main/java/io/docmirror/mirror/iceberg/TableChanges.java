@@ -127,21 +127,12 @@ final class TableChanges {
     }
 
     /**
-     * Where the batch's next data file goes, for a file written by other means than {@link #write} (a compaction's
-     * DuckDB rewrite), which {@link #addWritten} then adds; the batch removes it if it is abandoned.
+     * Adds to the batch a data file written elsewhere (a compaction's {@link DuckDbRewrite}); the batch deletes it if
+     * it is abandoned.
      */
-    String newFileLocation() {
+    void addRewritten(DataFile file) {
         roll();
-        String location = table().locationProvider().newDataLocation(nextFileName());
-        written.add(location);
-        return location;
-    }
-
-    /** Adds to the batch a data file written at {@link #newFileLocation}. */
-    void addWritten(DataFile file) {
-        if (!written.contains(file.location())) {
-            throw new IllegalArgumentException(file.location() + " is not a location the batch gave out");
-        }
+        written.add(file.location());
         added.add(file);
     }
 
@@ -159,8 +150,9 @@ final class TableChanges {
     }
 
     void delete(String dataFile, long position) {
-        if (rewriteOnly) {
-            throw new IllegalStateException("A compaction of " + identifier + " deletes no rows");
+        if (rewriteOnly && added.stream().noneMatch(file -> file.location().equals(dataFile))) {
+            // A compaction deletes only rows of the files it writes: those deleted while it rewrote them.
+            throw new IllegalStateException("A compaction of " + identifier + " deletes no row of " + dataFile);
         }
         deletions.delete(dataFile, position);
     }
@@ -232,8 +224,13 @@ final class TableChanges {
         roll();
         observer.reached(CommitStep.DATA_FILES_WRITTEN, identifier);
         if (rewriteOnly) {
+            // Vectors only of rewritten files: the rows deleted while a compaction rewrote them off the batch.
+            Set<DeleteFile> newVectors = new HashSet<>();
+            deletions.writeInto(table(), newVectors::add, vector -> {
+                throw new IllegalStateException("A compaction of " + identifier + " replaced the vector " + vector);
+            });
             RewriteFiles rewrite = onWorkers(transaction.newRewrite()).rewriteFiles(new HashSet<>(removed),
-                    new HashSet<>(removedVectors), new HashSet<>(added), Set.of());
+                    new HashSet<>(removedVectors), new HashSet<>(added), newVectors);
             if (baseSnapshot != null) {
                 rewrite.validateFromSnapshot(baseSnapshot);
             }
@@ -252,7 +249,7 @@ final class TableChanges {
             // Also what makes Iceberg check that no other deletion vector of the same data files came meanwhile.
             delta.validateFromSnapshot(baseSnapshot);
         }
-        deletions.writeInto(table(), delta);
+        deletions.writeInto(table(), delta::addDeletes, delta::removeDeletes);
         observer.reached(CommitStep.DELETION_VECTORS_WRITTEN, identifier);
         summary.forEach(delta::set);
         // Inside the transaction, the commit of a row delta writes its manifests and manifest list; the table's

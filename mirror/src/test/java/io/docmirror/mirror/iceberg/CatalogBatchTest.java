@@ -159,7 +159,7 @@ class CatalogBatchTest {
             if (table.currentSnapshot() != null) {
                 delta.validateFromSnapshot(table.currentSnapshot().snapshotId());
             }
-            deletions.writeInto(table, delta);
+            deletions.writeInto(table, delta::addDeletes, delta::removeDeletes);
             delta.commit();
             transaction.commitTransaction();
             vectors.put(identifier, deletions.committedAfter());

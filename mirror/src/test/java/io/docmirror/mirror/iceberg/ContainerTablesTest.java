@@ -312,6 +312,59 @@ class ContainerTablesTest {
     }
 
     @Test
+    void rowsDeletedWhileACompactionRewritesTheirFilesOffTheBatchThreadStayDeleted() throws Exception {
+        MirrorConfig compacting = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "3"));
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, ORDERS, FlattenerConfig.defaults("orders"),
+                compacting, clock)) {
+            for (int round = 0; round < 3; round++) {
+                for (int order = 0; order < 4; order++) {
+                    store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 2
+                            + "\",\"round\":" + round + ",\"items\":[{\"sku\":\"s" + round + "\"}]}");
+                }
+                FeedSync.sync(store, ORDERS, tables);
+            }
+            List<String> rewritten = dataFiles("orders");
+            assertThat(rewritten).hasSize(3);
+
+            // Planned now, rewritten on the compaction's thread, committed at a later call.
+            assertThat(tables.maintainInBackground()).as("committed a compaction at once").isFalse();
+            // Rows of the files being rewritten are replaced and deleted in a batch committed before the compaction.
+            store.upsertItem("orders", """
+                    {"id":"o1","customerId":"c1","round":3,"items":[{"sku":"late"}]}""");
+            store.deleteItem("orders", PartitionKey.of("c0"), "o2");
+            FeedSync.sync(store, ORDERS, tables);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            boolean committed = false;
+            int calls = 0;
+            while (!committed && System.nanoTime() < deadline) {
+                committed = tables.maintainInBackground();
+                calls++;
+                if (!committed) {
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(committed).as("the compaction committed within 60 s (%d calls)", calls).isTrue();
+
+            List<String> after = dataFiles("orders");
+            assertThat(after).as("the compacted file and the later batch's").hasSize(2)
+                    .doesNotContainAnyElementsOf(rewritten);
+            assertThat(read("orders", "id", "round")).containsExactlyInAnyOrder(List.of("o0", 2L),
+                    List.of("o1", 3L), List.of("o3", 2L));
+            assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o0", "s2"),
+                    List.of("o1", "late"), List.of("o3", "s2"));
+
+            // The moved rows are where the document index thinks: a new version replaces them.
+            store.upsertItem("orders", """
+                    {"id":"o3","customerId":"c1","round":4,"items":[]}""");
+            FeedSync.sync(store, ORDERS, tables);
+            assertThat(read("orders", "id", "round")).containsExactlyInAnyOrder(List.of("o0", 2L),
+                    List.of("o1", 3L), List.of("o3", 4L));
+            assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o0", "s2"),
+                    List.of("o1", "late"));
+        }
+    }
+
+    @Test
     void filesACrashLeftAreRemovedWhenTheMirrorOpensUnlessAReaderHoldsALease() throws Exception {
         store.createItem("orders", """
                 {"id":"o1","customerId":"c1","items":[{"sku":"A"}]}""");

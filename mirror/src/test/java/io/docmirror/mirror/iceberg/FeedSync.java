@@ -18,8 +18,14 @@ final class FeedSync {
     static void sync(StoreClient store, ContainerProperties container, Path mirrorDirectory,
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig, config,
-                clock);
-                ChangeSource source = EmbeddedFeedSource.open(store, container, tables.checkpoint())) {
+                clock)) {
+            sync(store, container, tables);
+        }
+    }
+
+    /** One batch of every change since the checkpoint of {@code tables}, which stay open. */
+    static void sync(StoreClient store, ContainerProperties container, ContainerTables tables) {
+        try (ChangeSource source = EmbeddedFeedSource.open(store, container, tables.checkpoint())) {
             ContainerTables.Batch batch = tables.begin();
             ChangeSource.Changes changes;
             do {
