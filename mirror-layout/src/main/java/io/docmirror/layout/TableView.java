@@ -38,7 +38,9 @@ import java.util.function.LongConsumer;
  * <p>Why bits and not an anti join against the deleted positions: the join is paid for every row of every file
  * with a deletion vector, and random updates give every file one within seconds. Probing a hash table of every
  * deleted position of the database cost the line items' group-by 6 times its scan; a filter testing one bit of a
- * constant string is pushed into the file's scan and costs a fraction of it (BENCHMARKS.md, issue 29).
+ * constant string is pushed into the file's scan and costs next to nothing. The price: each file with deleted rows
+ * is a branch of a {@code UNION ALL}, and DuckDB reads the branches one after another, which doubles a selective
+ * query's time against one scan of all the files (BENCHMARKS.md, issue 29).
  */
 public final class TableView {
     private final String table;
