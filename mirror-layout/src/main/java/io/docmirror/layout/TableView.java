@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -43,6 +44,14 @@ import java.util.function.LongConsumer;
  * query's time against one scan of all the files (BENCHMARKS.md, issue 29).
  */
 public final class TableView {
+    /**
+     * Past this many column readers (columns times scans), a table's files are read in one scan rather than a scan a
+     * file with deleted rows: each scan holds a reader a column, and a compaction that read the JSON Schema test
+     * suite's table of nearly 1,000 columns a scan a file (48 of them) ran DuckDB out of its 1 GB. One scan costs a
+     * full scan about half again as much (BENCHMARKS.md, issue 29).
+     */
+    private static final int MAX_COLUMN_READERS = 2_000;
+
     private final String table;
     private final Schema schema;
     private final List<String> dataFiles;
@@ -170,22 +179,26 @@ public final class TableView {
         }
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + vectorRelation
                 + " VALUES (?, ?::BIT)")) {
-            for (Map.Entry<String, PositionDeleteIndex> vector : deleted.entrySet()) {
-                String file = vector.getKey();
-                long rows = rowCounts.get(file);
-                if (rows > Integer.MAX_VALUE) {
-                    // DuckDB's get_bit takes an INTEGER position; the mirror's files stay far below this.
-                    throw new IllegalStateException("Cannot read the rows of " + table + ": data file " + file
-                            + " holds " + rows + " rows, more than a view can filter (" + Integer.MAX_VALUE + ")");
-                }
-                char[] bits = new char[(int) rows];
-                Arrays.fill(bits, '0');
-                vector.getValue().forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
+            for (String file : deleted.keySet()) {
                 insert.setString(1, file);
-                insert.setString(2, new String(bits));
+                insert.setString(2, bits(file));
                 insert.execute();
             }
         }
+    }
+
+    /** The deletion vector of {@code file} as DuckDB's {@code BIT} text: a character a row, 1 for a deleted one. */
+    private String bits(String file) {
+        long rows = rowCounts.get(file);
+        if (rows > Integer.MAX_VALUE) {
+            // DuckDB's get_bit takes an INTEGER position; the mirror's files stay far below this.
+            throw new IllegalStateException("Cannot read the rows of " + table + ": data file " + file + " holds "
+                    + rows + " rows, more than a view can filter (" + Integer.MAX_VALUE + ")");
+        }
+        char[] bits = new char[(int) rows];
+        Arrays.fill(bits, '0');
+        deleted.get(file).forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
+        return new String(bits);
     }
 
     /**
@@ -209,6 +222,13 @@ public final class TableView {
             }
             return "SELECT " + String.join(", ", typed) + " WHERE false";
         }
+        if (deleted.isEmpty()) {
+            return "SELECT " + projection + " FROM " + read(dataFiles, false) + " d";
+        }
+        if ((long) schema.columns().size() * (deleted.size() + 1) > MAX_COLUMN_READERS) {
+            return "SELECT " + projection + " FROM " + read(dataFiles, true) + " d WHERE " + liveRows(file ->
+                    "(SELECT deleted FROM " + vectorRelation + " WHERE file = " + literal(file) + ")");
+        }
         List<String> scans = new ArrayList<>();
         List<String> whole = dataFiles.stream().filter(file -> !deleted.containsKey(file)).toList();
         if (!whole.isEmpty()) {
@@ -225,36 +245,31 @@ public final class TableView {
     }
 
     /**
-     * The query of the live rows of the view's files in file order: the files as {@link #dataFiles} lists them, each
-     * file's rows by position. A compaction writes them so into one file, so each row's new position follows from the
-     * deletion vectors alone.
-     *
-     * @param vectorRelation as for {@link #select}
+     * The query of the live rows of the view's files in file order (the files as {@link #dataFiles} lists them, each
+     * file's rows by position), in one scan with each deletion vector written into the query: what a compaction
+     * writes into one file, so that each row's new position follows from the vectors alone. DuckDB keeps a scan's
+     * order through filters and projections ({@code preserve_insertion_order}, on by default).
      */
-    public String selectInFileOrder(String vectorRelation) {
-        List<String> names = schema.columns().stream().map(Types.NestedField::name).toList();
-        String fileOrder = unusedName("file_order", names);
-        String rowOrder = unusedName("row_order", names);
-        List<String> scans = new ArrayList<>();
-        for (int index = 0; index < dataFiles.size(); index++) {
-            String file = dataFiles.get(index);
-            String columns = String.join(", ", names.stream().map(name -> "d." + identifier(name)).toList());
-            scans.add("SELECT " + index + " AS " + fileOrder + ", d.file_row_number AS " + rowOrder + ", " + columns
-                    + " FROM " + read(List.of(file), true) + " d" + (deleted.containsKey(file) ? " WHERE get_bit(("
-                    + "SELECT deleted FROM " + vectorRelation + " WHERE file = " + literal(file)
-                    + "), d.file_row_number::INTEGER) = 0" : ""));
-        }
-        return "SELECT " + String.join(", ", names.stream().map(TableView::identifier).toList()) + " FROM ("
-                + String.join(" UNION ALL ", scans) + ") ORDER BY " + fileOrder + ", " + rowOrder;
+    public String selectInFileOrder() {
+        String columns = String.join(", ", schema.columns().stream()
+                .map(field -> "d." + identifier(field.name())).toList());
+        return "SELECT " + columns + " FROM " + read(dataFiles, true) + " d"
+                + (deleted.isEmpty() ? "" : " WHERE " + liveRows(file -> literal(bits(file)) + "::BIT"));
     }
 
-    /** {@code base}, with underscores before it until no column of {@code names} has it. */
-    private static String unusedName(String base, List<String> names) {
-        String name = base;
-        while (names.contains(name)) {
-            name = "_" + name;
+    /**
+     * The filter that leaves out deleted rows in one scan of every data file: DuckDB's {@code file_index} (the file's
+     * place in {@link #dataFiles}) chooses the file's vector, which {@code vectorOf} gives as SQL.
+     */
+    private String liveRows(Function<String, String> vectorOf) {
+        StringBuilder vectors = new StringBuilder("CASE d.file_index");
+        for (int index = 0; index < dataFiles.size(); index++) {
+            String file = dataFiles.get(index);
+            if (deleted.containsKey(file)) {
+                vectors.append(" WHEN ").append(index).append(" THEN ").append(vectorOf.apply(file));
+            }
         }
-        return name;
+        return "coalesce(get_bit(" + vectors + " END, d.file_row_number::INTEGER), 0) = 0";
     }
 
     private String read(List<String> files, boolean rowNumbers) {

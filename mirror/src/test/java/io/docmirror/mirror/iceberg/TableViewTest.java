@@ -96,6 +96,36 @@ class TableViewTest {
     }
 
     @Test
+    void aWideTableWithDeletedRowsInManyFilesIsReadInOneScanAsIcebergReadsIt() throws SQLException {
+        // 800 columns and three files with deleted rows: 3,200 column readers as a scan a file, past the bound.
+        for (int batch = 0; batch < 4; batch++) {
+            for (int order = 0; order < 3; order++) {
+                store.upsertItem("orders", wideOrder("o" + batch + "-" + order, batch));
+            }
+            sync();
+        }
+        for (int batch = 0; batch < 3; batch++) {
+            store.upsertItem("orders", wideOrder("o" + batch + "-1", 10 + batch));
+        }
+        store.deleteItem("orders", PartitionKey.of("c1"), "o3-2");
+        sync();
+
+        ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow();
+        String select = snapshot.root().view().select(ContainerSnapshot.DELETION_VECTORS);
+        assertThat(select).as("the root table's view").doesNotContain("UNION ALL").contains("file_index");
+        assertDuckDbReadsAsIcebergDoes("with deleted rows in three files of 800 columns");
+    }
+
+    private static String wideOrder(String id, int version) {
+        StringBuilder order = new StringBuilder("{\"id\":\"" + id + "\",\"customerId\":\"c1\",\"version\":"
+                + version);
+        for (int field = 0; field < 800; field++) {
+            order.append(",\"f").append(field).append("\":").append(field * 10 + version);
+        }
+        return order.append('}').toString();
+    }
+
+    @Test
     void duckDbReadsAsIcebergDoesAfterEveryKindOfCommit() throws Exception {
         for (int order = 0; order < 30; order++) {
             store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 4
