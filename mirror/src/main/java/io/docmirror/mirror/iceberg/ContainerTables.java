@@ -674,7 +674,7 @@ public final class ContainerTables implements MirrorTarget {
             return false;
         }
         batch.commit(checkpoint);
-        log.info("Compacted {} in batch {} (committed in {} ms): {}", container, batches,
+        log.debug("Compacted {} in batch {} (committed in {} ms): {}", container, batches,
                 (System.nanoTime() - started) / 1_000_000, String.join("; ", compaction.describe()));
         return true;
     }
@@ -745,8 +745,11 @@ public final class ContainerTables implements MirrorTarget {
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
         private final Map<String, long[]> changedRows = new HashMap<>();
-        /** The data files a compaction rewrote with DuckDB: their documents' rows move when the batch commits. */
-        private final List<Relocation> relocations = new ArrayList<>();
+        /**
+         * The data files a compaction rewrote with DuckDB, by location: where their rows went, which the documents'
+         * places follow when the batch commits.
+         */
+        private final Map<String, DocumentRows.Moved> moves = new HashMap<>();
         private long events;
         private long batchLastEventTs;
 
@@ -864,7 +867,8 @@ public final class ContainerTables implements MirrorTarget {
                         table.removeFile(file, vector);
                     }
                     if (rewrite.keyColumn() != null) {
-                        relocations.add(new Relocation(rewrite.name(), group.location(), rewritten.newPositions()));
+                        rewritten.newPositions().forEach((file, positions) -> moves.put(file,
+                                new DocumentRows.Moved(rewrite.name(), group.location(), positions)));
                     }
                 }
             }
@@ -1079,7 +1083,9 @@ public final class ContainerTables implements MirrorTarget {
                     bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
                 changedRows.forEach(rows::replace);
-                relocations.forEach(moved -> rows.relocate(moved.table(), moved.newFile(), moved.newPositions()));
+                if (!moves.isEmpty()) {
+                    rows.relocate(moves);
+                }
                 tables.values().forEach(table -> table.leavingFiles().forEach(rows::forget));
                 committedSchema = schema;
                 committedSchemaLocation = schemaLocation;
@@ -1242,9 +1248,5 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("The snapshot " + snapshot.snapshotId() + " holds a checkpoint that "
                     + "cannot be read: " + json, e);
         }
-    }
-
-    /** Rows a compaction moved into {@code newFile}: by rewritten file, the new position of each of its rows. */
-    private record Relocation(String table, String newFile, Map<String, int[]> newPositions) {
     }
 }

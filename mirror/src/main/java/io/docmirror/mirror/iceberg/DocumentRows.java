@@ -79,35 +79,44 @@ final class DocumentRows {
     }
 
     /**
-     * Moves the rows of data files that a compaction rewrote into one new file, in every document that has rows
-     * there.
-     *
-     * @param newPositions by rewritten file location: the new file's position of each of its rows ({@code -1}: a
-     *     deleted row, which no document may still have)
+     * Where a compaction moved the rows of a data file: into {@code newFile} of {@code table}, at
+     * {@code newPositions[position]} ({@code -1}: a deleted row, which no document may still have).
      */
-    void relocate(String table, String newFile, Map<String, int[]> newPositions) {
-        long newFileBits = place(table, newFile, 0);
-        int[][] byOrdinal = new int[files.size()][];
-        newPositions.forEach((file, positions) -> {
+    record Moved(String table, String newFile, int[] newPositions) {
+    }
+
+    /**
+     * Moves the rows of the data files a compaction rewrote ({@code moves}, by their location), in every document
+     * that has rows there: one pass over every document, whatever the number of files and tables.
+     */
+    void relocate(Map<String, Moved> moves) {
+        Map<String, Long> newFileBits = new HashMap<>();
+        moves.values().forEach(moved -> newFileBits.computeIfAbsent(moved.newFile(),
+                file -> place(moved.table(), file, 0)));
+        Moved[] byOrdinal = new Moved[files.size()];
+        long[] bitsByOrdinal = new long[files.size()];
+        moves.forEach((file, moved) -> {
             Integer ordinal = ordinals.get(file);
             if (ordinal != null) {
-                byOrdinal[ordinal] = positions;
+                byOrdinal[ordinal] = moved;
+                bitsByOrdinal[ordinal] = newFileBits.get(moved.newFile());
             }
         });
         for (Map.Entry<String, long[]> document : places.entrySet()) {
             long[] rows = document.getValue();
             for (int index = 0; index < rows.length; index++) {
-                int[] moved = byOrdinal[(int) (rows[index] >>> POSITION_BITS)];
+                int ordinal = (int) (rows[index] >>> POSITION_BITS);
+                Moved moved = byOrdinal[ordinal];
                 if (moved == null) {
                     continue;
                 }
-                int to = moved[Math.toIntExact(position(rows[index]))];
+                int to = moved.newPositions()[Math.toIntExact(position(rows[index]))];
                 if (to < 0) {
                     throw new IllegalStateException("Document " + document.getKey().replace('\u0000', '/')
                             + " has a row at " + position(rows[index]) + " of " + file(rows[index]).location()
                             + ", which that file's deletion vector deletes");
                 }
-                rows[index] = newFileBits | to;
+                rows[index] = bitsByOrdinal[ordinal] | to;
             }
         }
     }
