@@ -126,7 +126,7 @@ final class DuckDbRewrite {
             statement.execute("COPY (" + view.selectInFileOrder() + ") TO "
                     + TableView.literal(written.toString()) + " (FORMAT parquet, COMPRESSION "
                     + TableView.literal(compression) + ", FIELD_IDS " + fieldIds(schema.columns()) + ")");
-            } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             try {
                 delete(written);
             } catch (UncheckedIOException notDeleted) {
