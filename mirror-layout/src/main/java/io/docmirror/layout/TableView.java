@@ -209,11 +209,7 @@ public final class TableView {
      *     (at least this table's), one row a file
      */
     public String select(String vectorRelation) {
-        List<String> columns = new ArrayList<>();
-        for (Types.NestedField field : schema.columns()) {
-            columns.add("d." + identifier(field.name()));
-        }
-        String projection = String.join(", ", columns);
+        String projection = projection();
         if (dataFiles.isEmpty()) {
             // read_parquet needs a file: an empty relation of the same columns and types.
             List<String> typed = new ArrayList<>();
@@ -226,8 +222,8 @@ public final class TableView {
             return "SELECT " + projection + " FROM " + read(dataFiles, false) + " d";
         }
         if ((long) schema.columns().size() * (deleted.size() + 1) > MAX_COLUMN_READERS) {
-            return "SELECT " + projection + " FROM " + read(dataFiles, true) + " d WHERE " + liveRows(file ->
-                    "(SELECT deleted FROM " + vectorRelation + " WHERE file = " + literal(file) + ")");
+            return "SELECT " + projection + " FROM " + read(dataFiles, true) + " d WHERE "
+                    + liveRows(file -> vectorOf(vectorRelation, file));
         }
         List<String> scans = new ArrayList<>();
         List<String> whole = dataFiles.stream().filter(file -> !deleted.containsKey(file)).toList();
@@ -236,9 +232,8 @@ public final class TableView {
         }
         for (String file : dataFiles) {
             if (deleted.containsKey(file)) {
-                scans.add("SELECT " + projection + " FROM " + read(List.of(file), true) + " d WHERE get_bit((SELECT "
-                        + "deleted FROM " + vectorRelation + " WHERE file = " + literal(file)
-                        + "), d.file_row_number::INTEGER) = 0");
+                scans.add("SELECT " + projection + " FROM " + read(List.of(file), true) + " d WHERE get_bit("
+                        + vectorOf(vectorRelation, file) + ", d.file_row_number::INTEGER) = 0");
             }
         }
         return String.join(" UNION ALL ", scans);
@@ -251,10 +246,18 @@ public final class TableView {
      * order through filters and projections ({@code preserve_insertion_order}, on by default).
      */
     public String selectInFileOrder() {
-        String columns = String.join(", ", schema.columns().stream()
-                .map(field -> "d." + identifier(field.name())).toList());
-        return "SELECT " + columns + " FROM " + read(dataFiles, true) + " d"
+        return "SELECT " + projection() + " FROM " + read(dataFiles, true) + " d"
                 + (deleted.isEmpty() ? "" : " WHERE " + liveRows(file -> literal(bits(file)) + "::BIT"));
+    }
+
+    /** Every column of the table, read from the scan {@code d}. */
+    private String projection() {
+        return String.join(", ", schema.columns().stream().map(field -> "d." + identifier(field.name())).toList());
+    }
+
+    /** The SQL of {@code file}'s vector in {@code vectorRelation} (as {@link #insertVectors} put it there). */
+    private static String vectorOf(String vectorRelation, String file) {
+        return "(SELECT deleted FROM " + vectorRelation + " WHERE file = " + literal(file) + ")";
     }
 
     /**
