@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -36,22 +35,15 @@ import java.util.function.LongConsumer;
  * NULL) and {@code file_row_number}; a {@code BIT} string per data file with deleted rows, one bit a row
  * (which {@link #insertVectors} loads into a relation {@code (file VARCHAR, deleted BIT)}).
  *
- * <p>Why bits and not an anti join against the deleted positions: the join is paid for every row of every file
+ * <p>Why bits and not an anti join against the deleted positions: that join is paid for every row of every file
  * with a deletion vector, and random updates give every file one within seconds. Probing a hash table of every
- * deleted position of the database cost the line items' group-by 6 times its scan; a filter testing one bit of a
- * constant string is pushed into the file's scan and costs next to nothing. The price: each file with deleted rows
- * is a branch of a {@code UNION ALL}, and DuckDB reads the branches one after another, which doubles a selective
- * query's time against one scan of all the files (BENCHMARKS.md, issue 29).
+ * deleted position cost the line items' group-by 6 times its scan; testing one bit of the row's file's vector costs
+ * next to nothing. The files with deleted rows are read in one scan, joined on DuckDB's {@code file_index} to a
+ * relation of a row a file (its vector), so the join's table is as small as the number of files; a scan a file
+ * instead (the vector then a constant) ran the scans one after another and doubled a selective query's time
+ * (BIT literals in a {@code CASE} cost the same: BENCHMARKS.md, issue 29).
  */
 public final class TableView {
-    /**
-     * Past this many column readers (columns times scans), a table's files are read in one scan rather than a scan a
-     * file with deleted rows: each scan holds a reader a column, and a compaction that read the JSON Schema test
-     * suite's table of nearly 1,000 columns a scan a file (48 of them) ran DuckDB out of its 1 GB. One scan costs a
-     * full scan about half again as much (BENCHMARKS.md, issue 29).
-     */
-    private static final int MAX_COLUMN_READERS = 2_000;
-
     private final String table;
     private final Schema schema;
     private final List<String> dataFiles;
@@ -203,7 +195,7 @@ public final class TableView {
 
     /**
      * The query of the table's live rows, every column under its name and in its DuckDB type: one scan of the files
-     * without deleted rows and, for each file with some, a scan of it that leaves out the rows its bits mark.
+     * without deleted rows and one of the files with some, which leaves out the rows their bits mark.
      *
      * @param vectorRelation a relation {@code (file VARCHAR, deleted BIT)} holding {@link #insertVectors}'s vectors
      *     (at least this table's), one row a file
@@ -218,23 +210,21 @@ public final class TableView {
             }
             return "SELECT " + String.join(", ", typed) + " WHERE false";
         }
-        if (deleted.isEmpty()) {
-            return "SELECT " + projection + " FROM " + read(dataFiles, false) + " d";
-        }
-        if ((long) schema.columns().size() * (deleted.size() + 1) > MAX_COLUMN_READERS) {
-            return "SELECT " + projection + " FROM " + read(dataFiles, true) + " d WHERE "
-                    + liveRows(file -> vectorOf(vectorRelation, file));
-        }
         List<String> scans = new ArrayList<>();
         List<String> whole = dataFiles.stream().filter(file -> !deleted.containsKey(file)).toList();
         if (!whole.isEmpty()) {
             scans.add("SELECT " + projection + " FROM " + read(whole, false) + " d");
         }
-        for (String file : dataFiles) {
-            if (deleted.containsKey(file)) {
-                scans.add("SELECT " + projection + " FROM " + read(List.of(file), true) + " d WHERE get_bit("
-                        + vectorOf(vectorRelation, file) + ", d.file_row_number::INTEGER) = 0");
+        List<String> withDeletes = dataFiles.stream().filter(deleted::containsKey).toList();
+        if (!withDeletes.isEmpty()) {
+            List<String> indexed = new ArrayList<>();
+            for (int index = 0; index < withDeletes.size(); index++) {
+                indexed.add("(" + index + ", " + literal(withDeletes.get(index)) + ")");
             }
+            scans.add("SELECT " + projection + " FROM " + read(withDeletes, true) + " d JOIN (SELECT f.file_index, "
+                    + "v.deleted FROM (VALUES " + String.join(", ", indexed) + ") f(file_index, file) JOIN "
+                    + vectorRelation + " v ON v.file = f.file) v ON v.file_index = d.file_index"
+                    + " WHERE get_bit(v.deleted, d.file_row_number::INTEGER) = 0");
         }
         return String.join(" UNION ALL ", scans);
     }
@@ -247,7 +237,7 @@ public final class TableView {
      */
     public String selectInFileOrder() {
         return "SELECT " + projection() + " FROM " + read(dataFiles, true) + " d"
-                + (deleted.isEmpty() ? "" : " WHERE " + liveRows(file -> literal(bits(file)) + "::BIT"));
+                + (deleted.isEmpty() ? "" : " WHERE " + liveRows());
     }
 
     /** Every column of the table, read from the scan {@code d}. */
@@ -255,21 +245,16 @@ public final class TableView {
         return String.join(", ", schema.columns().stream().map(field -> "d." + identifier(field.name())).toList());
     }
 
-    /** The SQL of {@code file}'s vector in {@code vectorRelation} (as {@link #insertVectors} put it there). */
-    private static String vectorOf(String vectorRelation, String file) {
-        return "(SELECT deleted FROM " + vectorRelation + " WHERE file = " + literal(file) + ")";
-    }
-
     /**
      * The filter that leaves out deleted rows in one scan of every data file: DuckDB's {@code file_index} (the file's
-     * place in {@link #dataFiles}) chooses the file's vector, which {@code vectorOf} gives as SQL.
+     * place in {@link #dataFiles}) chooses the file's vector, written into the query.
      */
-    private String liveRows(Function<String, String> vectorOf) {
+    private String liveRows() {
         StringBuilder vectors = new StringBuilder("CASE d.file_index");
         for (int index = 0; index < dataFiles.size(); index++) {
             String file = dataFiles.get(index);
             if (deleted.containsKey(file)) {
-                vectors.append(" WHEN ").append(index).append(" THEN ").append(vectorOf.apply(file));
+                vectors.append(" WHEN ").append(index).append(" THEN ").append(literal(bits(file))).append("::BIT");
             }
         }
         return "coalesce(get_bit(" + vectors + " END, d.file_row_number::INTEGER), 0) = 0";

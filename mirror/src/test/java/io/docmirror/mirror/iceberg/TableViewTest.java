@@ -97,7 +97,7 @@ class TableViewTest {
 
     @Test
     void aWideTableWithDeletedRowsInManyFilesIsReadInOneScanAsIcebergReadsIt() throws SQLException {
-        // 800 columns and three files with deleted rows: 3,200 column readers as a scan a file, past the bound.
+        // 800 columns and three files with deleted rows: a scan a file would hold 3,200 column readers.
         for (int batch = 0; batch < 4; batch++) {
             for (int order = 0; order < 3; order++) {
                 store.upsertItem("orders", wideOrder("o" + batch + "-" + order, batch));
@@ -112,7 +112,8 @@ class TableViewTest {
 
         ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow();
         String select = snapshot.root().view().select(ContainerSnapshot.DELETION_VECTORS);
-        assertThat(select).as("the root table's view").doesNotContain("UNION ALL").contains("file_index");
+        // One scan of the files with deleted rows, one of the file without.
+        assertThat(select.split("read_parquet\\(", -1).length - 1).as("scans in the root table's view").isEqualTo(2);
         assertDuckDbReadsAsIcebergDoes("with deleted rows in three files of 800 columns");
     }
 
