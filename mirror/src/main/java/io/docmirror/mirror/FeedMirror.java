@@ -452,7 +452,7 @@ public final class FeedMirror implements AutoCloseable {
 
     /**
      * The daemon's upkeep. A compaction's rows are rewritten on a thread of its own while batches go on being
-     * committed; it is committed at a later call, once rewritten. A failure (a compaction or a snapshot expiry that
+     * committed; once rewritten, it is committed with the next batch (or here, when none came since). A failure (a compaction or a snapshot expiry that
      * an I/O error or another writer stopped)
      * is counted and logged, and the container goes on being mirrored into its delta files; the upkeep is tried again
      * {@link #UPKEEP_RETRY_DELAY} later. What failed left the tables as they were: each step is its own catalog commit.
@@ -475,7 +475,8 @@ public final class FeedMirror implements AutoCloseable {
         long events = batch.events();
         // Every change the source returned is in the batch, so the source's position is where the batch ends.
         MirrorTarget.Committed commit = batch.commit(source.changes.checkpoint());
-        record(new MirrorActivity(source.mirror.container(), events, 1, commit.files(), commit.bytes(), 0, 0, 0));
+        record(new MirrorActivity(source.mirror.container(), events, 1, commit.files(), commit.bytes(),
+                commit.compacted() ? 1 : 0, 0, 0));
         log.debug("Committed {} of the mirror of {}: {} changes", commit.position(), source.mirror.container(),
                 events);
         return events;

@@ -28,8 +28,9 @@ public interface MirrorTarget extends AutoCloseable {
     boolean maintain();
 
     /**
-     * {@link #maintain}, with the slow part of a compaction (rewriting rows) off the caller's thread: it is committed
-     * at a later call, once done, so that the caller goes on committing batches meanwhile (the daemon).
+     * {@link #maintain}, with the slow part of a compaction (rewriting rows) off the caller's thread, so that the
+     * caller goes on committing batches meanwhile (the daemon). Once rewritten, the compaction is committed with the
+     * next batch that begins, or by a later call when no batch was committed since the last one.
      *
      * @return whether a compaction was committed
      */
@@ -54,7 +55,10 @@ public interface MirrorTarget extends AutoCloseable {
         void abort();
     }
 
-    /** What a commit made: where the mirror stands now, and the data files written for it. */
-    record Committed(String position, int files, long bytes) {
+    /**
+     * What a commit made: where the mirror stands now, the data files written for it, and whether it also committed a
+     * compaction that {@link #maintainInBackground} had rewritten.
+     */
+    record Committed(String position, int files, long bytes, boolean compacted) {
     }
 }

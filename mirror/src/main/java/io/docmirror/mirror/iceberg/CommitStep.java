@@ -6,6 +6,11 @@ package io.docmirror.mirror.iceberg;
  * everything a batch wrote is unreachable from the catalog, and readers see the previous batch.
  */
 enum CommitStep {
+    /**
+     * A compaction's rows are rewritten off the daemon's thread (reached on the compaction's thread); a batch that
+     * begins once it is done commits it.
+     */
+    COMPACTION_REWRITTEN,
     /** The batch's flattener schema file is written (only in a batch that changes the schema). */
     FLATTENER_SCHEMA_WRITTEN,
     /** A table's data files are complete. */

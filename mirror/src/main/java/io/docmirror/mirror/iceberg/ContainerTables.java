@@ -480,6 +480,11 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
         openBatch = new Batch(batches + 1, "stream");
+        if (rewriting != null && rewriting.isDone() && !rewriting.isCompletedExceptionally()) {
+            // A commit of its own would hold the batches back: this batch's commit takes the compaction in.
+            openBatch.compaction = rewriting.join();
+            rewriting = null;
+        }
         return openBatch;
     }
 
@@ -506,7 +511,9 @@ public final class ContainerTables implements MirrorTarget {
             applyAnalyticalTtl();
         }
         boolean compacted = false;
-        if (rewriting != null && (rewriting.isDone() || !background)) {
+        if (rewriting != null && (!background || rewriting.isCompletedExceptionally()
+                || (rewriting.isDone() && batches == maintainedAt))) {
+            // Rewritten while no batch came (else the next batch's commit takes it in), or failed: reported here.
             CompletableFuture<Compaction> done = rewriting;
             rewriting = null;
             compacted = commitCompaction(awaitRewrite(done));
@@ -517,7 +524,11 @@ public final class ContainerTables implements MirrorTarget {
         if (rewriting == null) {
             Compaction planned = planCompaction();
             if (planned != null && background && planned.isLocal()) {
-                rewriting = CompletableFuture.supplyAsync(planned::rewrite, compactor);
+                rewriting = CompletableFuture.supplyAsync(() -> {
+                    Compaction rewritten = planned.rewrite();
+                    observer.reached(CommitStep.COMPACTION_REWRITTEN, null);
+                    return rewritten;
+                }, compactor);
             } else if (planned != null) {
                 compacted |= commitCompaction(planned.rewrite());
             }
@@ -534,6 +545,13 @@ public final class ContainerTables implements MirrorTarget {
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause
                     : new IllegalStateException("Cannot compact " + container, e.getCause());
+        }
+    }
+
+    /** Waits until a compaction being rewritten off the daemon's thread is done (tests: which batch commits it). */
+    void awaitCompactionRewrite() {
+        if (rewriting != null) {
+            rewriting.join();
         }
     }
 
@@ -750,6 +768,8 @@ public final class ContainerTables implements MirrorTarget {
          * places follow when the batch commits.
          */
         private final Map<String, DocumentRows.Moved> moves = new HashMap<>();
+        /** A compaction rewritten off the daemon's thread that the batch's commit takes in; null when none. */
+        private Compaction compaction;
         private long events;
         private long batchLastEventTs;
 
@@ -820,8 +840,10 @@ public final class ContainerTables implements MirrorTarget {
 
         /**
          * Puts a compaction into the batch: each group's new file in place of its files, with the rows deleted in
-         * them since the compaction was planned deleted in the new file; a group not rewritten yet (its files are on
-         * an object store) is copied row by row now. Returns whether any group was left to commit.
+         * them since the compaction was planned (by earlier batches or by this one) deleted in the new file; a group
+         * not rewritten yet (its files are on an object store) is copied row by row now. A group whose files left
+         * the table meanwhile (a widened column's copy, in an earlier batch or this one) is dropped. Returns whether
+         * any group was left to commit.
          */
         private boolean applyCompaction(Compaction compaction) {
             boolean any = false;
@@ -829,8 +851,11 @@ public final class ContainerTables implements MirrorTarget {
                 Table committed = catalogBatch.table(table(rewrite.name()));
                 Set<String> live = new HashSet<>();
                 TableChanges.liveFiles(committed, catalog.workers()).forEach(file -> live.add(file.location()));
+                TableChanges table = tables.get(rewrite.name());
+                if (table != null) {
+                    table.leavingFiles().forEach(live::remove);
+                }
                 Map<String, DeleteFile> tableVectors = vectors.getOrDefault(rewrite.name(), Map.of());
-                TableChanges table = null;
                 for (Compaction.Group group : rewrite.groups()) {
                     DuckDbRewrite.Rewritten rewritten = compaction.rewritten(group);
                     if (!group.files().stream().allMatch(file -> live.contains(file.location()))) {
@@ -843,7 +868,9 @@ public final class ContainerTables implements MirrorTarget {
                     }
                     if (table == null) {
                         table = open(rewrite.name(), committed.schema(), Map.of());
-                        table.rewriteOnly();
+                        if (kind.equals("compaction")) {
+                            table.rewriteOnly();
+                        }
                     }
                     any = true;
                     if (rewritten == null) {
@@ -853,17 +880,19 @@ public final class ContainerTables implements MirrorTarget {
                     }
                     table.addRewritten(rewritten.file());
                     for (DataFile file : group.files()) {
+                        int[] moved = rewritten.newPositions().get(file.location());
+                        TableChanges changes = table;
+                        LongConsumer deleteMovedRow = position -> {
+                            int to = moved[Math.toIntExact(position)];
+                            if (to >= 0) {
+                                changes.delete(group.location(), to);
+                            }
+                        };
                         DeleteFile vector = tableVectors.get(file.location());
                         if (vector != null && !sameVector(vector, group.vectorsAtPlan().get(file.location()))) {
-                            int[] moved = rewritten.newPositions().get(file.location());
-                            TableChanges changes = table;
-                            DeletionVectors.read(io, vector).forEach((LongConsumer) position -> {
-                                int to = moved[Math.toIntExact(position)];
-                                if (to >= 0) {
-                                    changes.delete(group.location(), to);
-                                }
-                            });
+                            DeletionVectors.read(io, vector).forEach(deleteMovedRow);
                         }
+                        table.forEachDeletedInBatch(file.location(), deleteMovedRow);
                         table.removeFile(file, vector);
                     }
                     if (rewrite.keyColumn() != null) {
@@ -1043,6 +1072,7 @@ public final class ContainerTables implements MirrorTarget {
                 summaryChanges.put(MirrorSummary.HISTORY_FROM, json(checkpoint.historyFrom()));
             }
             try {
+                boolean compacted = compaction != null && applyCompaction(compaction);
                 TableChanges root = flattenedTable(flattener.schema().root());
                 if (replacing()) {
                     replaceTheRest();
@@ -1101,7 +1131,11 @@ public final class ContainerTables implements MirrorTarget {
                 batches = number;
                 openBatch = null;
                 observer.reached(CommitStep.BATCH_COMMITTED, null);
-                return new Committed(position(), files, bytes);
+                if (compacted) {
+                    log.debug("Compacted {} in batch {}: {}", container, batches,
+                            String.join("; ", compaction.describe()));
+                }
+                return new Committed(position(), files, bytes, compacted);
             } catch (JsonProcessingException e) {
                 throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
             } catch (RuntimeException e) {
@@ -1178,6 +1212,10 @@ public final class ContainerTables implements MirrorTarget {
                     rows.forget(file);
                     io.deleteFile(file);
                 }
+            }
+            if (compaction != null) {
+                // Its files, taken in or not: the next upkeep plans the compaction again.
+                compaction.writtenFiles().forEach(io::deleteFile);
             }
             if (failure != null) {
                 throw failure;

@@ -11,6 +11,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * One table's deletion vectors: the committed vector of each data file, and the rows a batch deletes.
@@ -49,6 +51,11 @@ final class RowDeletions {
     boolean isDeleted(String dataFile, long position) {
         NavigableSet<Long> positions = pending.get(dataFile);
         return positions != null && positions.contains(position);
+    }
+
+    /** Hands each row of {@code dataFile} the batch deleted to {@code action}, by position. */
+    void forEachPending(String dataFile, LongConsumer action) {
+        pending.getOrDefault(dataFile, Collections.emptyNavigableSet()).forEach(action::accept);
     }
 
     /** Forgets the batch's deletions in a data file that leaves the table, and its committed vector. */

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.function.LongConsumer;
 
 /**
  * What one batch does to one table, staged in the table's transaction: the data files it adds (a new one whenever
@@ -165,6 +166,11 @@ final class TableChanges {
     /** Whether the batch deleted the row at {@code position} of {@code dataFile}. */
     boolean isDeleted(String dataFile, long position) {
         return deletions.isDeleted(dataFile, position);
+    }
+
+    /** Hands each row of {@code dataFile} the batch deleted to {@code action}, by position. */
+    void forEachDeletedInBatch(String dataFile, LongConsumer action) {
+        deletions.forEachPending(dataFile, action);
     }
 
     /** The data files committed before the batch; none for a table the batch creates. */

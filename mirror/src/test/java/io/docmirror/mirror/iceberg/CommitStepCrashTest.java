@@ -64,10 +64,11 @@ class CommitStepCrashTest {
     private List<String> writerArguments;
     private MirrorConfig config;
 
+    /** Every step of a batch's commit (a compaction's rewrite, off the batch's thread, is not one). */
     @Test
     void aKillAtAnyStepOfACommitLeavesEveryTableAtOneBatch() throws Exception {
         useCatalog("embedded");
-        killAtEveryStep(EnumSet.allOf(CommitStep.class));
+        killAtEveryStep(EnumSet.complementOf(EnumSet.of(CommitStep.COMPACTION_REWRITTEN)));
     }
 
     /**
@@ -79,8 +80,8 @@ class CommitStepCrashTest {
         try (RestCatalogServer server = RestCatalogServer.start(work.resolve("rest"))) {
             useCatalog("rest", server.uri(), server.warehouse());
             // No SQL transaction: the request moves the pointers.
-            killAtEveryStep(EnumSet.complementOf(EnumSet.of(CommitStep.CATALOG_TRANSACTION_BEGUN,
-                    CommitStep.POINTER_MOVED)));
+            killAtEveryStep(EnumSet.complementOf(EnumSet.of(CommitStep.COMPACTION_REWRITTEN,
+                    CommitStep.CATALOG_TRANSACTION_BEGUN, CommitStep.POINTER_MOVED)));
         }
     }
 

@@ -39,6 +39,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -313,37 +315,23 @@ class ContainerTablesTest {
 
     @Test
     void rowsDeletedWhileACompactionRewritesTheirFilesOffTheBatchThreadStayDeleted() throws Exception {
-        MirrorConfig compacting = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "3"));
-        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, ORDERS, FlattenerConfig.defaults("orders"),
-                compacting, clock)) {
-            for (int round = 0; round < 3; round++) {
-                for (int order = 0; order < 4; order++) {
-                    store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 2
-                            + "\",\"round\":" + round + ",\"items\":[{\"sku\":\"s" + round + "\"}]}");
-                }
-                FeedSync.sync(store, ORDERS, tables);
-            }
-            List<String> rewritten = dataFiles("orders");
-            assertThat(rewritten).hasSize(3);
+        CountDownLatch release = new CountDownLatch(1);
+        try (ContainerTables tables = openHoldingRewrites(release)) {
+            List<String> rewritten = threeBatchesOfOrders(tables, 4);
 
-            // Planned now, rewritten on the compaction's thread, committed at a later call.
+            // Planned now, rewritten on the compaction's thread, which waits for the release.
             assertThat(tables.maintainInBackground()).as("committed a compaction at once").isFalse();
             // Rows of the files being rewritten are replaced and deleted in a batch committed before the compaction.
             store.upsertItem("orders", """
                     {"id":"o1","customerId":"c1","round":3,"items":[{"sku":"late"}]}""");
             store.deleteItem("orders", PartitionKey.of("c0"), "o2");
-            FeedSync.sync(store, ORDERS, tables);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            boolean committed = false;
-            int calls = 0;
-            while (!committed && System.nanoTime() < deadline) {
-                committed = tables.maintainInBackground();
-                calls++;
-                if (!committed) {
-                    Thread.sleep(20);
-                }
-            }
-            assertThat(committed).as("the compaction committed within 60 s (%d calls)", calls).isTrue();
+            assertThat(FeedSync.sync(store, ORDERS, tables).compacted()).as("a batch took the compaction in before "
+                    + "it was rewritten").isFalse();
+            release.countDown();
+            tables.awaitCompactionRewrite();
+            assertThat(tables.maintainInBackground()).as("the upkeep right after a batch leaves a rewritten "
+                    + "compaction to the next batch").isFalse();
+            assertThat(tables.maintainInBackground()).as("no batch came: the upkeep commits it").isTrue();
 
             List<String> after = dataFiles("orders");
             assertThat(after).as("the compacted file and the later batch's").hasSize(2)
@@ -362,6 +350,80 @@ class ContainerTablesTest {
             assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o0", "s2"),
                     List.of("o1", "late"));
         }
+    }
+
+    @Test
+    void aCompactionRewrittenOffTheBatchThreadIsCommittedByTheNextBatchAndRowsThatBatchDeletesStayDeleted()
+            throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (ContainerTables tables = openHoldingRewrites(release)) {
+            List<String> rewritten = threeBatchesOfOrders(tables, 5);
+            assertThat(tables.maintainInBackground()).as("committed a compaction at once").isFalse();
+            // A batch while the rewrite runs: its deletes in the files being rewritten are committed first.
+            store.upsertItem("orders", """
+                    {"id":"o1","customerId":"c1","round":3,"items":[{"sku":"late"}]}""");
+            store.deleteItem("orders", PartitionKey.of("c0"), "o2");
+            assertThat(FeedSync.sync(store, ORDERS, tables).compacted()).as("the first batch's commit compacted")
+                    .isFalse();
+            release.countDown();
+            tables.awaitCompactionRewrite();
+
+            // The next batch commits the compaction with its own changes, which delete rows of the rewritten files.
+            store.upsertItem("orders", """
+                    {"id":"o3","customerId":"c1","round":3,"items":[{"sku":"later"}]}""");
+            store.deleteItem("orders", PartitionKey.of("c0"), "o0");
+            assertThat(FeedSync.sync(store, ORDERS, tables).compacted()).as("the second batch's commit compacted")
+                    .isTrue();
+            assertThat(dataFiles("orders")).as("the compacted file and the two batches'").hasSize(3)
+                    .doesNotContainAnyElementsOf(rewritten);
+            assertThat(read("orders", "id", "round")).containsExactlyInAnyOrder(List.of("o1", 3L),
+                    List.of("o3", 3L), List.of("o4", 2L));
+            assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o1", "late"),
+                    List.of("o3", "later"), List.of("o4", "s2"));
+            assertThat(oneVectorAtMostPerDataFile("orders")).isTrue();
+
+            // o4's rows moved into the compacted file, untouched since: a new version replaces them there.
+            store.upsertItem("orders", """
+                    {"id":"o4","customerId":"c0","round":4,"items":[]}""");
+            FeedSync.sync(store, ORDERS, tables);
+            assertThat(read("orders", "id", "round")).containsExactlyInAnyOrder(List.of("o1", 3L),
+                    List.of("o3", 3L), List.of("o4", 4L));
+            assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o1", "late"),
+                    List.of("o3", "later"));
+        }
+    }
+
+    /**
+     * Tables that compact at three files, whose compaction rewrites wait (on the compaction's thread) until
+     * {@code release}.
+     */
+    private ContainerTables openHoldingRewrites(CountDownLatch release) {
+        MirrorConfig compacting = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "3"));
+        return ContainerTables.open(mirrorDirectory, "orders", FlattenerConfig.defaults("orders"), compacting,
+                (step, table) -> {
+                    try {
+                        if (step == CommitStep.COMPACTION_REWRITTEN && !release.await(60, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("The test did not release the rewrite within 60 s");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                });
+    }
+
+    /** Three batches (rounds 0 to 2) of {@code orders} orders, o0 onwards: three root files. */
+    private List<String> threeBatchesOfOrders(ContainerTables tables, int orders) {
+        for (int round = 0; round < 3; round++) {
+            for (int order = 0; order < orders; order++) {
+                store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 2
+                        + "\",\"round\":" + round + ",\"items\":[{\"sku\":\"s" + round + "\"}]}");
+            }
+            FeedSync.sync(store, ORDERS, tables);
+        }
+        List<String> files = dataFiles("orders");
+        assertThat(files).hasSize(3);
+        return files;
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
@@ -23,8 +24,8 @@ final class FeedSync {
         }
     }
 
-    /** One batch of every change since the checkpoint of {@code tables}, which stay open. */
-    static void sync(StoreClient store, ContainerProperties container, ContainerTables tables) {
+    /** One batch of every change since the checkpoint of {@code tables}, which stay open; returns its commit. */
+    static MirrorTarget.Committed sync(StoreClient store, ContainerProperties container, ContainerTables tables) {
         try (ChangeSource source = EmbeddedFeedSource.open(store, container, tables.checkpoint())) {
             ContainerTables.Batch batch = tables.begin();
             ChangeSource.Changes changes;
@@ -32,7 +33,7 @@ final class FeedSync {
                 changes = source.read(1000);
                 changes.events().forEach(batch::add);
             } while (!changes.caughtUp());
-            batch.commit(source.checkpoint());
+            return batch.commit(source.checkpoint());
         }
     }
 }
