@@ -103,18 +103,22 @@ public final class FreshnessBenchmark {
                     }
                 }, "mirror-daemon");
                 daemon.start();
-                nextOrder += measure(store, container, dataset, mirrorDirectory, rates[0], WARM_UP, nextOrder)
-                        .documents();
-                for (int rate : rates) {
-                    Phase phase = measure(store, container, dataset, mirrorDirectory, rate, perRate, nextOrder);
-                    nextOrder += phase.documents();
-                    phases.add(phase);
-                    out.printf(Locale.ROOT, "at %,6d docs/s (achieved %,8.0f): %,9d docs, freshness p50 %6.0f ms, "
-                                    + "p99 %6.0f ms, max %6.0f ms%n", rate, phase.achievedRate(), phase.documents(),
-                            phase.p50(), phase.p99(), phase.max());
+                try {
+                    nextOrder += measure(store, container, dataset, mirrorDirectory, rates[0], WARM_UP, nextOrder)
+                            .documents();
+                    for (int rate : rates) {
+                        Phase phase = measure(store, container, dataset, mirrorDirectory, rate, perRate, nextOrder);
+                        nextOrder += phase.documents();
+                        phases.add(phase);
+                        out.printf(Locale.ROOT, "at %,6d docs/s (achieved %,8.0f): %,9d docs, freshness p50 %6.0f "
+                                        + "ms, p99 %6.0f ms, max %6.0f ms%n", rate, phase.achievedRate(),
+                                phase.documents(), phase.p50(), phase.p99(), phase.max());
+                    }
+                } finally {
+                    // Also when a write fails (a full disk): the daemon stops before the store closes under it.
+                    mirror.stop();
+                    daemon.join();
                 }
-                mirror.stop();
-                daemon.join();
             }
             capacity = capacity(store, dataset, mirrorDirectory, nextOrder, backlog);
         }

@@ -318,17 +318,7 @@ class ContainerTablesTest {
         CountDownLatch release = new CountDownLatch(1);
         try (ContainerTables tables = openHoldingRewrites(release)) {
             List<String> rewritten = threeBatchesOfOrders(tables, 4);
-
-            // Planned now, rewritten on the compaction's thread, which waits for the release.
-            assertThat(tables.maintainInBackground()).as("committed a compaction at once").isFalse();
-            // Rows of the files being rewritten are replaced and deleted in a batch committed before the compaction.
-            store.upsertItem("orders", """
-                    {"id":"o1","customerId":"c1","round":3,"items":[{"sku":"late"}]}""");
-            store.deleteItem("orders", PartitionKey.of("c0"), "o2");
-            assertThat(FeedSync.sync(store, ORDERS, tables).compacted()).as("a batch took the compaction in before "
-                    + "it was rewritten").isFalse();
-            release.countDown();
-            tables.awaitCompactionRewrite();
+            replaceO1AndDeleteO2WhileTheirFilesAreRewritten(tables, release);
             assertThat(tables.maintainInBackground()).as("the upkeep right after a batch leaves a rewritten "
                     + "compaction to the next batch").isFalse();
             assertThat(tables.maintainInBackground()).as("no batch came: the upkeep commits it").isTrue();
@@ -358,15 +348,7 @@ class ContainerTablesTest {
         CountDownLatch release = new CountDownLatch(1);
         try (ContainerTables tables = openHoldingRewrites(release)) {
             List<String> rewritten = threeBatchesOfOrders(tables, 5);
-            assertThat(tables.maintainInBackground()).as("committed a compaction at once").isFalse();
-            // A batch while the rewrite runs: its deletes in the files being rewritten are committed first.
-            store.upsertItem("orders", """
-                    {"id":"o1","customerId":"c1","round":3,"items":[{"sku":"late"}]}""");
-            store.deleteItem("orders", PartitionKey.of("c0"), "o2");
-            assertThat(FeedSync.sync(store, ORDERS, tables).compacted()).as("the first batch's commit compacted")
-                    .isFalse();
-            release.countDown();
-            tables.awaitCompactionRewrite();
+            replaceO1AndDeleteO2WhileTheirFilesAreRewritten(tables, release);
 
             // The next batch commits the compaction with its own changes, which delete rows of the rewritten files.
             store.upsertItem("orders", """
@@ -391,6 +373,21 @@ class ContainerTablesTest {
             assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o1", "late"),
                     List.of("o3", "later"));
         }
+    }
+
+    /**
+     * Plans a compaction of the three files, and while its rewrite waits for {@code release}, commits a batch that
+     * replaces o1 and deletes o2, rows of those files; then releases the rewrite and waits until it is done.
+     */
+    private void replaceO1AndDeleteO2WhileTheirFilesAreRewritten(ContainerTables tables, CountDownLatch release) {
+        assertThat(tables.maintainInBackground()).as("committed a compaction at once").isFalse();
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","round":3,"items":[{"sku":"late"}]}""");
+        store.deleteItem("orders", PartitionKey.of("c0"), "o2");
+        assertThat(FeedSync.sync(store, ORDERS, tables).compacted()).as("a batch took the compaction in before it "
+                + "was rewritten").isFalse();
+        release.countDown();
+        tables.awaitCompactionRewrite();
     }
 
     /**

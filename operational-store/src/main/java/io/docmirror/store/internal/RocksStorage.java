@@ -25,11 +25,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The store's RocksDB database and its column families. All of an operation's changes (items, change-log entries,
  * expiry index, log ends) go into one {@link WriteBatch}, which RocksDB applies atomically; with sync writes it is
  * on disk before {@link #write} returns.
+ *
+ * <p>Safe to close while other threads use it (an HTTP request, the mirror's reader): RocksDB's handles crash the
+ * JVM when used after they are freed, so each call runs under a shared lock and {@link #close} takes it exclusively,
+ * waiting for calls in flight; later calls fail with {@link StoreErrorCode#UNAVAILABLE}, and iterators and snapshots
+ * still open are freed with the database.
  */
 public final class RocksStorage implements AutoCloseable {
     static {
@@ -46,6 +54,11 @@ public final class RocksStorage implements AutoCloseable {
     private final ColumnFamilyHandle changeLog;
     private final ColumnFamilyHandle expiry;
     private final ColumnFamilyHandle logEnds;
+    /** Shared by every call of the database, exclusive to {@link #close}. */
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    /** The iterators and snapshots not closed yet, freed before the database when it closes. */
+    private final Set<NativeRead> openReads = ConcurrentHashMap.newKeySet();
+    private boolean closed;
 
     private RocksStorage(RocksDB db, DBOptions dbOptions, ColumnFamilyOptions columnOptions,
             List<ColumnFamilyHandle> handles, boolean syncWrites) {
@@ -111,11 +124,7 @@ public final class RocksStorage implements AutoCloseable {
     }
 
     public byte[] get(ColumnFamilyHandle family, byte[] key) {
-        try {
-            return db.get(family, key);
-        } catch (RocksDBException e) {
-            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(), e);
-        }
+        return whileOpen("read from", () -> db.get(family, key));
     }
 
     public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
@@ -126,19 +135,12 @@ public final class RocksStorage implements AutoCloseable {
         for (int index = 0; index < keys.size(); index++) {
             families.add(family);
         }
-        try {
-            return db.multiGetAsList(families, keys);
-        } catch (RocksDBException e) {
-            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(), e);
-        }
+        return whileOpen("read from", () -> db.multiGetAsList(families, keys));
     }
 
     /** An iterator over keys in [{@code from}, {@code until}); the caller closes it. */
     public BoundedIterator iterate(ColumnFamilyHandle family, byte[] from, byte[] until) {
-        ReadOptions options = new ReadOptions();
-        RocksIterator iterator = db.newIterator(family, options);
-        iterator.seek(from);
-        return new BoundedIterator(iterator, options, until);
+        return whileOpen("read from", () -> new BoundedIterator(family, new ReadOptions(), from, until));
     }
 
     /**
@@ -146,23 +148,21 @@ public final class RocksStorage implements AutoCloseable {
      * RocksDB drop what only the snapshot still needs.
      */
     public Snapshot snapshot() {
-        return new Snapshot(db.getSnapshot());
+        return whileOpen("read from", () -> new Snapshot(db.getSnapshot()));
     }
 
     public void write(WriteBatch batch) {
-        try {
+        whileOpen("write to", () -> {
             db.write(writeOptions, batch);
-        } catch (RocksDBException e) {
-            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot write to the store: " + e.getMessage(), e);
-        }
+            return null;
+        });
     }
 
     public void deleteRange(ColumnFamilyHandle family, byte[] from, byte[] until) {
-        try {
+        whileOpen("delete from", () -> {
             db.deleteRange(family, writeOptions, from, until);
-        } catch (RocksDBException e) {
-            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot delete from the store: " + e.getMessage(), e);
-        }
+            return null;
+        });
     }
 
     /**
@@ -170,99 +170,171 @@ public final class RocksStorage implements AutoCloseable {
      * keys no longer count. RocksDB's own estimate: exact enough to compare sizes, not to the byte.
      */
     public long compactedSize(ColumnFamilyHandle family, byte[] from, byte[] until) {
-        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-            db.flush(flush, family);
-            db.compactRange(family, from, until);
-            return db.getApproximateSizes(family, List.of(new Range(new Slice(from), new Slice(until))),
-                    SizeApproximationFlag.INCLUDE_FILES, SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
-        } catch (RocksDBException e) {
-            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot compact the store: " + e.getMessage(), e);
-        }
+        return whileOpen("compact", () -> {
+            try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+                db.flush(flush, family);
+                db.compactRange(family, from, until);
+                return approximateSizeOf(family, from, until);
+            }
+        });
     }
 
     /** RocksDB's estimate of the bytes the keys in [{@code from}, {@code until}) take, memtables included. */
     public long approximateSize(ColumnFamilyHandle family, byte[] from, byte[] until) {
+        return whileOpen("read from", () -> approximateSizeOf(family, from, until));
+    }
+
+    private long approximateSizeOf(ColumnFamilyHandle family, byte[] from, byte[] until) {
         return db.getApproximateSizes(family, List.of(new Range(new Slice(from), new Slice(until))),
                 SizeApproximationFlag.INCLUDE_FILES, SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
     }
 
+    /** A call of the database, which throws RocksDB's checked exception. */
+    @FunctionalInterface
+    private interface RocksCall<T> {
+        T run() throws RocksDBException;
+    }
+
+    /**
+     * Runs {@code call} unless the store is closed, and keeps {@link #close} from freeing the database meanwhile;
+     * {@code action} names it in an error ("read from" the store).
+     */
+    private <T> T whileOpen(String action, RocksCall<T> call) {
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot " + action + " the store: it is closed");
+            }
+            return call.run();
+        } catch (RocksDBException e) {
+            throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot " + action + " the store: " + e.getMessage(),
+                    e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /** Waits for the calls in flight, then frees the iterators and snapshots still open and the database. */
     @Override
     public void close() {
-        for (ColumnFamilyHandle handle : handles) {
-            handle.close();
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            openReads.forEach(NativeRead::close);
+            for (ColumnFamilyHandle handle : handles) {
+                handle.close();
+            }
+            db.close();
+            writeOptions.close();
+            dbOptions.close();
+            columnOptions.close();
+        } finally {
+            lifecycle.writeLock().unlock();
         }
-        db.close();
-        writeOptions.close();
-        dbOptions.close();
-        columnOptions.close();
+    }
+
+    /** An iterator or a snapshot: native objects that must be freed before the database. */
+    private interface NativeRead extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** Reads of the store as it was when {@link #snapshot()} was called. */
-    public final class Snapshot implements AutoCloseable {
+    public final class Snapshot implements NativeRead {
         private final org.rocksdb.Snapshot snapshot;
         private final ReadOptions readOptions;
 
         private Snapshot(org.rocksdb.Snapshot snapshot) {
             this.snapshot = snapshot;
             this.readOptions = new ReadOptions().setSnapshot(snapshot);
+            openReads.add(this);
         }
 
         public byte[] get(ColumnFamilyHandle family, byte[] key) {
-            try {
-                return db.get(family, readOptions, key);
-            } catch (RocksDBException e) {
-                throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot read from the store: " + e.getMessage(),
-                        e);
-            }
+            return whileOpen("read from", () -> db.get(family, readOptions, key));
         }
 
         /** An iterator over keys in [{@code from}, {@code until}) as of the snapshot; the caller closes it. */
         public BoundedIterator iterate(ColumnFamilyHandle family, byte[] from, byte[] until) {
-            ReadOptions options = new ReadOptions().setSnapshot(snapshot);
-            RocksIterator iterator = db.newIterator(family, options);
-            iterator.seek(from);
-            return new BoundedIterator(iterator, options, until);
+            return whileOpen("read from", () -> new BoundedIterator(family,
+                    new ReadOptions().setSnapshot(snapshot), from, until));
         }
 
         @Override
         public void close() {
-            readOptions.close();
-            db.releaseSnapshot(snapshot);
+            if (openReads.remove(this)) {
+                whileOpenOrClosing(() -> {
+                    readOptions.close();
+                    db.releaseSnapshot(snapshot);
+                });
+            }
+        }
+    }
+
+    /**
+     * Frees a read's native objects: under the shared lock, unless the store is closing on this thread (which holds
+     * the exclusive lock, and frees every read still open).
+     */
+    private void whileOpenOrClosing(Runnable free) {
+        if (lifecycle.isWriteLockedByCurrentThread()) {
+            free.run();
+            return;
+        }
+        lifecycle.readLock().lock();
+        try {
+            if (!closed) {
+                free.run();
+            }
+        } finally {
+            lifecycle.readLock().unlock();
         }
     }
 
     /** A RocksDB iterator that stops before an exclusive upper key. */
-    public static final class BoundedIterator implements AutoCloseable {
+    public final class BoundedIterator implements NativeRead {
         private final RocksIterator iterator;
         private final ReadOptions options;
         private final byte[] until;
 
-        BoundedIterator(RocksIterator iterator, ReadOptions options, byte[] until) {
-            this.iterator = iterator;
+        private BoundedIterator(ColumnFamilyHandle family, ReadOptions options, byte[] from, byte[] until) {
             this.options = options;
+            this.iterator = db.newIterator(family, options);
             this.until = until;
+            openReads.add(this);
+            iterator.seek(from);
         }
 
         public boolean valid() {
-            return iterator.isValid() && java.util.Arrays.compareUnsigned(iterator.key(), until) < 0;
+            return whileOpen("read from", () -> iterator.isValid()
+                    && java.util.Arrays.compareUnsigned(iterator.key(), until) < 0);
         }
 
         public byte[] key() {
-            return iterator.key();
+            return whileOpen("read from", iterator::key);
         }
 
         public byte[] value() {
-            return iterator.value();
+            return whileOpen("read from", iterator::value);
         }
 
         public void next() {
-            iterator.next();
+            whileOpen("read from", () -> {
+                iterator.next();
+                return null;
+            });
         }
 
         @Override
         public void close() {
-            iterator.close();
-            options.close();
+            if (openReads.remove(this)) {
+                whileOpenOrClosing(() -> {
+                    iterator.close();
+                    options.close();
+                });
+            }
         }
     }
 }
