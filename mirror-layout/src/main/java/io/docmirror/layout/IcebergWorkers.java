@@ -1,5 +1,7 @@
 package io.docmirror.layout;
 
+import com.google.common.util.concurrent.MoreExecutors;
+
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -29,6 +31,17 @@ public final class IcebergWorkers {
                 new LinkedBlockingQueue<>(), daemonThreads("docmirror-iceberg-" + owner));
         pool.allowCoreThreadTimeOut(true);
         return pool;
+    }
+
+    /**
+     * An executor that runs each task on the thread that hands it over: for Iceberg's small work inside a batch (the
+     * manifests of one table's commit, listing a table's files between batches). Iceberg waits for tasks it gave a
+     * pool by polling every 10 ms ({@code Tasks.waitFor}, {@code ParallelIterable}), which cost each table of a
+     * batch's commit about 45 ms, against 4 to 9 ms done on the committing thread (BENCHMARKS.md, issue 29). The
+     * pool pays where there is much to read at once: opening the tables, expiring snapshots, the SQL endpoint.
+     */
+    public static ExecutorService callerRuns() {
+        return MoreExecutors.newDirectExecutorService();
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

@@ -473,12 +473,14 @@ public final class FeedMirror implements AutoCloseable {
         MirrorTarget.Batch batch = source.batch;
         source.batch = null;
         long events = batch.events();
+        long started = System.nanoTime();
         // Every change the source returned is in the batch, so the source's position is where the batch ends.
         MirrorTarget.Committed commit = batch.commit(source.changes.checkpoint());
         record(new MirrorActivity(source.mirror.container(), events, 1, commit.files(), commit.bytes(),
                 commit.compacted() ? 1 : 0, 0, 0));
-        log.debug("Committed {} of the mirror of {}: {} changes", commit.position(), source.mirror.container(),
-                events);
+        log.debug("Committed {} of the mirror of {}: {} changes in {} ms{}", commit.position(),
+                source.mirror.container(), events, (System.nanoTime() - started) / 1_000_000,
+                commit.compacted() ? ", a compaction with them" : "");
         return events;
     }
 

@@ -17,6 +17,7 @@ import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.EarlierLayout;
 import io.docmirror.layout.FileDamage;
+import io.docmirror.layout.IcebergWorkers;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.MirrorProperties;
@@ -646,7 +647,7 @@ public final class ContainerTables implements MirrorTarget {
                     && summaryCount(current, "total-position-deletes") == 0)) {
                 continue;
             }
-            CompactionPlan plan = CompactionPlan.of(TableChanges.liveFiles(committed, catalog.workers()),
+            CompactionPlan plan = CompactionPlan.of(TableChanges.liveFiles(committed, IcebergWorkers.callerRuns()),
                     tableVectors, config.compactionFiles());
             if (!plan.isDue()) {
                 continue;
@@ -850,7 +851,8 @@ public final class ContainerTables implements MirrorTarget {
             for (Compaction.TableRewrite rewrite : compaction.tables()) {
                 Table committed = catalogBatch.table(table(rewrite.name()));
                 Set<String> live = new HashSet<>();
-                TableChanges.liveFiles(committed, catalog.workers()).forEach(file -> live.add(file.location()));
+                TableChanges.liveFiles(committed, IcebergWorkers.callerRuns())
+                        .forEach(file -> live.add(file.location()));
                 TableChanges table = tables.get(rewrite.name());
                 if (table != null) {
                     table.leavingFiles().forEach(live::remove);

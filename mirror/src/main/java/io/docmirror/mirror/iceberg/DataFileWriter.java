@@ -29,8 +29,16 @@ final class DataFileWriter implements AutoCloseable {
     private static final String DICTIONARY_ENCODING = "parquet.enable.dictionary";
 
     private final String location;
-    private final DataWriter<Record> writer;
+    private final Table table;
+    private final Schema schema;
+    private final boolean dictionaries;
     private final EncoderThreads encoders;
+    /**
+     * Opened by the first chunk's encoding, on an encoder thread: building Iceberg's Parquet writer parses Hadoop's
+     * default configuration, some milliseconds a file that the flattening thread need not wait for. Null until then
+     * (and for a file abandoned before a row was encoded); read on other threads only after {@link #awaitEncoded}.
+     */
+    private DataWriter<Record> writer;
     /** What turns the flattener's rows into records of the file's schema; null until a flattened row comes. */
     private RowRecords records;
     /** Rows not handed over yet: records, and flattened rows that the encoder threads make into records. */
@@ -50,9 +58,15 @@ final class DataFileWriter implements AutoCloseable {
      */
     DataFileWriter(Table table, Schema schema, String fileName, EncoderThreads encoders, boolean dictionaries) {
         this.location = table.locationProvider().newDataLocation(fileName);
+        this.table = table;
+        this.schema = schema;
+        this.dictionaries = dictionaries;
         this.encoders = encoders;
+    }
+
+    private DataWriter<Record> open() {
         try {
-            this.writer = Parquet.writeData(table.io().newOutputFile(location))
+            return Parquet.writeData(table.io().newOutputFile(location))
                     .schema(schema)
                     .withSpec(table.spec())
                     .setAll(table.properties())
@@ -115,6 +129,9 @@ final class DataFileWriter implements AutoCloseable {
         RowRecords converter = records;
         chunk = new ArrayList<>(CHUNK_ROWS);
         encoded = encoders.after(encoded, () -> {
+            if (writer == null) {
+                writer = open();
+            }
             for (Object row : handed) {
                 writer.write(row instanceof Row flattened ? converter.record(flattened) : (Record) row);
             }
@@ -137,6 +154,9 @@ final class DataFileWriter implements AutoCloseable {
             handOver();
         }
         awaitEncoded();
+        if (writer == null) {
+            writer = open();
+        }
         close();
         return writer.toDataFile();
     }
@@ -155,7 +175,9 @@ final class DataFileWriter implements AutoCloseable {
             failure = e;
         }
         try {
-            writer.close();
+            if (writer != null) {
+                writer.close();
+            }
         } catch (IOException | RuntimeException e) {
             RuntimeException closing = e instanceof IOException io
                     ? new UncheckedIOException("Cannot write the data file " + location, io) : (RuntimeException) e;

@@ -59,7 +59,7 @@ final class TableChanges {
     /**
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
-     * @param workers the threads the commit's manifest work runs on ({@link IcebergWorkers})
+     * @param workers the threads a listing of the committed files plans with ({@link IcebergWorkers})
      * @param encoders the threads the data files' rows are encoded on
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
@@ -217,9 +217,10 @@ final class TableChanges {
         }
     }
 
-    /** The update, with its manifests read and written on the mirror's own threads. */
-    private <T extends SnapshotUpdate<T>> T onWorkers(T update) {
-        return update.scanManifestsWith(workers).writeManifestsWith(workers, IcebergWorkers.THREADS);
+    /** The update, with its manifests read and written on the committing thread ({@link IcebergWorkers#callerRuns}). */
+    private static <T extends SnapshotUpdate<T>> T onThisThread(T update) {
+        ExecutorService thisThread = IcebergWorkers.callerRuns();
+        return update.scanManifestsWith(thisThread).writeManifestsWith(thisThread, 1);
     }
 
     /**
@@ -235,7 +236,7 @@ final class TableChanges {
             deletions.writeInto(table(), newVectors::add, vector -> {
                 throw new IllegalStateException("A compaction of " + identifier + " replaced the vector " + vector);
             });
-            RewriteFiles rewrite = onWorkers(transaction.newRewrite()).rewriteFiles(new HashSet<>(removed),
+            RewriteFiles rewrite = onThisThread(transaction.newRewrite()).rewriteFiles(new HashSet<>(removed),
                     new HashSet<>(removedVectors), new HashSet<>(added), newVectors);
             if (baseSnapshot != null) {
                 rewrite.validateFromSnapshot(baseSnapshot);
@@ -247,7 +248,7 @@ final class TableChanges {
             observer.reached(CommitStep.METADATA_STAGED, identifier);
             return;
         }
-        RowDelta delta = onWorkers(transaction.newRowDelta());
+        RowDelta delta = onThisThread(transaction.newRowDelta());
         added.forEach(delta::addRows);
         removed.forEach(delta::removeRows);
         removedVectors.forEach(delta::removeDeletes);
