@@ -38,10 +38,11 @@ import java.util.function.LongConsumer;
  * <p>Why bits and not an anti join against the deleted positions: that join is paid for every row of every file
  * with a deletion vector, and random updates give every file one within seconds. Probing a hash table of every
  * deleted position cost the line items' group-by 6 times its scan; testing one bit of the row's file's vector costs
- * next to nothing. The files with deleted rows are read in one scan, joined on DuckDB's {@code file_index} to a
- * relation of a row a file (its vector), so the join's table is as small as the number of files; a scan a file
- * instead (the vector then a constant) ran the scans one after another and doubled a selective query's time
- * (BIT literals in a {@code CASE} cost the same: BENCHMARKS.md, issue 29).
+ * next to nothing. The files with deleted rows are read in one scan, which picks each row's vector by DuckDB's
+ * {@code file_index} from a list of the files' vectors that one scalar subquery gives once a query. A scan a file
+ * instead (the vector then a constant) ran the scans one after another and doubled a selective query's time; a join
+ * of the scan to a relation of a row a file let DuckDB reorder the joins and test the bits inside a join condition,
+ * 3.5 times the scan (BENCHMARKS.md, issue 29).
  */
 public final class TableView {
     private final String table;
@@ -221,10 +222,12 @@ public final class TableView {
             for (int index = 0; index < withDeletes.size(); index++) {
                 indexed.add("(" + index + ", " + literal(withDeletes.get(index)) + ")");
             }
-            scans.add("SELECT " + projection + " FROM " + read(withDeletes, true) + " d JOIN (SELECT f.file_index, "
-                    + "v.deleted FROM (VALUES " + String.join(", ", indexed) + ") f(file_index, file) JOIN "
-                    + vectorRelation + " v ON v.file = f.file) v ON v.file_index = d.file_index"
-                    + " WHERE get_bit(v.deleted, d.file_row_number::INTEGER) = 0");
+            // The files' vectors as one list in file_index order, computed once a query; a LEFT JOIN keeps a place
+            // for every file.
+            String vectors = "(SELECT list(v.deleted ORDER BY f.file_index) FROM (VALUES " + String.join(", ", indexed)
+                    + ") f(file_index, file) LEFT JOIN " + vectorRelation + " v ON v.file = f.file)";
+            scans.add("SELECT " + projection + " FROM " + read(withDeletes, true) + " d WHERE get_bit(" + vectors
+                    + "[(d.file_index + 1)::BIGINT], d.file_row_number::INTEGER) = 0");
         }
         return String.join(" UNION ALL ", scans);
     }
