@@ -32,7 +32,7 @@ public interface CatalogReader extends AutoCloseable {
     /** The current metadata locations of one container's tables, at one batch (possibly of others' too). */
     CatalogPointers pointers(String container);
 
-    /** The threads scans of the catalog's tables plan with ({@link IcebergWorkers}); they end with the reader. */
+    /** What scans of the catalog's tables plan with ({@link IcebergWorkers}); it ends with the reader. */
     ExecutorService workers();
 
     @Override

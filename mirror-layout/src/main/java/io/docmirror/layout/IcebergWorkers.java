@@ -38,7 +38,8 @@ public final class IcebergWorkers {
      * manifests of one table's commit, listing a table's files between batches). Iceberg waits for tasks it gave a
      * pool by polling every 10 ms ({@code Tasks.waitFor}, {@code ParallelIterable}), which cost each table of a
      * batch's commit about 45 ms, against 4 to 9 ms done on the committing thread (BENCHMARKS.md, issue 29). The
-     * pool pays where there is much to read at once: opening the tables, expiring snapshots, the SQL endpoint.
+     * embedded catalog's readers (the SQL endpoint) plan this way too; the pool serves the mirror's bulk work
+     * (opening the tables, expiring snapshots) and a REST catalog's readers.
      */
     public static ExecutorService callerRuns() {
         return MoreExecutors.newDirectExecutorService();
