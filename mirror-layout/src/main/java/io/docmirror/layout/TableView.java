@@ -226,8 +226,7 @@ public final class TableView {
             // for every file.
             String vectors = "(SELECT list(v.deleted ORDER BY f.file_index) FROM (VALUES " + String.join(", ", indexed)
                     + ") f(file_index, file) LEFT JOIN " + vectorRelation + " v ON v.file = f.file)";
-            scans.add("SELECT " + projection + " FROM " + read(withDeletes, true) + " d WHERE get_bit(" + vectors
-                    + "[(d.file_index + 1)::BIGINT], d.file_row_number::INTEGER) = 0");
+            scans.add("SELECT " + projection + " FROM " + read(withDeletes, true) + " d WHERE " + liveRows(vectors));
         }
         return String.join(" UNION ALL ", scans);
     }
@@ -239,8 +238,10 @@ public final class TableView {
      * order through filters and projections ({@code preserve_insertion_order}, on by default).
      */
     public String selectInFileOrder() {
+        List<String> vectors = dataFiles.stream()
+                .map(file -> deleted.containsKey(file) ? literal(bits(file)) + "::BIT" : "NULL::BIT").toList();
         return "SELECT " + projection() + " FROM " + read(dataFiles, true) + " d"
-                + (deleted.isEmpty() ? "" : " WHERE " + liveRows());
+                + (deleted.isEmpty() ? "" : " WHERE " + liveRows("[" + String.join(", ", vectors) + "]"));
     }
 
     /** Every column of the table, read from the scan {@code d}. */
@@ -249,18 +250,11 @@ public final class TableView {
     }
 
     /**
-     * The filter that leaves out deleted rows in one scan of every data file: DuckDB's {@code file_index} (the file's
-     * place in {@link #dataFiles}) chooses the file's vector, written into the query.
+     * The filter that leaves out deleted rows in one scan: {@code vectors} is a list of the scanned files' vectors in
+     * the scan's order, which DuckDB's {@code file_index} picks from (a NULL vector: no row of the file is deleted).
      */
-    private String liveRows() {
-        StringBuilder vectors = new StringBuilder("CASE d.file_index");
-        for (int index = 0; index < dataFiles.size(); index++) {
-            String file = dataFiles.get(index);
-            if (deleted.containsKey(file)) {
-                vectors.append(" WHEN ").append(index).append(" THEN ").append(literal(bits(file))).append("::BIT");
-            }
-        }
-        return "coalesce(get_bit(" + vectors + " END, d.file_row_number::INTEGER), 0) = 0";
+    private static String liveRows(String vectors) {
+        return "coalesce(get_bit(" + vectors + "[(d.file_index + 1)::BIGINT], d.file_row_number::INTEGER), 0) = 0";
     }
 
     private String read(List<String> files, boolean rowNumbers) {

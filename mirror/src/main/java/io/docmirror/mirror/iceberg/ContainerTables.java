@@ -673,7 +673,6 @@ public final class ContainerTables implements MirrorTarget {
      * dropped.
      */
     private boolean commitCompaction(Compaction compaction) {
-        long started = System.nanoTime();
         Batch batch = new Batch(batches + 1, "compaction");
         openBatch = batch;
         boolean any;
@@ -693,8 +692,6 @@ public final class ContainerTables implements MirrorTarget {
             return false;
         }
         batch.commit(checkpoint);
-        log.debug("Compacted {} in batch {} (committed in {} ms): {}", container, batches,
-                (System.nanoTime() - started) / 1_000_000, String.join("; ", compaction.describe()));
         return true;
     }
 
@@ -771,6 +768,8 @@ public final class ContainerTables implements MirrorTarget {
         private final Map<String, DocumentRows.Moved> moves = new HashMap<>();
         /** A compaction rewritten off the daemon's thread that the batch's commit takes in; null when none. */
         private Compaction compaction;
+        /** The compaction the batch put in place of its files ({@link #applyCompaction}); null when none. */
+        private Compaction applied;
         private long events;
         private long batchLastEventTs;
 
@@ -781,6 +780,11 @@ public final class ContainerTables implements MirrorTarget {
 
         private boolean rebuild() {
             return kind.equals("rebuild");
+        }
+
+        /** Whether the batch is a compaction's commit of its own, a rewrite that changes no row. */
+        private boolean compactionOnly() {
+            return kind.equals("compaction");
         }
 
         /** Whether the batch replaces the tables (a rebuild, or a backfill over a mirror) rather than adds to them. */
@@ -870,7 +874,7 @@ public final class ContainerTables implements MirrorTarget {
                     }
                     if (table == null) {
                         table = open(rewrite.name(), committed.schema(), Map.of());
-                        if (kind.equals("compaction")) {
+                        if (compactionOnly()) {
                             table.rewriteOnly();
                         }
                     }
@@ -902,6 +906,9 @@ public final class ContainerTables implements MirrorTarget {
                                 new DocumentRows.Moved(rewrite.name(), group.location(), positions)));
                     }
                 }
+            }
+            if (any) {
+                applied = compaction;
             }
             return any;
         }
@@ -1074,7 +1081,9 @@ public final class ContainerTables implements MirrorTarget {
                 summaryChanges.put(MirrorSummary.HISTORY_FROM, json(checkpoint.historyFrom()));
             }
             try {
-                boolean compacted = compaction != null && applyCompaction(compaction);
+                if (compaction != null) {
+                    applyCompaction(compaction);
+                }
                 TableChanges root = flattenedTable(flattener.schema().root());
                 if (replacing()) {
                     replaceTheRest();
@@ -1133,11 +1142,11 @@ public final class ContainerTables implements MirrorTarget {
                 batches = number;
                 openBatch = null;
                 observer.reached(CommitStep.BATCH_COMMITTED, null);
-                if (compacted) {
+                if (applied != null) {
                     log.debug("Compacted {} in batch {}: {}", container, batches,
-                            String.join("; ", compaction.describe()));
+                            String.join("; ", applied.describe()));
                 }
-                return new Committed(position(), files, bytes, compacted);
+                return new Committed(position(), files, bytes, applied != null);
             } catch (JsonProcessingException e) {
                 throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
             } catch (RuntimeException e) {

@@ -298,6 +298,8 @@ public final class RocksStorage implements AutoCloseable {
         private final RocksIterator iterator;
         private final ReadOptions options;
         private final byte[] until;
+        /** The current entry's key, read by {@link #valid} (one call into RocksDB, under one lock, for both). */
+        private byte[] key;
 
         private BoundedIterator(ColumnFamilyHandle family, ReadOptions options, byte[] from, byte[] until) {
             this.options = options;
@@ -308,12 +310,15 @@ public final class RocksStorage implements AutoCloseable {
         }
 
         public boolean valid() {
-            return whileOpen("read from", () -> iterator.isValid()
-                    && java.util.Arrays.compareUnsigned(iterator.key(), until) < 0);
+            return whileOpen("read from", () -> {
+                key = iterator.isValid() ? iterator.key() : null;
+                return key != null && java.util.Arrays.compareUnsigned(key, until) < 0;
+            });
         }
 
+        /** The key {@link #valid} found valid. */
         public byte[] key() {
-            return whileOpen("read from", iterator::key);
+            return key;
         }
 
         public byte[] value() {
