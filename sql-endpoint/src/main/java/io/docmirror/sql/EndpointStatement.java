@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A user's statement: a DuckDB statement on the connection's current {@link SqlSession}, with the endpoint's rules
- * applied to every query: the {@link StatementGuard}, the column limit (checked on the prepared query, before it
- * runs) and the query timeout (the query is cancelled; the connection stays usable).
+ * applied to every query: the {@link StatementGuard}, the column limit (checked on a prepared statement's query
+ * before it runs, on a plain statement's result before a row is read) and the query timeout (the query is
+ * cancelled; the connection stays usable).
  *
  * <p>A statement made before a newer catalog generation opened moves to it at its next execution: it is prepared
  * again there and the settings and parameters set on it so far are applied again, in order.
@@ -149,8 +150,10 @@ final class EndpointStatement implements InvocationHandler {
     }
 
     /**
-     * Runs the query: a plain statement's {@code execute(sql)} and {@code executeQuery(sql)} prepare {@code sql} as the
-     * statement's new DuckDB statement and run that, so a query is parsed and bound once.
+     * Runs the query. A plain statement's {@code execute(sql)} and {@code executeQuery(sql)} run {@code sql} as a plain
+     * DuckDB query once the guard allows it, and check the column limit on its result before any row is read:
+     * preparing it first to check the columns would bind it twice, and DuckDB plans a query run at once better than
+     * a prepared one (a point lookup on a view: 44 ms prepared and checked, 26 ms run at once; BENCHMARKS.md).
      */
     private Object execute(Method method, Object[] args) throws SQLException {
         checkOpen();
@@ -159,24 +162,35 @@ final class EndpointStatement implements InvocationHandler {
             throw new SQLException("A prepared statement runs its own query; use a Statement for another");
         }
         SqlSession current = connection.session();
-        if (withSql) {
-            bind(current, (String) args[0]);
-        } else if (current != session) {
+        if (current != session) {
             bind(current, preparedSql);
         }
-        if (!(target instanceof PreparedStatement query)) {
+        currentResult = null;
+        Query<Boolean> run;
+        if (withSql) {
+            String sql = (String) args[0];
+            session.generation().guard().check(sql);
+            Statement plain = target;
+            run = () -> plain.execute(sql);
+        } else if (target instanceof PreparedStatement query) {
+            run = query::execute;
+        } else {
             throw new SQLException(method.getName() + " needs a query");
         }
-        currentResult = null;
-        if (method.getName().equals("executeQuery")) {
-            currentResult = Shielded.resultSet(withTimeout(query, query::executeQuery), connection.proxy(), proxy);
-            return currentResult;
-        }
-        boolean hasResult = withTimeout(query, query::execute);
+        boolean hasResult = withTimeout(target, run);
         if (hasResult) {
-            currentResult = Shielded.resultSet(query.getResultSet(), connection.proxy(), proxy);
+            ResultSet result = target.getResultSet();
+            try {
+                checkColumns(result.getMetaData().getColumnCount());
+            } catch (SQLException e) {
+                result.close();
+                throw e;
+            }
+            currentResult = Shielded.resultSet(result, connection.proxy(), proxy);
+        } else if (method.getName().equals("executeQuery")) {
+            throw new SQLException("executeQuery needs a query that returns rows");
         }
-        return hasResult;
+        return method.getName().equals("executeQuery") ? currentResult : hasResult;
     }
 
     /** A call on a DuckDB statement, which may fail with SQLException. */

@@ -39,12 +39,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DuckDB reading the mirror's Iceberg tables the way the SQL endpoint does (by field id, minus the deletion vectors'
- * rows) returns exactly what Iceberg's own reader returns, every table and every column: after updates, deletes,
+ * DuckDB reading the mirror's Iceberg tables the way the SQL endpoint does (by column name or by field id, minus the
+ * deletion vectors' rows) returns exactly what Iceberg's own reader returns, every table and every column: after updates, deletes,
  * added columns and widened ones.
  */
 class TableViewTest {
@@ -115,6 +117,48 @@ class TableViewTest {
         // One scan of the files with deleted rows, one of the file without.
         assertThat(select.split("read_parquet\\(", -1).length - 1).as("scans in the root table's view").isEqualTo(2);
         assertDuckDbReadsAsIcebergDoes("with deleted rows in three files of 800 columns");
+    }
+
+    @Test
+    void duckDbKnowsHowManyRowsAreInFilesWhoseColumnsKeptTheirNamesAndTypes() throws SQLException {
+        for (int order = 0; order < 40; order++) {
+            store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c1\",\"total\":" + order + "}");
+        }
+        sync();
+        // A column added: the first file has none of it, and reads NULL there.
+        store.upsertItem("orders", "{\"id\":\"o40\",\"customerId\":\"c1\",\"total\":40,\"note\":\"new\"}");
+        sync();
+        assertThat(estimatedRootRows()).as("DuckDB's estimate of the root table's rows, read by column name")
+                .isGreaterThanOrEqualTo(40);
+        assertDuckDbReadsAsIcebergDoes("with a column added");
+
+        // A column widened: the files written before hold another type under its name, so they are read by field id.
+        store.upsertItem("orders", "{\"id\":\"o41\",\"customerId\":\"c1\",\"total\":41.5}");
+        sync();
+        assertThat(ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow().root().view()
+                .select(ContainerSnapshot.DELETION_VECTORS)).as("the root table's view after a widening")
+                .contains("schema = MAP {");
+        assertDuckDbReadsAsIcebergDoes("with a column widened");
+    }
+
+    /** The largest row count DuckDB's plan of the root table's view expects of a scan. */
+    private long estimatedRootRows() throws SQLException {
+        ContainerSnapshot snapshot = ContainerSnapshot.read(mirrorDirectory, "orders").orElseThrow();
+        long estimate = 0;
+        try (DuckDBConnection duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+                Statement statement = duckDb.createStatement()) {
+            snapshot.loadDeletionVectors(duckDb);
+            try (ResultSet plan = statement.executeQuery("EXPLAIN "
+                    + snapshot.root().view().select(ContainerSnapshot.DELETION_VECTORS))) {
+                while (plan.next()) {
+                    Matcher rows = Pattern.compile("~([0-9,]+) rows?").matcher(plan.getString(2));
+                    while (rows.find()) {
+                        estimate = Math.max(estimate, Long.parseLong(rows.group(1).replace(",", "")));
+                    }
+                }
+            }
+        }
+        return estimate;
     }
 
     private static String wideOrder(String id, int version) {
