@@ -782,6 +782,11 @@ public final class ContainerTables implements MirrorTarget {
             return kind.equals("rebuild");
         }
 
+        /** Whether the batch is one of the daemon's streamed batches, whose files compaction soon rewrites. */
+        private boolean streamed() {
+            return kind.equals("stream");
+        }
+
         /** Whether the batch is a compaction's commit of its own, a rewrite that changes no row. */
         private boolean compactionOnly() {
             return kind.equals("compaction");
@@ -1064,7 +1069,8 @@ public final class ContainerTables implements MirrorTarget {
                         MirrorTables.tableLocation(settings.warehouse(), container, name), tableProperties(properties));
             }
             TableChanges table = new TableChanges(identifier, transaction, base,
-                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers(), encoders);
+                    replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers(), encoders,
+                    !streamed());
             tables.put(name, table);
             return table;
         }

@@ -42,6 +42,7 @@ final class TableChanges {
     private final String filePrefix;
     private final ExecutorService workers;
     private final EncoderThreads encoders;
+    private final boolean dictionaries;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
@@ -61,10 +62,14 @@ final class TableChanges {
      * @param batch the batch's number, which starts its data files' names
      * @param workers the threads a listing of the committed files plans with ({@link IcebergWorkers})
      * @param encoders the threads the data files' rows are encoded on
+     * @param dictionaries whether the data files encode columns of few values with dictionaries
+     *     ({@link DataFileWriter})
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
-            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders) {
+            Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders,
+            boolean dictionaries) {
         this.identifier = identifier;
+        this.dictionaries = dictionaries;
         this.workers = workers;
         this.encoders = encoders;
         this.transaction = transaction;
@@ -116,8 +121,7 @@ final class TableChanges {
 
     private DataFileWriter writer() {
         if (writer == null) {
-            // Compaction writes the files that last: with dictionaries where they pay.
-            writer = new DataFileWriter(table(), table().schema(), nextFileName(), encoders, rewriteOnly);
+            writer = new DataFileWriter(table(), table().schema(), nextFileName(), encoders, dictionaries);
             written.add(writer.location());
         }
         return writer;

@@ -17,15 +17,27 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Rows encoded on the encoder threads land in the order and at the positions written; a failure there is thrown. */
+/**
+ * Rows encoded on the encoder threads land in the order and at the positions written; a failure there is thrown; a
+ * column of few distinct values gets a dictionary, one of distinct values does not.
+ */
 class DataFileWriterTest {
     private static final Schema SCHEMA = new Schema(Types.NestedField.optional(1, "n", Types.LongType.get()));
 
@@ -98,6 +110,39 @@ class DataFileWriterTest {
         }).isInstanceOf(IllegalStateException.class).hasCauseInstanceOf(ClassCastException.class);
         // Closing it (a batch abandoned) reports the failure again rather than losing it.
         assertThatThrownBy(writer::close).hasCauseInstanceOf(ClassCastException.class);
+    }
+
+    @Test
+    void aColumnOfFewValuesIsWrittenWithADictionaryAndAColumnOfDistinctOnesPlain() throws Exception {
+        Schema orders = new Schema(Types.NestedField.optional(1, "id", Types.StringType.get()),
+                Types.NestedField.optional(2, "status", Types.StringType.get()));
+        Table ordersTable = connection.catalog().createTable(TableIdentifier.of("test", "orders"), orders);
+        DataFileWriter writer = new DataFileWriter(ordersTable, orders, "orders.parquet", encoders, true);
+        String[] statuses = {"new", "paid", "shipped"};
+        // 20,000 distinct ids of 36 characters: 720 KB, past what a dictionary may hold.
+        for (int n = 0; n < 20_000; n++) {
+            GenericRecord order = GenericRecord.create(orders);
+            order.setField("id", UUID.nameUUIDFromBytes(Integer.toString(n).getBytes(StandardCharsets.UTF_8))
+                    .toString());
+            order.setField("status", statuses[n % statuses.length]);
+            writer.write(order);
+        }
+        String file = Path.of(URI.create(writer.finish().location())).toString();
+
+        Map<String, String> encodings = new HashMap<>();
+        try (Connection duckDb = DriverManager.getConnection("jdbc:duckdb:");
+                Statement statement = duckDb.createStatement();
+                ResultSet chunks = statement.executeQuery("SELECT path_in_schema, encodings, dictionary_page_offset "
+                        + "FROM parquet_metadata('" + file + "')")) {
+            while (chunks.next()) {
+                encodings.merge(chunks.getString(1), chunks.getString(2) + " dictionary page at "
+                        + chunks.getObject(3), (a, b) -> a + "; " + b);
+            }
+        }
+        assertThat(encodings.get("status")).as("the status column's chunks").contains("DICTIONARY")
+                .doesNotContain("at null");
+        assertThat(encodings.get("id")).as("the id column's chunks").doesNotContain("DICTIONARY")
+                .contains("at null");
     }
 
     private static Record number(long n) {
