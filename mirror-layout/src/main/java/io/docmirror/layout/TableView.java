@@ -92,8 +92,9 @@ public final class TableView {
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
         List<String> unreadableVectors = new ArrayList<>();
         ColumnNames names = ColumnNames.of(table, schema);
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).includeColumnStats().planWith(planner)
-                .planFiles()) {
+        // With the files' column statistics: their value counts say which columns each file holds (ColumnNames).
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).includeColumnStats()
+                .planWith(planner).planFiles()) {
             for (FileScanTask task : tasks) {
                 String file = localPath(task.file().location());
                 names.written(file, task.file());
