@@ -46,8 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * DuckDB reading the mirror's Iceberg tables the way the SQL endpoint does (by column name or by field id, minus the
- * deletion vectors' rows) returns exactly what Iceberg's own reader returns, every table and every column: after updates, deletes,
- * added columns and widened ones.
+ * deletion vectors' rows) returns exactly what Iceberg's own reader returns, every table and every column: after
+ * updates, deletes, added columns and widened ones.
  */
 class TableViewTest {
     private static final ContainerProperties ORDERS = ContainerProperties.of("orders", "/customerId")
