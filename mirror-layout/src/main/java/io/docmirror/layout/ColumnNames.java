@@ -66,6 +66,11 @@ final class ColumnNames {
         return schema.columns().stream().allMatch(field -> names.add(field.name().toLowerCase(Locale.ROOT)));
     }
 
+    /** Whether any of the files can be read by name: the files' column statistics are worth reading. */
+    boolean mayReadByName() {
+        return namesAgree;
+    }
+
     /** Notes the columns {@code file}, at local path {@code path}, holds. */
     void written(String path, DataFile file) {
         BitSet columns = new BitSet(valueIds.size());

@@ -6,6 +6,7 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterable;
@@ -92,9 +93,12 @@ public final class TableView {
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
         List<String> unreadableVectors = new ArrayList<>();
         ColumnNames names = ColumnNames.of(table, schema);
-        // With the files' column statistics: their value counts say which columns each file holds (ColumnNames).
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).includeColumnStats()
-                .planWith(planner).planFiles()) {
+        TableScan scan = table.newScan().useSnapshot(snapshotId).planWith(planner);
+        if (names.mayReadByName()) {
+            // The files' value counts say which columns each file holds.
+            scan = scan.includeColumnStats();
+        }
+        try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
             for (FileScanTask task : tasks) {
                 String file = localPath(task.file().location());
                 names.written(file, task.file());

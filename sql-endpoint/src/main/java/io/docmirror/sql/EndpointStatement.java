@@ -177,20 +177,24 @@ final class EndpointStatement implements InvocationHandler {
         } else {
             throw new SQLException(method.getName() + " needs a query");
         }
+        boolean asQuery = method.getName().equals("executeQuery");
         boolean hasResult = withTimeout(target, run);
         if (hasResult) {
             ResultSet result = target.getResultSet();
-            try {
-                checkColumns(result.getMetaData().getColumnCount());
-            } catch (SQLException e) {
-                result.close();
-                throw e;
+            if (withSql) {
+                // A prepared statement's columns were checked when it was prepared (bind).
+                try {
+                    checkColumns(result.getMetaData().getColumnCount());
+                } catch (SQLException e) {
+                    result.close();
+                    throw e;
+                }
             }
             currentResult = Shielded.resultSet(result, connection.proxy(), proxy);
-        } else if (method.getName().equals("executeQuery")) {
+        } else if (asQuery) {
             throw new SQLException("executeQuery needs a query that returns rows");
         }
-        return method.getName().equals("executeQuery") ? currentResult : hasResult;
+        return asQuery ? currentResult : hasResult;
     }
 
     /** A call on a DuckDB statement, which may fail with SQLException. */
