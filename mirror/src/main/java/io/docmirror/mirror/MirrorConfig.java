@@ -56,13 +56,14 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             "Compression of Parquet files: `zstd`, `gzip`, `lz4_raw` or `uncompressed`.")
             .withRule(ConfigRule.oneOf("zstd", "gzip", "lz4_raw", "uncompressed"));
     public static final ConfigOption PARQUET_ROW_GROUP_BYTES = new ConfigOption("mirror.parquet.row-group-bytes",
-            "33554432", "In the files batches and backfills write, a row group closes when its buffered size "
-                    + "reaches this many bytes (32 MiB: about 100,000 narrow rows, small enough for min/max "
-                    + "statistics to skip row groups; parquet-java's own default of 128 MiB would put a million rows "
-                    + "in one group). Compaction, which DuckDB writes, makes row groups of 122,880 rows.")
+            "33554432", "In the files Iceberg's Parquet writer writes (the history, the dead letters, rows a "
+                    + "widening copies on an object store), a row group closes when its buffered size reaches this "
+                    + "many bytes. The flattened tables' files, and compaction's, are written by DuckDB, with row "
+                    + "groups of 122,880 rows.")
             .withRule(ConfigRule.atLeast(1 << 16));
     public static final ConfigOption PARQUET_PAGE_BYTES = new ConfigOption("mirror.parquet.page-bytes", "1048576",
-            "Target size of a Parquet page in the files batches and backfills write.")
+            "Target size of a Parquet page in the files Iceberg's Parquet writer writes (see "
+                    + "`mirror.parquet.row-group-bytes`).")
             .withRule(ConfigRule.atLeast(1 << 12));
     public static final ConfigOption SNAPSHOTS_KEEP = new ConfigOption("mirror.snapshots.keep", "10",
             "Each table keeps at least its newest this many Iceberg snapshots ...")
@@ -91,8 +92,9 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption BACKFILL_READERS = new ConfigOption("mirror.backfill.readers", "1",
             "How many feed ranges a backfill reads (snapshot scan and JSON parsing) at once, each on its own thread, "
-                    + "ahead of the one thread that flattens (encoder threads, one per core, write Parquet). 1 keeps "
-                    + "both cores of a small machine busy.")
+                    + "ahead of the one thread that flattens (Parquet is written on other threads: DuckDB's, one a "
+                    + "file being written, and for the history one a core). 1 keeps both cores of a small machine "
+                    + "busy.")
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption SNAPSHOT_LOAD_ABOVE_EVENTS = new ConfigOption(
             "mirror.initial-load.snapshot-above-events", "10000",

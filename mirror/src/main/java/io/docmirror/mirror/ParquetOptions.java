@@ -7,11 +7,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * How Parquet files are written.
  *
- * @param compression {@code mirror.parquet.compression}
- * @param rowGroupBytes {@code mirror.parquet.row-group-bytes}: a row group closes when its buffered (uncompressed)
- *     size reaches this; small enough that min/max statistics prune (about 100,000 narrow rows), unlike
- *     parquet-avro's default of 128 MiB
- * @param pageBytes {@code mirror.parquet.page-bytes}
+ * @param compression {@code mirror.parquet.compression}, of every file
+ * @param rowGroupBytes {@code mirror.parquet.row-group-bytes}: in the files Iceberg's Parquet writer writes (the
+ *     history, the dead letters), a row group closes when its buffered size reaches this; DuckDB writes the flattened
+ *     tables' files with row groups of 122,880 rows
+ * @param pageBytes {@code mirror.parquet.page-bytes}, of the files Iceberg's Parquet writer writes
  */
 public record ParquetOptions(CompressionCodecName compression, long rowGroupBytes, int pageBytes) {
     public ParquetOptions {

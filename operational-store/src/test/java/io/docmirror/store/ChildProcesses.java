@@ -20,8 +20,10 @@ public final class ChildProcesses {
      * {@code expectedFirstLine}. Its standard error goes to a temporary file, whose end a failure to start shows.
      */
     public static Process startJava(String mainClass, String expectedFirstLine, String... arguments) throws IOException {
+        // Arrow's memory (the mirror hands rows to DuckDB as Arrow) needs java.nio open, as the docmirror launcher has it.
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
+                "-Xmx256m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                mainClass));
         command.addAll(List.of(arguments));
         Path errors = Files.createTempFile("docmirror-child-", ".stderr");
         errors.toFile().deleteOnExit();

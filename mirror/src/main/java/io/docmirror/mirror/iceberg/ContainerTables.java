@@ -138,6 +138,7 @@ public final class ContainerTables implements MirrorTarget {
     private final ReaderLeases readers;
     private final CommitObserver observer;
     private final EncoderThreads encoders;
+    private final DuckDbWriters writers;
     /** The thread a compaction's rewrite runs on while the daemon goes on committing batches. */
     private final ExecutorService compactor;
     /** The compaction being rewritten off the daemon's thread; null when none is. */
@@ -174,6 +175,7 @@ public final class ContainerTables implements MirrorTarget {
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
         this.encoders = EncoderThreads.forCores(container);
+        this.writers = DuckDbWriters.open(container);
         this.compactor = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "docmirror-compaction-" + container);
             thread.setDaemon(true);
@@ -712,12 +714,16 @@ public final class ContainerTables implements MirrorTarget {
                 encoders.close();
             } finally {
                 try {
-                    catalog.close();
+                    writers.close();
                 } finally {
                     try {
-                        io.close();
+                        catalog.close();
                     } finally {
-                        lock.close();
+                        try {
+                            io.close();
+                        } finally {
+                            lock.close();
+                        }
                     }
                 }
             }
@@ -1070,7 +1076,7 @@ public final class ContainerTables implements MirrorTarget {
             }
             TableChanges table = new TableChanges(identifier, transaction, base,
                     replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers(), encoders,
-                    !streamed());
+                    writers, !streamed());
             tables.put(name, table);
             return table;
         }

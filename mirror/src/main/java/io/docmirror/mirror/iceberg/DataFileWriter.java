@@ -16,25 +16,25 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
- * Writes one Parquet data file of a table, and says at which position each row landed: a deletion vector names rows
- * by these positions. The rows are made into records and encoded on the {@link EncoderThreads}, in chunks, in the
- * order written; a row handed over must not change afterwards.
+ * Writes one Parquet data file of a table with Iceberg's Parquet writer, and says at which position each row landed:
+ * a deletion vector names rows by these positions. The rows are made into records and encoded on the
+ * {@link EncoderThreads}, in chunks, in the order written; a row handed over must not change afterwards. It writes
+ * Iceberg records (the history, the dead letters, rows a widening copies on an object store) and a streamed batch's
+ * flattened rows; the flattened rows of the files that last are written by {@link DuckDbFileWriter}.
  */
-final class DataFileWriter implements AutoCloseable {
+final class DataFileWriter implements OpenDataFile {
     /** Rows handed to the encoder threads at a time: enough that handing over costs little. */
     private static final int CHUNK_ROWS = 512;
     /** parquet-java's switch for dictionary encoding, which Iceberg's writer passes on. */
     private static final String DICTIONARY_ENCODING = "parquet.enable.dictionary";
     /**
      * The most a column chunk's dictionary may hold before its values are written plain. A column of few distinct
-     * values (a status, a product name, a state) keeps its dictionary, which DuckDB reads two to three times faster
-     * than plain values; a column of distinct ones (ids, e-mails, the history's documents) gives up after this much,
-     * before hashing its values costs much. Measured at 200,000 orders: the backfill took 5% more CPU than with no
-     * dictionaries, and a group-by over its line items ran in half the time (BENCHMARKS.md, issue 29); with
-     * Iceberg's default of 2 MB an earlier profile put dictionary encoding at half of the encoding time.
+     * values (the history's operation, its partition keys) keeps its dictionary, which DuckDB reads two to three
+     * times faster than plain values; a column of distinct ones (ids, the history's documents) gives up after this
+     * much, before hashing its values costs much: with Iceberg's default of 2 MB a profile put dictionary encoding at
+     * half of the encoding time (BENCHMARKS.md, issue 29).
      */
     private static final String DICTIONARY_BYTES = Integer.toString(64 * 1024);
 
@@ -62,8 +62,8 @@ final class DataFileWriter implements AutoCloseable {
      * A new data file of {@code table} for rows of {@code schema}, named {@code fileName} in its data folder.
      *
      * @param dictionaries whether to encode columns of few distinct values with dictionaries (up to
-     *     {@link #DICTIONARY_BYTES}): for the files that last (a backfill's, a rebuild's), not for the small files of
-     *     streamed batches, which compaction soon rewrites and whose commits the daemon waits for
+     *     {@link #DICTIONARY_BYTES}): for the files that last (a backfill's history, a rebuild's), not for the small
+     *     files of streamed batches, which compaction soon rewrites and whose commits the daemon waits for
      */
     DataFileWriter(Table table, Schema schema, String fileName, EncoderThreads encoders, boolean dictionaries) {
         this.location = table.locationProvider().newDataLocation(fileName);
@@ -89,7 +89,8 @@ final class DataFileWriter implements AutoCloseable {
         }
     }
 
-    String location() {
+    @Override
+    public String location() {
         return location;
     }
 
@@ -127,10 +128,6 @@ final class DataFileWriter implements AutoCloseable {
         return rows++;
     }
 
-    long rows() {
-        return rows;
-    }
-
     private void handOver() {
         if (encoded.isCompletedExceptionally()) {
             awaitEncoded();
@@ -150,16 +147,12 @@ final class DataFileWriter implements AutoCloseable {
 
     /** Waits until every chunk handed over is encoded, throwing the first failure. */
     private void awaitEncoded() {
-        try {
-            encoded.join();
-        } catch (CompletionException e) {
-            throw new IllegalStateException("Cannot write the data file " + location + ": " + e.getCause().getMessage(),
-                    e.getCause());
-        }
+        OpenDataFile.await(encoded, location);
     }
 
     /** Closes the file, durably; what a commit adds to the table. */
-    DataFile finish() {
+    @Override
+    public DataFile finish() {
         if (!chunk.isEmpty()) {
             handOver();
         }

@@ -5,32 +5,19 @@ import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.TableView;
 import io.docmirror.mirror.BackgroundDuckDb;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.Metrics;
-import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.io.PositionOutputStream;
-import org.apache.iceberg.parquet.ParquetUtil;
-import org.apache.iceberg.types.Types;
 
-import java.io.IOException;
+
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -91,44 +78,20 @@ final class DuckDbRewrite {
             newPositions.put(file.location(), positions);
         }
         TableView view = TableView.ofFiles(table.name(), schema, files, deleted);
-        Path written = writeLocally(table, schema, view);
-        try {
-            copy(written, table.io().newOutputFile(location));
-        } finally {
-            delete(written);
-        }
-        InputFile input = table.io().newInputFile(location);
-        Metrics metrics = ParquetUtil.fileMetrics(input, MetricsConfig.forTable(table));
-        if (metrics.recordCount() != liveRows) {
-            throw new IllegalStateException("The compaction of " + table.name() + " wrote " + metrics.recordCount()
-                    + " rows to " + location + " where " + files.size() + " files hold " + liveRows + " live rows");
-        }
-        DataFile file = DataFiles.builder(table.spec())
-                .withPath(location)
-                .withFormat(FileFormat.PARQUET)
-                .withFileSizeInBytes(input.getLength())
-                .withMetrics(metrics)
-                .build();
+        DataFile file = DuckDbParquet.dataFile(table, writeLocally(table, schema, view), location, liveRows,
+                "The compaction of " + files.size() + " files");
         return new Rewritten(file, newPositions);
     }
 
     /** Has DuckDB write the view's live rows, in file order, to a temporary local file. */
     private static Path writeLocally(Table table, Schema schema, TableView view) {
-        Path written;
-        try {
-            written = Files.createTempFile("docmirror-compaction-", ".parquet");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a temporary file to compact " + table.name() + " into", e);
-        }
+        Path written = DuckDbParquet.temporaryFile(table);
         try (Connection duckDb = BackgroundDuckDb.connect(); Statement statement = duckDb.createStatement()) {
-            String compression = table.properties().getOrDefault(TableProperties.PARQUET_COMPRESSION,
-                    TableProperties.PARQUET_COMPRESSION_DEFAULT).toLowerCase(Locale.ROOT);
-            statement.execute("COPY (" + view.selectInFileOrder() + ") TO "
-                    + TableView.literal(written.toString()) + " (FORMAT parquet, COMPRESSION "
-                    + TableView.literal(compression) + ", FIELD_IDS " + fieldIds(schema.columns()) + ")");
+            statement.execute("COPY (" + view.selectInFileOrder() + ") TO " + TableView.literal(written.toString())
+                    + " " + DuckDbParquet.copyOptions(table, schema));
         } catch (SQLException | RuntimeException e) {
             try {
-                delete(written);
+                DuckDbParquet.delete(written);
             } catch (UncheckedIOException notDeleted) {
                 e.addSuppressed(notDeleted);
             }
@@ -136,39 +99,5 @@ final class DuckDbRewrite {
                     + table.name() + ": " + e.getMessage(), e);
         }
         return written;
-    }
-
-    /** DuckDB's {@code FIELD_IDS} option for columns of these fields: a list's element has an id of its own. */
-    private static String fieldIds(List<Types.NestedField> fields) {
-        List<String> entries = new ArrayList<>();
-        for (Types.NestedField field : fields) {
-            String id = Integer.toString(field.fieldId());
-            if (field.type().isListType()) {
-                id = "{__duckdb_field_id: " + id + ", element: "
-                        + ((Types.ListType) field.type()).elementId() + "}";
-            }
-            entries.add(TableView.literal(field.name()) + ": " + id);
-        }
-        return "{" + String.join(", ", entries) + "}";
-    }
-
-    /** Copies the file into the table's storage, which writes it durably (or not at all). */
-    private static void copy(Path from, OutputFile to) {
-        byte[] buffer = new byte[1 << 20];
-        try (var in = Files.newInputStream(from); PositionOutputStream out = to.create()) {
-            for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-                out.write(buffer, 0, read);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write the compacted file " + to.location(), e);
-        }
-    }
-
-    private static void delete(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete the temporary file " + file, e);
-        }
     }
 }

@@ -18,8 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a flattener's rows of one table into Iceberg records of the table's schema. A row made while a column was
- * narrower is widened here, exactly: the flattener guarantees its values fit every type the column widens to.
+ * Turns a flattener's rows of one table into Iceberg records of the table's schema (for Iceberg's Parquet writer),
+ * or through {@link #vectors} into Arrow vectors of it (for DuckDB's). A row made while a column was narrower is
+ * widened here, exactly: the flattener guarantees its values fit every type the column widens to.
  *
  * <p>{@link #record} may run on another thread than the flattener's (an encoder thread), so it reads nothing of the
  * row's table, whose schema the flattener goes on changing: only the columns as they were when this was made.
@@ -31,6 +32,8 @@ public final class RowRecords {
     /** For each column of the flattened table, by index: its position in the Iceberg schema. */
     private final int[] positions;
     private final List<Column> columns;
+    /** The same rows as Arrow vectors, for DuckDB's writer; made when first asked for. */
+    private RowVectors vectors;
 
     /**
      * @throws IllegalArgumentException when a column of {@code table} has no field in {@code schema}: the
@@ -63,6 +66,28 @@ public final class RowRecords {
         return schema;
     }
 
+    /** What makes these rows Arrow vectors of the same schema ({@link DuckDbFileWriter}). */
+    synchronized RowVectors vectors() {
+        if (vectors == null) {
+            vectors = new RowVectors(this);
+        }
+        return vectors;
+    }
+
+    String table() {
+        return table;
+    }
+
+    /** The columns of the flattened table as they were when this was made. */
+    List<Column> columns() {
+        return columns;
+    }
+
+    /** The position in the Iceberg schema of the flattened table's column at {@code columnIndex}. */
+    int fieldPosition(int columnIndex) {
+        return positions[columnIndex];
+    }
+
     /**
      * Checks, on the flattener's thread, that the row's table has no more columns than when this was made: fewer is
      * fine (a row made before a column was added has no value for it).
@@ -93,8 +118,8 @@ public final class RowRecords {
             return switch (type.kind()) {
                 case BOOLEAN -> (Boolean) value;
                 case BIGINT -> (Long) value;
-                case DOUBLE -> value instanceof Long whole ? (double) whole : (Double) value;
-                case DECIMAL -> decimal(value).setScale(type.scale(), RoundingMode.UNNECESSARY);
+                case DOUBLE -> doubleValue(value);
+                case DECIMAL -> decimal(value, type);
                 // As UTF-8 bytes, which Iceberg's Parquet writer takes as they are; from a String it would make a
                 // buffer-backed binary, slower to compare for the column's statistics and to copy into its page.
                 case VARCHAR, JSON -> new Utf8((String) value);
@@ -114,14 +139,22 @@ public final class RowRecords {
         }
     }
 
-    private static BigDecimal decimal(Object value) {
+    /** A value of a DECIMAL column (of {@code type}), exactly, at the column's scale. */
+    static BigDecimal decimal(Object value, ColumnType type) {
+        BigDecimal decimal;
         if (value instanceof BigDecimal exact) {
-            return exact;
+            decimal = exact;
+        } else if (value instanceof Long whole) {
+            decimal = BigDecimal.valueOf(whole);
+        } else {
+            // A double the flattener let into a DECIMAL column is one whose shortest spelling is its exact value.
+            decimal = new BigDecimal(Double.toString((Double) value));
         }
-        if (value instanceof Long whole) {
-            return BigDecimal.valueOf(whole);
-        }
-        // A double the flattener let into a DECIMAL column is one whose shortest spelling is its exact value.
-        return new BigDecimal(Double.toString((Double) value));
+        return decimal.setScale(type.scale(), RoundingMode.UNNECESSARY);
+    }
+
+    /** A value of a DOUBLE column: a whole number made before the column widened is exact as a double. */
+    static double doubleValue(Object value) {
+        return value instanceof Long whole ? (double) whole : (Double) value;
     }
 }

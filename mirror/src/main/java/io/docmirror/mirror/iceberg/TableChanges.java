@@ -42,7 +42,8 @@ final class TableChanges {
     private final String filePrefix;
     private final ExecutorService workers;
     private final EncoderThreads encoders;
-    private final boolean dictionaries;
+    private final DuckDbWriters writers;
+    private final boolean lasting;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
@@ -50,7 +51,8 @@ final class TableChanges {
     /** Committed data files that leave the table in the batch, and their deletion vectors. */
     private final List<DataFile> removed = new ArrayList<>();
     private final List<DeleteFile> removedVectors = new ArrayList<>();
-    private DataFileWriter writer;
+    /** The data file rows go into now; a new one when the kind of rows written changes. */
+    private OpenDataFile writer;
     /** An empty record of {@link #templateSchema}, which {@link #newRecord} copies. */
     private Record template;
     private Schema templateSchema;
@@ -61,17 +63,21 @@ final class TableChanges {
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
      * @param workers the threads a listing of the committed files plans with ({@link IcebergWorkers})
-     * @param encoders the threads the data files' rows are encoded on
-     * @param dictionaries whether the data files encode columns of few values with dictionaries
-     *     ({@link DataFileWriter})
+     * @param encoders the threads Iceberg's Parquet writer encodes on ({@link DataFileWriter})
+     * @param writers the DuckDB that encodes the flattened rows of files that last ({@link DuckDbFileWriter})
+     * @param lasting whether the batch's files last (a backfill's, a rebuild's, a repair's): its flattened rows are
+     *     then written by DuckDB, which reads its own files fastest, and its records with dictionaries; a streamed
+     *     batch's files are small, and the daemon waits for their commit: Iceberg's writer writes them plain, the
+     *     quickest way, until compaction rewrites them with DuckDB
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
             Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders,
-            boolean dictionaries) {
+            DuckDbWriters writers, boolean lasting) {
         this.identifier = identifier;
-        this.dictionaries = dictionaries;
+        this.lasting = lasting;
         this.workers = workers;
         this.encoders = encoders;
+        this.writers = writers;
         this.transaction = transaction;
         this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
@@ -108,23 +114,35 @@ final class TableChanges {
 
     /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
     long write(Record row) {
-        return writer().write(row);
+        return icebergWriter().write(row);
     }
 
     /**
-     * Writes a flattened row into the batch's current data file, {@code records} making it a record of the table's
-     * current schema; returns its position.
+     * Writes a flattened row into the batch's current data file, {@code records} making it a record, or vectors, of
+     * the table's current schema; returns its position.
      */
     long write(Row row, RowRecords records) {
-        return writer().write(row, records);
+        if (!lasting) {
+            return icebergWriter().write(row, records);
+        }
+        if (!(writer instanceof DuckDbFileWriter)) {
+            open(new DuckDbFileWriter(table(), nextFileName(), records.vectors(), writers));
+        }
+        return ((DuckDbFileWriter) writer).write(row, records.vectors());
     }
 
-    private DataFileWriter writer() {
-        if (writer == null) {
-            writer = new DataFileWriter(table(), table().schema(), nextFileName(), encoders, dictionaries);
-            written.add(writer.location());
+    private DataFileWriter icebergWriter() {
+        if (!(writer instanceof DataFileWriter)) {
+            open(new DataFileWriter(table(), table().schema(), nextFileName(), encoders, lasting));
         }
-        return writer;
+        return (DataFileWriter) writer;
+    }
+
+    /** Makes {@code file} the one rows go into, closing the one before. */
+    private void open(OpenDataFile file) {
+        roll();
+        writer = file;
+        written.add(file.location());
     }
 
     private String nextFileName() {

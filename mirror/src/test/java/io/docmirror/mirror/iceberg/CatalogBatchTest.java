@@ -54,7 +54,7 @@ class CatalogBatchTest {
     private Catalog catalog;
     private final Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
     private final Map<TableIdentifier, Map<String, DeleteFile>> vectors = new HashMap<>();
-    private final EncoderThreads encoders = new EncoderThreads("shop", 2, 4);
+    private final DuckDbWriters writers = DuckDbWriters.open("shop");
     private long lsn;
 
     @BeforeEach
@@ -68,7 +68,7 @@ class CatalogBatchTest {
     @AfterEach
     void closeCatalog() {
         connection.close();
-        encoders.close();
+        writers.close();
     }
 
     @Test
@@ -139,15 +139,15 @@ class CatalogBatchTest {
                             LocalFileIO.locationOf(directory.resolve("warehouse/shop/" + identifier.name())),
                             Map.of());
             Table table = transaction.table();
-            RowRecords records = new RowRecords(schema, table.schema());
-            DataFileWriter writer = new DataFileWriter(table, table.schema(), "batch-" + lsn + ".parquet", encoders,
-                    false);
+            RowVectors rowVectors = new RowRecords(schema, table.schema()).vectors();
+            DuckDbFileWriter writer = new DuckDbFileWriter(table, "batch-" + lsn + ".parquet", rowVectors,
+                    writers);
             for (FlattenResult document : documents) {
                 for (Row row : document.rows()) {
                     if (row.table().name().equals(identifier.name())) {
                         String id = (String) row.value(0);
                         positions.computeIfAbsent(id, key -> new ArrayList<>())
-                                .add(new Position(identifier, writer.location(), writer.write(records.record(row))));
+                                .add(new Position(identifier, writer.location(), writer.write(row, rowVectors)));
                     }
                 }
             }
@@ -169,10 +169,10 @@ class CatalogBatchTest {
     }
 
     private DataFile dataFile(Table table, TableSchema schema, List<Row> rows) {
-        RowRecords records = new RowRecords(schema, table.schema());
-        DataFileWriter writer = new DataFileWriter(table, table.schema(), "late.parquet", encoders, false);
+        RowVectors rowVectors = new RowRecords(schema, table.schema()).vectors();
+        DuckDbFileWriter writer = new DuckDbFileWriter(table, "late.parquet", rowVectors, writers);
         rows.stream().filter(row -> row.table().name().equals(schema.name()))
-                .forEach(row -> writer.write(records.record(row)));
+                .forEach(row -> writer.write(row, rowVectors));
         return writer.finish();
     }
 

@@ -19,7 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -126,6 +131,51 @@ class IcebergBackfillTest {
         writeOrders(5);
         sync(mirror);
         assertExact(mirror, "after the container was mirrored again");
+    }
+
+    @Test
+    void theBackfillsFlattenedFilesAreWrittenByDuckDbAndAStreamedBatchsByIcebergsWriter() throws Exception {
+        Path mirror = work.resolve("mirror");
+        writeOrdersOfOneShape(0, 60);
+        backfill(mirror, Backfill.Listener.NONE);
+        Map<Path, String> backfilled = writers(mirror);
+        writeOrdersOfOneShape(60, 5);
+        sync(mirror);
+        Map<Path, String> streamed = writers(mirror);
+        streamed.keySet().removeAll(backfilled.keySet());
+
+        // The files that last are the ones DuckDB reads fastest; a streamed batch's are written the quickest way.
+        assertThat(backfilled).as("the backfill's data files").isNotEmpty();
+        backfilled.forEach((file, writer) -> assertThat(writer).as("the writer of %s", file)
+                .startsWith(file.toString().contains("orders_history") ? "parquet-mr" : "DuckDB"));
+        assertThat(streamed).as("the streamed batch's data files").isNotEmpty();
+        streamed.forEach((file, writer) -> assertThat(writer).as("the writer of %s", file).startsWith("parquet-mr"));
+        assertExact(mirror, "after the backfill and a streamed batch");
+    }
+
+    /** Creates orders whose columns never widen (a widening copies rows through Iceberg's writer). */
+    private void writeOrdersOfOneShape(int first, int count) {
+        for (int order = first; order < first + count; order++) {
+            store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 9
+                    + "\",\"total\":" + order + ".5,\"items\":[{\"sku\":\"s" + order % 3 + "\"}]}");
+        }
+    }
+
+    /** What wrote each data file of the container's tables ({@code created_by} in its footer), by file. */
+    private static Map<Path, String> writers(Path mirror) throws Exception {
+        Map<Path, String> writers = new HashMap<>();
+        try (Stream<Path> files = Files.walk(mirror.resolve("warehouse/orders"));
+                Connection duckDb = DriverManager.getConnection("jdbc:duckdb:");
+                Statement statement = duckDb.createStatement()) {
+            for (Path file : (Iterable<Path>) files.filter(path -> path.toString().endsWith(".parquet"))::iterator) {
+                try (ResultSet result = statement.executeQuery("SELECT created_by FROM parquet_file_metadata('"
+                        + file + "')")) {
+                    result.next();
+                    writers.put(file, result.getString(1));
+                }
+            }
+        }
+        return writers;
     }
 
     private static void deleteRecursively(Path directory) throws IOException {

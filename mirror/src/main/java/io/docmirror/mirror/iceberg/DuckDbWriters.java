@@ -1,0 +1,116 @@
+package io.docmirror.mirror.iceberg;
+
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.docmirror.layout.TableView.literal;
+
+/**
+ * The DuckDB whose Parquet writer encodes a container's flattened rows ({@link DuckDbFileWriter}), and the threads
+ * its writes run on: one a data file being written, each running one {@code COPY} that reads the file's rows as an
+ * Arrow stream while the flattener goes on. Different tables' files are encoded at the same time.
+ *
+ * <p>DuckDB runs each {@code COPY} on its own thread only ({@code threads = 1}): a stream waits for rows the
+ * flattener has not made yet, and a thread of DuckDB's own waiting in one table's stream would be lost to every
+ * other table's. Insertion order is kept (DuckDB's default, set here because positions depend on it): the rows land
+ * in the file in the order they were written.
+ */
+final class DuckDbWriters implements AutoCloseable {
+    /** What DuckDB may hold for all the files being written: a row group (122,880 rows) each, about. */
+    private static final String MEMORY_LIMIT = "2GB";
+
+    private final DuckDBConnection duckDb;
+    private final BufferAllocator allocator;
+    private final ExecutorService threads;
+
+    private DuckDbWriters(DuckDBConnection duckDb, BufferAllocator allocator, ExecutorService threads) {
+        this.duckDb = duckDb;
+        this.allocator = allocator;
+        this.threads = threads;
+    }
+
+    static DuckDbWriters open(String container) {
+        DuckDBConnection duckDb;
+        try {
+            duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+            try (Statement statement = duckDb.createStatement()) {
+                statement.execute("SET threads = 1");
+                statement.execute("SET preserve_insertion_order = true");
+                statement.execute("SET memory_limit = " + literal(MEMORY_LIMIT));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot start the DuckDB that writes the data files of " + container, e);
+        }
+        AtomicInteger count = new AtomicInteger();
+        ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "docmirror-writer-" + container + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        return new DuckDbWriters(duckDb, new RootAllocator(), threads);
+    }
+
+    /** The memory the Arrow batches of one data file are made in; close it once its write is done. */
+    BufferAllocator newAllocator(String file) {
+        return allocator.newChildAllocator(file, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * Starts writing the rows {@code rows} streams (its batches made in {@code memory}) to {@code file} with
+     * {@code copyOptions} ({@link DuckDbParquet#copyOptions}); done when the stream has ended and the file is written.
+     * The stream is closed when DuckDB is done with it.
+     */
+    CompletableFuture<Void> write(ArrowReader rows, BufferAllocator memory, Path file, String copyOptions) {
+        return CompletableFuture.runAsync(() -> {
+            // A connection of its own, closed before the stream and its memory: DuckDB holds on to the last Arrow
+            // batch it imported until then.
+            try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(memory)) {
+                Data.exportArrayStream(memory, rows, stream);
+                try (DuckDBConnection connection = (DuckDBConnection) duckDb.duplicate();
+                        Statement statement = connection.createStatement()) {
+                    connection.registerArrowStream("flattened_rows", stream);
+                    statement.execute("COPY (SELECT * FROM flattened_rows) TO " + literal(file.toString()) + " "
+                            + copyOptions);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }, threads);
+    }
+
+    /** Closes DuckDB once every write has ended (every file was finished or closed). */
+    @Override
+    public void close() {
+        threads.shutdown();
+        try {
+            if (!threads.awaitTermination(1, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("The DuckDB writes of data files did not end within a minute");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the DuckDB writes of data files", e);
+        } finally {
+            try {
+                duckDb.close();
+            } catch (SQLException e) {
+                throw new IllegalStateException("Cannot close the DuckDB that writes data files", e);
+            } finally {
+                allocator.close();
+            }
+        }
+    }
+}
