@@ -57,9 +57,9 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             .withRule(ConfigRule.oneOf("zstd", "gzip", "lz4_raw", "uncompressed"));
     public static final ConfigOption PARQUET_ROW_GROUP_BYTES = new ConfigOption("mirror.parquet.row-group-bytes",
             "33554432", "In the files Iceberg's Parquet writer writes (the history, the dead letters, rows a "
-                    + "widening copies on an object store), a row group closes when its buffered size reaches this "
-                    + "many bytes. The flattened tables' files, and compaction's, are written by DuckDB, with row "
-                    + "groups of 122,880 rows.")
+                    + "widening copies, streamed batches), a row group closes when its buffered size reaches this "
+                    + "many bytes. The flattened tables' files that last (a backfill's, a compaction's) are written "
+                    + "by DuckDB, with row groups of 122,880 rows.")
             .withRule(ConfigRule.atLeast(1 << 16));
     public static final ConfigOption PARQUET_PAGE_BYTES = new ConfigOption("mirror.parquet.page-bytes", "1048576",
             "Target size of a Parquet page in the files Iceberg's Parquet writer writes (see "

@@ -9,8 +9,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param compression {@code mirror.parquet.compression}, of every file
  * @param rowGroupBytes {@code mirror.parquet.row-group-bytes}: in the files Iceberg's Parquet writer writes (the
- *     history, the dead letters), a row group closes when its buffered size reaches this; DuckDB writes the flattened
- *     tables' files with row groups of 122,880 rows
+ *     history, the dead letters, streamed batches), a row group closes when its buffered size reaches this;
+ *     DuckDB writes the flattened tables' files that last with row groups of 122,880 rows
  * @param pageBytes {@code mirror.parquet.page-bytes}, of the files Iceberg's Parquet writer writes
  */
 public record ParquetOptions(CompressionCodecName compression, long rowGroupBytes, int pageBytes) {

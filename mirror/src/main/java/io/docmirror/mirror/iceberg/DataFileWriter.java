@@ -21,8 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * Writes one Parquet data file of a table with Iceberg's Parquet writer, and says at which position each row landed:
  * a deletion vector names rows by these positions. The rows are made into records and encoded on the
  * {@link EncoderThreads}, in chunks, in the order written; a row handed over must not change afterwards. It writes
- * Iceberg records (the history, the dead letters, rows a widening copies on an object store) and a streamed batch's
- * flattened rows; the flattened rows of the files that last are written by {@link DuckDbFileWriter}.
+ * Iceberg records (the history, the dead letters, rows a widening copies) and a streamed batch's flattened rows;
+ * the flattened rows of the files that last are written by {@link DuckDbFileWriter}.
  */
 final class DataFileWriter implements OpenDataFile {
     /** Rows handed to the encoder threads at a time: enough that handing over costs little. */
