@@ -33,40 +33,61 @@ final class DuckDbWriters implements AutoCloseable {
     /** What DuckDB may hold for all the files being written: a row group (122,880 rows) each, about. */
     private static final String MEMORY_LIMIT = "2GB";
 
-    private final DuckDBConnection duckDb;
-    private final BufferAllocator allocator;
+    private final String container;
     private final ExecutorService threads;
+    /**
+     * Started by the first file written (a daemon that only streams never writes one here), then kept; null until
+     * then.
+     */
+    private DuckDBConnection duckDb;
+    private BufferAllocator allocator;
 
-    private DuckDbWriters(DuckDBConnection duckDb, BufferAllocator allocator, ExecutorService threads) {
-        this.duckDb = duckDb;
-        this.allocator = allocator;
+    private DuckDbWriters(String container, ExecutorService threads) {
+        this.container = container;
         this.threads = threads;
     }
 
     static DuckDbWriters open(String container) {
-        DuckDBConnection duckDb;
-        try {
-            duckDb = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
-            try (Statement statement = duckDb.createStatement()) {
-                statement.execute("SET threads = 1");
-                statement.execute("SET preserve_insertion_order = true");
-                statement.execute("SET memory_limit = " + literal(MEMORY_LIMIT));
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Cannot start the DuckDB that writes the data files of " + container, e);
-        }
         AtomicInteger count = new AtomicInteger();
         ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "docmirror-writer-" + container + "-" + count.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
-        return new DuckDbWriters(duckDb, new RootAllocator(), threads);
+        return new DuckDbWriters(container, threads);
     }
 
     /** The memory the Arrow batches of one data file are made in; close it once its write is done. */
-    BufferAllocator newAllocator(String file) {
+    synchronized BufferAllocator newAllocator(String file) {
+        start();
         return allocator.newChildAllocator(file, 0, Long.MAX_VALUE);
+    }
+
+    private void start() {
+        if (duckDb != null) {
+            return;
+        }
+        try {
+            DuckDBConnection started = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+            try (Statement statement = started.createStatement()) {
+                statement.execute("SET threads = 1");
+                statement.execute("SET preserve_insertion_order = true");
+                statement.execute("SET memory_limit = " + literal(MEMORY_LIMIT));
+            } catch (SQLException e) {
+                started.close();
+                throw e;
+            }
+            duckDb = started;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot start the DuckDB that writes the data files of " + container, e);
+        }
+        allocator = new RootAllocator();
+    }
+
+    /** A connection of a write's own to the started DuckDB. */
+    private synchronized DuckDBConnection connect() throws SQLException {
+        start();
+        return (DuckDBConnection) duckDb.duplicate();
     }
 
     /**
@@ -80,7 +101,7 @@ final class DuckDbWriters implements AutoCloseable {
             // batch it imported until then.
             try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(memory)) {
                 Data.exportArrayStream(memory, rows, stream);
-                try (DuckDBConnection connection = (DuckDBConnection) duckDb.duplicate();
+                try (DuckDBConnection connection = connect();
                         Statement statement = connection.createStatement()) {
                     connection.registerArrowStream("flattened_rows", stream);
                     statement.execute("COPY (SELECT * FROM flattened_rows) TO " + literal(file.toString()) + " "
@@ -104,13 +125,20 @@ final class DuckDbWriters implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the DuckDB writes of data files", e);
         } finally {
-            try {
-                duckDb.close();
-            } catch (SQLException e) {
-                throw new IllegalStateException("Cannot close the DuckDB that writes data files", e);
-            } finally {
-                allocator.close();
-            }
+            closeStarted();
+        }
+    }
+
+    private synchronized void closeStarted() {
+        if (duckDb == null) {
+            return;
+        }
+        try {
+            duckDb.close();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot close the DuckDB that writes data files", e);
+        } finally {
+            allocator.close();
         }
     }
 }

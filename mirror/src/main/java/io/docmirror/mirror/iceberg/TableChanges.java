@@ -125,10 +125,11 @@ final class TableChanges {
         if (!lasting) {
             return icebergWriter().write(row, records);
         }
+        RowVectors vectors = records.vectors();
         if (!(writer instanceof DuckDbFileWriter)) {
-            open(new DuckDbFileWriter(table(), nextFileName(), records.vectors(), writers));
+            open(new DuckDbFileWriter(table(), nextFileName(), vectors, writers));
         }
-        return ((DuckDbFileWriter) writer).write(row, records.vectors());
+        return ((DuckDbFileWriter) writer).write(row, vectors);
     }
 
     private DataFileWriter icebergWriter() {
