@@ -1,5 +1,7 @@
 package io.docmirror.mirror;
 
+import io.docmirror.layout.TableView;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -13,11 +15,13 @@ public final class BackgroundDuckDb {
     private BackgroundDuckDb() {
     }
 
-    public static Connection connect() throws SQLException {
+    /** @param scratch where DuckDB spills what does not fit its memory */
+    public static Connection connect(ScratchDirectory scratch) throws SQLException {
         Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET threads = 1");
             statement.execute("SET memory_limit = '1GB'");
+            statement.execute("SET temp_directory = " + TableView.literal(scratch.spill().toString()));
         } catch (SQLException e) {
             connection.close();
             throw e;

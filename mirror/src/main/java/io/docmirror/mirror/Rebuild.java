@@ -93,7 +93,7 @@ public final class Rebuild {
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;
             try {
-                changes = replay(snapshot, batch::add, progress);
+                changes = replay(snapshot, tables.scratch(), batch::add, progress);
             } catch (RuntimeException e) {
                 batch.abort();
                 throw e;
@@ -114,11 +114,12 @@ public final class Rebuild {
      * Hands every change of the history of {@code snapshot} to {@code batch}, in commit order; under an analytical
      * TTL, as of the mirror's clock, which its TTL commits count back from too.
      */
-    private long replay(ContainerSnapshot snapshot, Consumer<ChangeEvent> batch, LongConsumer progress) {
+    private long replay(ContainerSnapshot snapshot, ScratchDirectory scratch, Consumer<ChangeEvent> batch,
+            LongConsumer progress) {
         String container = snapshot.container();
         String history = snapshot.history(OptionalLong.of(clock.instant().getEpochSecond()));
         long changes = 0;
-        try (Connection connection = BackgroundDuckDb.connect()) {
+        try (Connection connection = BackgroundDuckDb.connect(scratch)) {
             snapshot.loadDeletionVectors(connection);
             try (Statement statement = connection.createStatement();
                  ResultSet rows = statement.executeQuery("SELECT id, _pk, _lsn, epoch_ms(_commit_time), operation, "

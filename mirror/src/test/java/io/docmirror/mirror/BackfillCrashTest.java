@@ -14,12 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,6 +70,13 @@ class BackfillCrashTest {
             ChildProcesses.sigkill(worker);
         }
 
+        Path scratch = MirrorLayout.containerDirectory(MirrorLayout.mirrorDirectory(data), "orders")
+                .resolve(ScratchDirectory.NAME);
+        try (Stream<Path> left = Files.exists(scratch) ? Files.walk(scratch) : Stream.empty()) {
+            System.out.println("The killed backfills left " + left.filter(Files::isRegularFile).count()
+                    + " files in " + scratch);
+        }
+
         Path streamed = data.resolve("streamed");
         try (EmbeddedStore store = EmbeddedStore.open(data.resolve("store"), StoreConfig.defaults())) {
             // Files younger than mirror.snapshots.keep-ms that no table reaches are left for a later open; at 0, this
@@ -92,5 +101,7 @@ class BackfillCrashTest {
         // Nothing a killed run wrote is left behind: the files on disk are the ones the tables' snapshots list.
         assertThat(MirrorFiles.parquetFiles(MirrorLayout.mirrorDirectory(data), "orders"))
                 .isEqualTo(MirrorFiles.listed(MirrorLayout.mirrorDirectory(data), "orders"));
+        // Nor what DuckDB was writing locally when a run was killed: the next writer of the container removed it.
+        assertThat(scratch).doesNotExist();
     }
 }

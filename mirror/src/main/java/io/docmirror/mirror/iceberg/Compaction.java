@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.mirror.ScratchDirectory;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
@@ -60,13 +61,17 @@ final class Compaction {
                 .allMatch(group -> DuckDbRewrite.canRead(group.files())));
     }
 
-    /** Rewrites each local group into its new file; any thread may call it, once. */
-    Compaction rewrite() {
+    /**
+     * Rewrites each local group into its new file; any thread may call it, once.
+     *
+     * @param scratch where DuckDB writes each new file before it is copied into its table
+     */
+    Compaction rewrite(ScratchDirectory scratch) {
         for (TableRewrite table : tables) {
             for (Group group : table.groups()) {
                 if (DuckDbRewrite.canRead(group.files())) {
                     rewritten.put(group.location(), DuckDbRewrite.rewrite(table.table(), table.schema(),
-                            group.files(), group.vectorsAtPlan(), group.location()));
+                            group.files(), group.vectorsAtPlan(), group.location(), scratch));
                 }
             }
         }

@@ -27,6 +27,7 @@ import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.DocumentTimestamp;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorTarget;
+import io.docmirror.mirror.ScratchDirectory;
 import io.docmirror.mirror.WriterLock;
 import io.docmirror.mirror.iceberg.ConflictEntry;
 import io.docmirror.mirror.source.Checkpoint;
@@ -139,6 +140,8 @@ public final class ContainerTables implements MirrorTarget {
     private final CommitObserver observer;
     private final EncoderThreads encoders;
     private final DuckDbWriters writers;
+    /** Where DuckDB writes a data file before it is copied into its table, and spills. */
+    private final ScratchDirectory scratch;
     /** The thread a compaction's rewrite runs on while the daemon goes on committing batches. */
     private final ExecutorService compactor;
     /** The compaction being rewritten off the daemon's thread; null when none is. */
@@ -175,7 +178,8 @@ public final class ContainerTables implements MirrorTarget {
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
         this.encoders = EncoderThreads.forCores(container);
-        this.writers = DuckDbWriters.open(container);
+        this.scratch = ScratchDirectory.takeOver(directory, lock);
+        this.writers = DuckDbWriters.open(container, scratch);
         this.compactor = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "docmirror-compaction-" + container);
             thread.setDaemon(true);
@@ -280,6 +284,11 @@ public final class ContainerTables implements MirrorTarget {
     @Override
     public String container() {
         return container;
+    }
+
+    /** Where DuckDB spills while it works for these tables (a rebuild's reading of the history, say). */
+    public ScratchDirectory scratch() {
+        return scratch;
     }
 
     @Override
@@ -528,12 +537,12 @@ public final class ContainerTables implements MirrorTarget {
             Compaction planned = planCompaction();
             if (planned != null && background && planned.isLocal()) {
                 rewriting = CompletableFuture.supplyAsync(() -> {
-                    Compaction rewritten = planned.rewrite();
+                    Compaction rewritten = planned.rewrite(scratch);
                     observer.reached(CommitStep.COMPACTION_REWRITTEN, null);
                     return rewritten;
                 }, compactor);
             } else if (planned != null) {
-                compacted |= commitCompaction(planned.rewrite());
+                compacted |= commitCompaction(planned.rewrite(scratch));
             }
         }
         SnapshotExpiry.expire(CatalogBatch.of(settings, catalog, io), catalog.catalog().listTables(
@@ -628,7 +637,7 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("Cannot compact " + container + " while a batch is open");
         }
         Compaction planned = planCompaction();
-        return planned != null && commitCompaction(planned.rewrite());
+        return planned != null && commitCompaction(planned.rewrite(scratch));
     }
 
     /** The compaction due now, planned from the committed tables; null when none is. */
@@ -717,12 +726,16 @@ public final class ContainerTables implements MirrorTarget {
                     writers.close();
                 } finally {
                     try {
-                        catalog.close();
+                        scratch.remove();
                     } finally {
                         try {
-                            io.close();
+                            catalog.close();
                         } finally {
-                            lock.close();
+                            try {
+                                io.close();
+                            } finally {
+                                lock.close();
+                            }
                         }
                     }
                 }

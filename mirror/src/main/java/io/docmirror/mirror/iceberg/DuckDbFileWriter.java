@@ -98,7 +98,7 @@ final class DuckDbFileWriter implements OpenDataFile {
 
     private void start() {
         memory = writers.newAllocator(location);
-        local = DuckDbParquet.temporaryFile(table);
+        local = writers.localFile(table);
         written = writers.write(new RowStream(memory), memory, local,
                         DuckDbParquet.copyOptions(table, vectors.schema()))
                 .whenComplete((ignored, failure) -> {

@@ -1,6 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.layout.TableView;
+import io.docmirror.mirror.ScratchDirectory;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -38,13 +39,9 @@ final class DuckDbParquet {
     private DuckDbParquet() {
     }
 
-    /** A new local file for DuckDB to write a data file of {@code table} into. */
-    static Path temporaryFile(Table table) {
-        try {
-            return Files.createTempFile("docmirror-data-", ".parquet");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a temporary file for a data file of " + table.name(), e);
-        }
+    /** A new local file in {@code scratch} for DuckDB to write a data file of {@code table} into. */
+    static Path localFile(ScratchDirectory scratch, Table table) {
+        return scratch.newFile("data-", ".parquet", "a data file of " + table.name());
     }
 
     /** The options of DuckDB's {@code COPY ... TO} that write a data file of {@code table} with {@code schema}. */

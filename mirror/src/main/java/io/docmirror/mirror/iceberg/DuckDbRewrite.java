@@ -4,6 +4,7 @@ import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.TableView;
 import io.docmirror.mirror.BackgroundDuckDb;
+import io.docmirror.mirror.ScratchDirectory;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
@@ -57,9 +58,10 @@ final class DuckDbRewrite {
      * {@code location}.
      *
      * @param vectors the files' deletion vectors, by data file location
+     * @param scratch where DuckDB writes the file before it is copied to {@code location}, and spills
      */
     static Rewritten rewrite(Table table, Schema schema, List<DataFile> files, Map<String, DeleteFile> vectors,
-            String location) {
+            String location, ScratchDirectory scratch) {
         Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
         for (DataFile file : files) {
             DeleteFile vector = vectors.get(file.location());
@@ -78,15 +80,15 @@ final class DuckDbRewrite {
             newPositions.put(file.location(), positions);
         }
         TableView view = TableView.ofFiles(table.name(), schema, files, deleted);
-        DataFile file = DuckDbParquet.dataFile(table, writeLocally(table, schema, view), location, liveRows,
+        DataFile file = DuckDbParquet.dataFile(table, writeLocally(table, schema, view, scratch), location, liveRows,
                 "The compaction of " + files.size() + " files");
         return new Rewritten(file, newPositions);
     }
 
     /** Has DuckDB write the view's live rows, in file order, to a temporary local file. */
-    private static Path writeLocally(Table table, Schema schema, TableView view) {
-        Path written = DuckDbParquet.temporaryFile(table);
-        try (Connection duckDb = BackgroundDuckDb.connect(); Statement statement = duckDb.createStatement()) {
+    private static Path writeLocally(Table table, Schema schema, TableView view, ScratchDirectory scratch) {
+        Path written = DuckDbParquet.localFile(scratch, table);
+        try (Connection duckDb = BackgroundDuckDb.connect(scratch); Statement statement = duckDb.createStatement()) {
             statement.execute("COPY (" + view.selectInFileOrder() + ") TO " + TableView.literal(written.toString())
                     + " " + DuckDbParquet.copyOptions(table, schema));
         } catch (SQLException | RuntimeException e) {

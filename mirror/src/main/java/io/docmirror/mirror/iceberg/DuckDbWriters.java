@@ -1,10 +1,12 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.mirror.ScratchDirectory;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.iceberg.Table;
 import org.duckdb.DuckDBConnection;
 
 import java.nio.file.Path;
@@ -34,6 +36,7 @@ final class DuckDbWriters implements AutoCloseable {
     private static final String MEMORY_LIMIT = "2GB";
 
     private final String container;
+    private final ScratchDirectory scratch;
     private final ExecutorService threads;
     /**
      * Started by the first file written (a daemon that only streams never writes one here), then kept; null until
@@ -42,19 +45,21 @@ final class DuckDbWriters implements AutoCloseable {
     private DuckDBConnection duckDb;
     private BufferAllocator allocator;
 
-    private DuckDbWriters(String container, ExecutorService threads) {
+    private DuckDbWriters(String container, ScratchDirectory scratch, ExecutorService threads) {
         this.container = container;
+        this.scratch = scratch;
         this.threads = threads;
     }
 
-    static DuckDbWriters open(String container) {
+    /** @param scratch where the files are written before they are copied into their tables, and DuckDB spills */
+    static DuckDbWriters open(String container, ScratchDirectory scratch) {
         AtomicInteger count = new AtomicInteger();
         ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "docmirror-writer-" + container + "-" + count.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
-        return new DuckDbWriters(container, threads);
+        return new DuckDbWriters(container, scratch, threads);
     }
 
     /** The memory the Arrow batches of one data file are made in; close it once its write is done. */
@@ -73,6 +78,7 @@ final class DuckDbWriters implements AutoCloseable {
                 statement.execute("SET threads = 1");
                 statement.execute("SET preserve_insertion_order = true");
                 statement.execute("SET memory_limit = " + literal(MEMORY_LIMIT));
+                statement.execute("SET temp_directory = " + literal(scratch.spill().toString()));
             } catch (SQLException e) {
                 started.close();
                 throw e;
@@ -82,6 +88,11 @@ final class DuckDbWriters implements AutoCloseable {
             throw new IllegalStateException("Cannot start the DuckDB that writes the data files of " + container, e);
         }
         allocator = new RootAllocator();
+    }
+
+    /** A new local file for DuckDB to write a data file of {@code table} into. */
+    Path localFile(Table table) {
+        return DuckDbParquet.localFile(scratch, table);
     }
 
     /** A connection of a write's own to the started DuckDB. */

@@ -10,6 +10,8 @@ import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.mirror.ScratchDirectory;
+import io.docmirror.mirror.WriterLock;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -54,7 +56,8 @@ class CatalogBatchTest {
     private Catalog catalog;
     private final Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
     private final Map<TableIdentifier, Map<String, DeleteFile>> vectors = new HashMap<>();
-    private final DuckDbWriters writers = DuckDbWriters.open("shop");
+    private WriterLock lock;
+    private DuckDbWriters writers;
     private long lsn;
 
     @BeforeEach
@@ -63,12 +66,15 @@ class CatalogBatchTest {
         connection = MirrorCatalog.open(settings);
         catalog = connection.catalog();
         ((SupportsNamespaces) catalog).createNamespace(SHOP);
+        lock = WriterLock.take(directory.resolve("shop"), "shop");
+        writers = DuckDbWriters.open("shop", ScratchDirectory.takeOver(directory.resolve("shop"), lock));
     }
 
     @AfterEach
     void closeCatalog() {
         connection.close();
         writers.close();
+        lock.close();
     }
 
     @Test

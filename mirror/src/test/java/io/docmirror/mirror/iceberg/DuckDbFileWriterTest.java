@@ -9,6 +9,8 @@ import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.mirror.ScratchDirectory;
+import io.docmirror.mirror.WriterLock;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -35,6 +39,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,18 +53,22 @@ class DuckDbFileWriterTest {
     Path directory;
     private CatalogConnection connection;
     private final Flattener flattener = Flattener.create(FlattenerConfig.defaults("docs").withDetectTimestamps(true));
-    private final DuckDbWriters writers = DuckDbWriters.open("test");
+    private WriterLock lock;
+    private DuckDbWriters writers;
     private long lsn;
 
     @BeforeEach
     void openCatalog() {
         connection = MirrorCatalog.open(CatalogSettings.embedded(directory));
         ((SupportsNamespaces) connection.catalog()).createNamespace(Namespace.of("test"));
+        lock = WriterLock.take(directory.resolve("test"), "test");
+        writers = DuckDbWriters.open("test", ScratchDirectory.takeOver(directory.resolve("test"), lock));
     }
 
     @AfterEach
     void close() {
         writers.close();
+        lock.close();
         connection.close();
     }
 
@@ -78,6 +87,7 @@ class DuckDbFileWriterTest {
         table.newAppend().appendFile(file).commit();
 
         assertThat(positions).containsExactlyElementsOf(LongStream.range(0, 5000).boxed().toList());
+        assertThat(scratchFiles()).as("the local file DuckDB wrote, once copied into the table").isEmpty();
         assertThat(file.recordCount()).isEqualTo(5000);
         List<Object> read = new ArrayList<>();
         LiveRows.read(table.io(), file.location(), null, table.schema(), (position, row) -> {
@@ -153,6 +163,16 @@ class DuckDbFileWriterTest {
                 .hasMessageContaining("column n of table docs").hasMessageContaining("not a number");
         writer.close();
         assertThat(Files.exists(Path.of(URI.create(writer.location())))).isFalse();
+        assertThat(scratchFiles()).as("the local file of the failed write").isEmpty();
+    }
+
+    /** The files in the container's scratch directory, where DuckDB writes before a file is copied. */
+    private List<Path> scratchFiles() {
+        try (Stream<Path> files = Files.walk(directory.resolve("test").resolve("scratch"))) {
+            return files.filter(Files::isRegularFile).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private FlattenResult flatten(String json) {
