@@ -73,13 +73,19 @@ final class RowVectors {
         }
         root.allocateNew();
         List<Column> columns = mapping.columns();
-        for (int index = 0; index < columns.size(); index++) {
-            Column column = columns.get(index);
-            FieldVector vector = root.getVector(mapping.fieldPosition(index));
-            for (int row = 0; row < rows.size(); row++) {
-                Object value = rows.get(row).value(index);
+        FieldVector[] vectors = new FieldVector[columns.size()];
+        for (int index = 0; index < vectors.length; index++) {
+            vectors[index] = root.getVector(mapping.fieldPosition(index));
+        }
+        // Row by row, so that a row's values are read while they are in the cache: filled column by column, the root
+        // table's rows (34 columns) took 3.9 µs each against 2.3 (BENCHMARKS.md, issue 29, session 26).
+        for (int row = 0; row < rows.size(); row++) {
+            Row current = rows.get(row);
+            for (int index = 0; index < vectors.length; index++) {
+                Object value = current.value(index);
                 if (value != null) {
-                    set(vector, row, value, column, column.type());
+                    Column column = columns.get(index);
+                    set(vectors[index], row, value, column, column.type());
                 }
             }
         }
