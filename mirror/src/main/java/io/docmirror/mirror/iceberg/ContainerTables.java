@@ -177,8 +177,8 @@ public final class ContainerTables implements MirrorTarget {
         this.flattener = committedSchema == null || rebuilding
                 ? Flattener.create(flattenerConfig)
                 : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
-        this.encoders = EncoderThreads.forCores(container);
         this.scratch = ScratchDirectory.takeOver(directory, lock);
+        this.encoders = EncoderThreads.forCores(container);
         this.writers = DuckDbWriters.open(container, scratch);
         this.compactor = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "docmirror-compaction-" + container);
