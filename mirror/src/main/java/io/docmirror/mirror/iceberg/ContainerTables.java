@@ -121,6 +121,14 @@ public final class ContainerTables implements MirrorTarget {
     /** By table (the root, the history): which of its data files can hold rows past the analytical TTL. */
     private final Map<String, ExpiredRows> expiredRows = new HashMap<>();
     private final DocumentRows rows;
+    /**
+     * False once a backfill's batch is committed. A backfill does not note where each document's rows are: every
+     * document it writes is new to the tables (a feed range's snapshot, or tables it replaces), and the index of a
+     * large container would take memory that grows with it, where a backfill's stays bounded. These tables then do
+     * not know where the backfilled documents are, so they take no other batch: the daemon opens the tables again
+     * after a first load, which reads the index from the files.
+     */
+    private boolean documentsIndexed = true;
     private final Map<String, Map<String, DeleteFile>> vectors;
     private Flattener flattener;
     /** True from {@link #openForRebuild} until the rebuild commits: the tables are being derived afresh. */
@@ -321,11 +329,7 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("Cannot rebuild the tables of " + container + ": its backfill has not "
                     + "finished; run `docmirror backfill --container " + container + "` again first");
         });
-        if (openBatch != null) {
-            throw new IllegalStateException("A batch of " + container + " is open already");
-        }
-        openBatch = new Batch(batches + 1, "rebuild");
-        return openBatch;
+        return startBatch("rebuild");
     }
 
     /**
@@ -337,20 +341,12 @@ public final class ContainerTables implements MirrorTarget {
         if (!rebuilding) {
             throw new IllegalStateException("The tables of " + container + " were not opened to be replaced");
         }
-        if (openBatch != null) {
-            throw new IllegalStateException("A batch of " + container + " is open already");
-        }
-        openBatch = new Batch(batches + 1, "backfill");
-        return openBatch;
+        return startBatch("backfill");
     }
 
     /** Starts the batch of one feed range's backfill snapshot; {@link Batch#commitBackfillRange} ends it. */
     public Batch beginBackfill() {
-        if (openBatch != null) {
-            throw new IllegalStateException("A batch of " + container + " is open already");
-        }
-        openBatch = new Batch(batches + 1, "backfill");
-        return openBatch;
+        return startBatch("backfill");
     }
 
     /**
@@ -360,7 +356,8 @@ public final class ContainerTables implements MirrorTarget {
     public void finishBackfill(Checkpoint checkpoint) {
         BackfillState state = backfill().filter(BackfillState::isComplete).orElseThrow(() ->
                 new IllegalStateException("The backfill of " + container + " has feed ranges left to do"));
-        Batch batch = begin();
+        // The backfill's last commit: no change, the feed's starting point and where the history starts.
+        Batch batch = startBatch("backfill");
         batch.summaryChanges.put(BackfillState.SUMMARY_KEY, null);
         batch.summaryChanges.put(MirrorSummary.HISTORY_FROM, json(state.rangeLsns()));
         batch.commit(checkpoint);
@@ -488,15 +485,21 @@ public final class ContainerTables implements MirrorTarget {
 
     @Override
     public Batch begin() {
-        if (openBatch != null) {
-            throw new IllegalStateException("A batch of " + container + " is open already");
-        }
-        openBatch = new Batch(batches + 1, "stream");
+        startBatch("stream");
         if (rewriting != null && rewriting.isDone() && !rewriting.isCompletedExceptionally()) {
             // A commit of its own would hold the batches back: this batch's commit takes the compaction in.
             openBatch.compaction = rewriting.join();
             rewriting = null;
         }
+        return openBatch;
+    }
+
+    /** Opens the next batch, one of {@code kind}; one batch is open at a time. */
+    private Batch startBatch(String kind) {
+        if (openBatch != null) {
+            throw new IllegalStateException("A batch of " + container + " is open already");
+        }
+        openBatch = new Batch(batches + 1, kind);
         return openBatch;
     }
 
@@ -793,8 +796,17 @@ public final class ContainerTables implements MirrorTarget {
         private long batchLastEventTs;
 
         private Batch(long number, String kind) {
+            if (!documentsIndexed && !kind.equals("backfill")) {
+                throw new IllegalStateException("The tables of " + container + " were backfilled here and do not "
+                        + "know where the backfilled documents' rows are; open them again for a " + kind + " batch");
+            }
             this.number = number;
             this.kind = kind;
+        }
+
+        /** Whether the batch notes where each document's rows are: every batch but a backfill's. */
+        private boolean indexesDocuments() {
+            return !kind.equals("backfill");
         }
 
         private boolean rebuild() {
@@ -948,11 +960,11 @@ public final class ContainerTables implements MirrorTarget {
             events++;
             batchLastEventTs = Math.max(batchLastEventTs, event.ts());
             String partitionKey = event.partitionKey().toString();
-            String key = DocumentRows.key(event.id(), partitionKey);
+            String key = indexesDocuments() ? DocumentRows.key(event.id(), partitionKey) : null;
             if (event.operation() == Operation.DELETE) {
                 history(event, partitionKey, event.ts() / 1000, null);
                 // A TTL expiry in the store leaves the mirror's rows: the analytical TTL decides how long they stay.
-                if (!event.ttlExpired()) {
+                if (!event.ttlExpired() && key != null) {
                     replaceRows(key, new long[0]);
                 }
                 return;
@@ -976,6 +988,12 @@ public final class ContainerTables implements MirrorTarget {
                 return;
             }
             applySchemaChanges(result.schemaChanges());
+            if (key == null) {
+                for (Row row : result.rows()) {
+                    flattenedTable(row.table()).write(row, records.get(row.table().name()));
+                }
+                return;
+            }
             long[] places = new long[result.rows().size()];
             for (int index = 0; index < places.length; index++) {
                 Row row = result.rows().get(index);
@@ -1166,6 +1184,9 @@ public final class ContainerTables implements MirrorTarget {
                 lastEventTs = eventTs;
                 batches = number;
                 openBatch = null;
+                if (!indexesDocuments()) {
+                    documentsIndexed = false;
+                }
                 observer.reached(CommitStep.BATCH_COMMITTED, null);
                 if (applied != null) {
                     log.debug("Compacted {} in batch {}: {}", container, batches,

@@ -1,16 +1,22 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -151,6 +157,40 @@ class IcebergBackfillTest {
         assertThat(streamed).as("the streamed batch's data files").isNotEmpty();
         streamed.forEach((file, writer) -> assertThat(writer).as("the writer of %s", file).startsWith("parquet-mr"));
         assertExact(mirror, "after the backfill and a streamed batch");
+    }
+
+    @Test
+    void tablesABackfillWroteTakeNoOtherBatchUntilOpenedAgainWhichFindsTheBackfilledDocuments() {
+        // A backfill keeps no index of where each document's rows are (it would grow with the container).
+        Path mirror = work.resolve("mirror");
+        FlattenerConfig flattener = FlattenerConfig.defaults(OrderBatches.ROOT);
+        try (ContainerTables tables = ContainerTables.open(mirror, OrderBatches.CONTAINER, flattener, ICEBERG)) {
+            ContainerTables.Batch range = tables.beginBackfill();
+            OrderBatches.changes(1).forEach(range::add);
+            range.commitBackfillRange(0, 10, 1);
+
+            assertThatThrownBy(tables::begin).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("backfilled here").hasMessageContaining("open them again");
+            tables.finishBackfill(atLsn(10));
+        }
+        try (ContainerTables tables = ContainerTables.open(mirror, OrderBatches.CONTAINER, flattener, ICEBERG)) {
+            // Batch 2 replaces the backfilled d1: its rows must be found, and deleted, through the files.
+            ContainerTables.Batch batch = tables.begin();
+            OrderBatches.changes(2).forEach(batch::add);
+            batch.commit(atLsn(20));
+        }
+        try (CatalogConnection catalog = MirrorCatalog.open(ICEBERG.catalog().settings(mirror))) {
+            Table orders = catalog.catalog().loadTable(TableIdentifier.of(OrderBatches.CONTAINER, OrderBatches.ROOT));
+            Table items = catalog.catalog().loadTable(TableIdentifier.of(OrderBatches.CONTAINER, OrderBatches.ITEMS));
+            assertThat(IcebergRows.read(orders, "id", "v")).containsExactlyInAnyOrderElementsOf(OrderBatches.orders(2));
+            assertThat(IcebergRows.read(items, "_id", "sku")).containsExactlyInAnyOrderElementsOf(
+                    OrderBatches.items(2));
+        }
+    }
+
+    /** A checkpoint of the container's one feed range at {@code lsn}. */
+    private static Checkpoint atLsn(long lsn) {
+        return Checkpoint.ofContinuation(new ContinuationToken(OrderBatches.CONTAINER, Map.of(0, lsn)).encode());
     }
 
     /** Creates orders whose columns never widen (a widening copies rows through Iceberg's writer). */
