@@ -409,7 +409,8 @@ public final class FeedMirror implements AutoCloseable {
 
     /**
      * Drops the open batch uncommitted and closes the change source, which is reopened at the mirror's checkpoint by
-     * the next read. Failures to do so are added to {@code failure}.
+     * the next read (and the mirror too, when a commit left it out of step with its catalog). Failures to do so are
+     * added to {@code failure}.
      */
     private static void stopReading(Source source, RuntimeException failure) {
         if (source.batch != null) {
@@ -428,6 +429,15 @@ public final class FeedMirror implements AutoCloseable {
                 failure.addSuppressed(e);
             }
             source.changes = null;
+        }
+        if (source.mirror != null && source.mirror.needsReopening()) {
+            // A commit whose outcome is unknown: the next read opens the tables again, at what the catalog holds.
+            try {
+                source.mirror.close();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+            source.mirror = null;
         }
     }
 
@@ -452,17 +462,22 @@ public final class FeedMirror implements AutoCloseable {
 
     /**
      * The daemon's upkeep. A compaction's rows are rewritten on a thread of its own while batches go on being
-     * committed; once rewritten, it is committed with the next batch (or here, when none came since). A failure (a compaction or a snapshot expiry that
-     * an I/O error or another writer stopped)
-     * is counted and logged, and the container goes on being mirrored into its delta files; the upkeep is tried again
-     * {@link #UPKEEP_RETRY_DELAY} later. What failed left the tables as they were: each step is its own catalog commit.
+     * committed; once rewritten, it is committed with the next batch (or here, when none came since). A failure (a
+     * compaction or a snapshot expiry that an I/O error or another writer stopped) is counted and logged, and the
+     * container goes on being mirrored into its delta files; the upkeep is tried again {@link #UPKEEP_RETRY_DELAY}
+     * later. What failed left the tables as they were (each step is its own catalog commit), or, when its commit's
+     * outcome is unknown, the tables are opened again from the catalog before the next batch.
      */
     private void maintainOrRetryLater(Source source) {
         try {
             countCompaction(source, source.mirror.maintainInBackground());
         } catch (RuntimeException e) {
+            if (source.mirror.needsReopening()) {
+                // Its commit's outcome is unknown: the tables are opened again before the next batch.
+                stopReading(source, e);
+            }
             source.upkeepRetryAt = clock.millis() + UPKEEP_RETRY_DELAY.toMillis();
-            record(new MirrorActivity(source.mirror.container(), 0, 0, 0, 0, 0, 1, 0));
+            record(new MirrorActivity(source.name(), 0, 0, 0, 0, 0, 1, 0));
             log.error("The upkeep of container {} (compaction, snapshot expiry) failed; mirroring goes on and it is "
                     + "tried again in {} s", source.name(), UPKEEP_RETRY_DELAY.toSeconds(), e);
         }

@@ -16,6 +16,12 @@ public interface MirrorTarget extends AutoCloseable {
     /** Where the mirror stands, for messages: {@code batch 42}, {@code its start}. */
     String position();
 
+    /**
+     * Whether this target must be closed and opened again before its next batch: a commit's outcome was unknown (or
+     * its bookkeeping failed after the catalog took it), so what it holds may differ from its committed tables.
+     */
+    boolean needsReopening();
+
     /** Starts the next batch; one at a time. */
     Batch begin();
 
@@ -46,8 +52,9 @@ public interface MirrorTarget extends AutoCloseable {
         long events();
 
         /**
-         * Makes the batch visible, durably, ending at {@code checkpoint}. On failure nothing becomes visible: the
-         * batch is abandoned and the next one starts from the last commit.
+         * Makes the batch visible, durably, ending at {@code checkpoint}. On failure the batch is abandoned: either
+         * nothing of it became visible and the next one starts from the last commit, or its outcome is unknown and
+         * the target {@link #needsReopening}.
          */
         Committed commit(Checkpoint checkpoint);
 

@@ -51,7 +51,10 @@ public interface CatalogBatch {
      * Commits every staged change.
      *
      * @return the tables that changed, with the metadata they now have
-     * @throws CommitFailedException when a table changed since the batch read it (another writer); nothing changed
+     * @throws CommitFailedException when a table changed since the batch read it (another writer), or the batch
+     *     could not be sent: nothing changed, and the batch's files may go
+     * @throws RuntimeException any other failure ({@code CommitStateUnknownException}, say): the batch may or may not
+     *     be in the catalog, so its files must stay
      */
     Map<TableIdentifier, TableMetadata> commit();
 }

@@ -42,6 +42,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
@@ -129,6 +130,11 @@ public final class ContainerTables implements MirrorTarget {
      * after a first load, which reads the index from the files.
      */
     private boolean documentsIndexed = true;
+    /**
+     * Which commit left this process's state possibly apart from the catalog's (see {@code Batch.outOfStep}); null
+     * while the two agree.
+     */
+    private String outOfStep;
     private final Map<String, Map<String, DeleteFile>> vectors;
     private Flattener flattener;
     /** True from {@link #openForRebuild} until the rebuild commits: the tables are being derived afresh. */
@@ -457,6 +463,11 @@ public final class ContainerTables implements MirrorTarget {
             throw batch.abort(e);
         }
         batch.commit(checkpoint);
+    }
+
+    @Override
+    public boolean needsReopening() {
+        return outOfStep != null;
     }
 
     @Override
@@ -796,6 +807,10 @@ public final class ContainerTables implements MirrorTarget {
         private long batchLastEventTs;
 
         private Batch(long number, String kind) {
+            if (outOfStep != null) {
+                throw new IllegalStateException("Cannot begin a batch of " + container + ": " + outOfStep
+                        + "; open the container's tables again to go on from what the catalog holds");
+            }
             if (!documentsIndexed && !kind.equals("backfill")) {
                 throw new IllegalStateException("The tables of " + container + " were backfilled here and do not "
                         + "know where the backfilled documents' rows are; open them again for a " + kind + " batch");
@@ -1123,6 +1138,9 @@ public final class ContainerTables implements MirrorTarget {
                 // A source that loaded the container's current documents before streaming: where the history starts.
                 summaryChanges.put(MirrorSummary.HISTORY_FROM, json(checkpoint.historyFrom()));
             }
+            String schema;
+            String schemaLocation;
+            long eventTs;
             try {
                 if (compaction != null) {
                     applyCompaction(compaction);
@@ -1141,10 +1159,9 @@ public final class ContainerTables implements MirrorTarget {
                     root.transaction().updateProperties().set(MirrorProperties.CONFLICTS, conflicts)
                             .set(MirrorProperties.ANALYTICAL_TTL, ttl).commit();
                 }
-                String schema = SchemaCodec.toJson(flattener.schema());
-                String schemaLocation = schema.equals(committedSchema) ? committedSchemaLocation
-                        : writeSchema(schema);
-                long eventTs = Math.max(lastEventTs, batchLastEventTs);
+                schema = SchemaCodec.toJson(flattener.schema());
+                schemaLocation = schema.equals(committedSchema) ? committedSchemaLocation : writeSchema(schema);
+                eventTs = Math.max(lastEventTs, batchLastEventTs);
                 for (TableChanges table : tables.values()) {
                     Map<String, String> summary = new LinkedHashMap<>();
                     summary.put(MirrorSummary.BATCH, Long.toString(number));
@@ -1158,7 +1175,21 @@ public final class ContainerTables implements MirrorTarget {
                     }
                     table.stage(summary, observer);
                 }
+            } catch (JsonProcessingException e) {
+                throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
+            } catch (RuntimeException e) {
+                throw abort(e);
+            }
+            // The point of no return: once the request is sent, the batch may be in the catalog whatever comes back.
+            try {
                 catalogBatch.commit();
+            } catch (CommitFailedException e) {
+                // The catalog refused the batch (a table moved since the batch read it): nothing of it is reachable.
+                throw abort(e);
+            } catch (RuntimeException e) {
+                throw outOfStep(e, "its outcome is unknown (" + e.getMessage() + ")");
+            }
+            try {
                 int files = 0;
                 long bytes = 0;
                 for (TableChanges table : tables.values()) {
@@ -1193,11 +1224,27 @@ public final class ContainerTables implements MirrorTarget {
                             String.join("; ", applied.describe()));
                 }
                 return new Committed(position(), files, bytes, applied != null);
-            } catch (JsonProcessingException e) {
-                throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
             } catch (RuntimeException e) {
-                throw abort(e);
+                throw outOfStep(e, "was committed, but recording it in this process failed");
             }
+        }
+
+        /**
+         * Ends a batch whose commit request was sent and then failed without the catalog saying it refused the batch
+         * (a REST catalog's {@code CommitStateUnknownException}, a timeout, a lost answer), or whose bookkeeping
+         * failed once the catalog took it. The batch may be in the catalog, so none of its files may be deleted: a
+         * committed snapshot would point at missing files (Iceberg's own {@code SnapshotProducer} keeps them too).
+         * What this process holds (checkpoint, document index, schema) may now differ from the catalog, so the tables
+         * refuse every further batch until opened again, which reads what the catalog holds: the batch is then either
+         * there, and the source goes on after it, or not, and its files are orphans that the opening removes once
+         * they are old enough ({@code mirror.snapshots.keep-ms}).
+         */
+        private IllegalStateException outOfStep(RuntimeException failure, String what) {
+            openBatch = null;
+            outOfStep = "batch " + number + " " + what;
+            return new IllegalStateException("Batch " + number + " of " + container + " " + what + ": its files are "
+                    + "kept, and the container's tables must be opened again to learn from the catalog whether it "
+                    + "landed", failure);
         }
 
         /**

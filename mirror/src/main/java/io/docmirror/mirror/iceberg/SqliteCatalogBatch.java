@@ -10,6 +10,7 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
 
 import java.sql.Connection;
@@ -135,10 +136,12 @@ public final class SqliteCatalogBatch implements CatalogBatch {
      *
      * @return the tables that changed, with the metadata they now have
      * @throws CommitFailedException when a pointer moved since the batch read it (another writer); nothing changed
+     * @throws CommitStateUnknownException when the SQL COMMIT (or what follows it) failed: the batch may be in it
      */
     @Override
     public Map<TableIdentifier, TableMetadata> commit() {
         Map<TableIdentifier, TableMetadata> committed = new LinkedHashMap<>();
+        boolean sent = false;
         try (Connection sqlite = DriverManager.getConnection(settings.uri())) {
             sqlite.setAutoCommit(false);
             observer.reached(CommitStep.CATALOG_TRANSACTION_BEGUN, null);
@@ -156,13 +159,23 @@ public final class SqliteCatalogBatch implements CatalogBatch {
                     observer.reached(CommitStep.POINTER_MOVED, table.getKey());
                 }
                 observer.reached(CommitStep.CATALOG_COMMITTING, null);
-                sqlite.commit();
-                observer.reached(CommitStep.CATALOG_COMMITTED, null);
             } catch (SQLException | RuntimeException e) {
                 sqlite.rollback();
                 throw e;
             }
-        } catch (SQLException e) {
+            sent = true;
+            sqlite.commit();
+            observer.reached(CommitStep.CATALOG_COMMITTED, null);
+        } catch (SQLException | RuntimeException e) {
+            if (sent) {
+                // SQLite may have made the transaction durable before the error (or it failed closing the connection
+                // after the commit): the batch may be in the catalog.
+                throw e instanceof RuntimeException runtime ? runtime : new CommitStateUnknownException(e);
+            }
+            if (e instanceof CommitFailedException failed) {
+                throw failed;
+            }
+            // Rolled back before the COMMIT: nothing of the batch is in the catalog.
             throw new CommitFailedException(e, "Cannot commit a batch of %s tables to the catalog %s",
                     tables.size(), settings.uri());
         }

@@ -1,17 +1,13 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.LocalFileIO;
-import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.restfixture.RestCatalogServer;
 import io.docmirror.store.ChildProcesses;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,9 +27,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -141,23 +135,7 @@ class CommitStepCrashTest {
         if (catalog.equals("embedded")) {
             assertViewsAt(batch, when);
         }
-        try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirrorDirectory))) {
-            Map<String, Table> tables = new LinkedHashMap<>();
-            for (String name : TABLES) {
-                tables.put(name, catalog.catalog().loadTable(TableIdentifier.of(OrderBatches.CONTAINER, name)));
-            }
-            Map<String, String> batches = new LinkedHashMap<>();
-            tables.forEach((name, table) -> batches.put(name, table.currentSnapshot().summary().get(
-                    MirrorSummary.BATCH)));
-            assertThat(batches.values()).as("the batch of each table %s: %s", when, batches)
-                    .containsOnly(Long.toString(batch));
-            assertThat(IcebergRows.read(tables.get(OrderBatches.ROOT), "id", "v")).as("orders %s", when)
-                    .containsExactlyInAnyOrderElementsOf(OrderBatches.orders(batch));
-            assertThat(IcebergRows.read(tables.get(OrderBatches.ITEMS), "_id", "sku")).as("items %s", when)
-                    .containsExactlyInAnyOrderElementsOf(OrderBatches.items(batch));
-            assertThat(IcebergRows.read(tables.get(OrderBatches.HISTORY), "id", "_lsn")).as("history %s", when)
-                    .containsExactlyInAnyOrderElementsOf(OrderBatches.history(batch));
-        }
+        OrderBatches.assertTablesAt(config, mirrorDirectory, batch, when);
     }
 
     private void assertViewsAt(long batch, String when) throws SQLException {

@@ -1,10 +1,8 @@
 package io.docmirror.mirror.iceberg;
 
-import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogOptions;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.source.Checkpoint;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,7 +10,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * The child process of {@link CommitStepCrashTest}: commits {@link OrderBatches} one after another through
@@ -50,11 +47,7 @@ public final class CommitStepWriter {
             }
             do {
                 long number = tables.batches() + 1;
-                ContainerTables.Batch batch = tables.begin();
-                OrderBatches.changes(number).forEach(batch::add);
-                // As if batch n ended at LSN n of the container's one feed range.
-                batch.commit(Checkpoint.ofContinuation(new ContinuationToken(OrderBatches.CONTAINER,
-                        Map.of(0, number)).encode()));
+                OrderBatches.commit(tables.begin(), number);
             } while (announce("committed " + tables.batches()));
         }
     }

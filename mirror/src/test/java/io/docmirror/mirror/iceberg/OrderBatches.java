@@ -4,14 +4,27 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.docmirror.feed.ContinuationToken;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The changes of {@link CommitStepCrashTest}'s batches, and the rows the tables hold after each. Batch n creates order
@@ -78,6 +91,36 @@ final class OrderBatches {
             changes(earlier).forEach(change -> rows.add(List.of(change.id(), change.lsn())));
         }
         return rows;
+    }
+
+    /**
+     * Asserts that every table of the mirror in {@code mirrorDirectory} is at batch {@code batch} and holds exactly its
+     * rows, read through Iceberg's reader (which fails on a file the tables list but the warehouse lacks).
+     */
+    static void assertTablesAt(MirrorConfig config, Path mirrorDirectory, long batch, String when) {
+        try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirrorDirectory))) {
+            Map<String, Table> tables = new LinkedHashMap<>();
+            for (String name : List.of(ROOT, ITEMS, HISTORY)) {
+                tables.put(name, catalog.catalog().loadTable(TableIdentifier.of(CONTAINER, name)));
+            }
+            Map<String, String> batches = new LinkedHashMap<>();
+            tables.forEach((name, table) -> batches.put(name, table.currentSnapshot().summary().get(
+                    MirrorSummary.BATCH)));
+            assertThat(batches.values()).as("the batch of each table %s: %s", when, batches)
+                    .containsOnly(Long.toString(batch));
+            assertThat(IcebergRows.read(tables.get(ROOT), "id", "v")).as("orders %s", when)
+                    .containsExactlyInAnyOrderElementsOf(orders(batch));
+            assertThat(IcebergRows.read(tables.get(ITEMS), "_id", "sku")).as("items %s", when)
+                    .containsExactlyInAnyOrderElementsOf(items(batch));
+            assertThat(IcebergRows.read(tables.get(HISTORY), "id", "_lsn")).as("history %s", when)
+                    .containsExactlyInAnyOrderElementsOf(history(batch));
+        }
+    }
+
+    /** Adds batch {@code number}'s changes to {@code batch} and commits it, as if it ended at LSN {@code number}. */
+    static void commit(ContainerTables.Batch batch, long number) {
+        changes(number).forEach(batch::add);
+        batch.commit(Checkpoint.ofContinuation(new ContinuationToken(CONTAINER, Map.of(0, number)).encode()));
     }
 
     private static ObjectNode order(long number, long value, String... itemSuffixes) {
