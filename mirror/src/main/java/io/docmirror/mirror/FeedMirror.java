@@ -78,7 +78,8 @@ public final class FeedMirror implements AutoCloseable {
 
     /** One container's mirror with its change source and the batch being filled. */
     private static final class Source {
-        final ContainerProperties container;
+        /** The container as last listed; replaced when it was deleted and created again ({@link #recreated}). */
+        ContainerProperties container;
         /** Opened at the container's first read; null until then, and while opening it fails. */
         MirrorTarget mirror;
         /** Opened at the mirror's checkpoint before a read; null until then, and after a failure. */
@@ -483,8 +484,18 @@ public final class FeedMirror implements AutoCloseable {
         }
     }
 
-    /** Commits the open batch and returns how many changes it held. */
+    /**
+     * Commits the open batch and returns how many changes it held; none when the container turned out to be deleted
+     * and created again, whose mirror then starts again ({@link #recreated}).
+     */
     private long commit(Source source) {
+        // Every change of the batch was read before this look-up: when it still finds the container the source was
+        // opened for, none of them can come from a container created again since under the same name.
+        Optional<ContainerProperties> now = containers.readContainer(source.name());
+        if (now.isPresent() && isRecreated(source.container, now.get())) {
+            recreated(source, now.get());
+            return 0;
+        }
         MirrorTarget.Batch batch = source.batch;
         source.batch = null;
         long events = batch.events();
@@ -625,11 +636,50 @@ public final class FeedMirror implements AutoCloseable {
     /** Adds a source for each mirrored container not known yet; each opens at its first read. */
     private List<Source> refreshSources() {
         for (ContainerProperties container : containers.listContainers()) {
-            if (container.isMirrored() && !sources.containsKey(container.id())) {
+            Source known = sources.get(container.id());
+            if (known != null && isRecreated(known.container, container)) {
+                recreated(known, container);
+            } else if (container.isMirrored() && known == null) {
                 sources.put(container.id(), new Source(container));
                 health.put(container.id(), MirrorHealth.healthy(container.id()));
             }
         }
         return new ArrayList<>(sources.values());
+    }
+
+    /** Whether {@code listed} is another container than {@code known} under the same name: another {@code _rid}. */
+    private static boolean isRecreated(ContainerProperties known, ContainerProperties listed) {
+        return known.resourceId() != null && listed.resourceId() != null
+                && !known.resourceId().equals(listed.resourceId());
+    }
+
+    /**
+     * The container was deleted and created again while mirrored: a new container, whose change log starts again
+     * from its first LSN. Its open batch is dropped, and the next read opens its tables for the new {@code _rid},
+     * which drops the old container's tables ({@link ContainerTables#open}), and reads its changes from the start.
+     */
+    private void recreated(Source source, ContainerProperties container) {
+        log.warn("Container {} was deleted and created again (_rid {} is now {}): the old container's mirror is "
+                + "dropped, and the new one is mirrored from its first change", source.name(),
+                source.container.resourceId(), container.resourceId());
+        IllegalStateException replaced = new IllegalStateException("Container " + source.name()
+                + " was deleted and created again");
+        stopReading(source, replaced);
+        if (source.mirror != null) {
+            try {
+                source.mirror.close();
+            } catch (RuntimeException e) {
+                replaced.addSuppressed(e);
+            }
+            source.mirror = null;
+        }
+        if (replaced.getSuppressed().length > 0) {
+            log.warn("Closing the old mirror of {} failed; its files stay until the tables are opened again",
+                    source.name(), replaced);
+        }
+        source.container = container;
+        source.failuresInARow = 0;
+        source.retryAt = 0;
+        updateHealth(source, current -> MirrorHealth.healthy(source.name()));
     }
 }

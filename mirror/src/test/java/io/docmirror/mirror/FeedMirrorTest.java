@@ -275,7 +275,7 @@ class FeedMirrorTest {
         }
     }
 
-    private static Thread runInBackground(FeedMirror daemon) {
+    static Thread runInBackground(FeedMirror daemon) {
         Thread thread = new Thread(() -> {
             try {
                 daemon.run();
@@ -287,7 +287,7 @@ class FeedMirrorTest {
         return thread;
     }
 
-    private static void stop(FeedMirror daemon, Thread thread) throws InterruptedException {
+    static void stop(FeedMirror daemon, Thread thread) throws InterruptedException {
         daemon.stop();
         thread.join(30_000);
         daemon.close();

@@ -4,15 +4,23 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
+import io.docmirror.store.http.HttpStoreClient;
+import io.docmirror.store.http.StoreHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,6 +67,66 @@ class RecreatedContainerTest {
         assertThat(MirrorSql.query(work.resolve("mirror"), "events", "SELECT count(*) FROM events_history"))
                 .containsExactly(List.of(5L));
         assertThat(new Reconciler(store, work.resolve("mirror"), clock, 5).reconcile("events").exact()).isTrue();
+    }
+
+    /**
+     * The daemon notices the new container while it streams: before it commits a batch, and when it looks the
+     * containers up. It used to keep the old rows and skip the new container's changes up to the old checkpoint until
+     * a restart.
+     */
+    @Test
+    void aContainerRecreatedWhileTheDaemonStreamsIsMirroredFromItsFirstChange() throws Exception {
+        streamWhileTheContainerIsRecreated(store);
+    }
+
+    /** The same through the store's HTTP API ({@code mirror run --store URL}). */
+    @Test
+    void aContainerRecreatedWhileTheDaemonStreamsOverHttpIsMirroredFromItsFirstChange() throws Exception {
+        try (StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0));
+                HttpStoreClient client = new HttpStoreClient(server.baseUri(), Optional.empty())) {
+            streamWhileTheContainerIsRecreated(client);
+        }
+    }
+
+    /** Mirrors the container with a daemon reading {@code source} while the container is deleted and created again. */
+    private void streamWhileTheContainerIsRecreated(StoreClient source) throws Exception {
+        store.createContainer(ContainerProperties.of("events", "/pk").withAnalyticalTtl(-1));
+        for (int index = 0; index < 4; index++) {
+            store.createItem("events", "{\"id\":\"old" + index + "\",\"pk\":\"p\",\"n\":" + index + "}");
+        }
+        Path mirrorDirectory = work.resolve("mirror");
+        FeedMirror daemon = new FeedMirror(source, mirrorDirectory, MirrorConfig.defaults(), FlattenerConfig::defaults,
+                Clock.systemUTC());
+        Thread thread = FeedMirrorTest.runInBackground(daemon);
+        try {
+            StoreTesting.await("the old container mirrored", Duration.ofSeconds(60), () -> ids(mirrorDirectory),
+                    List.of("old0", "old1", "old2", "old3")::equals);
+
+            store.deleteContainer("events");
+            store.createContainer(ContainerProperties.of("events", "/pk").withAnalyticalTtl(-1));
+            // Six changes: LSNs 1 to 4 are at or below the old container's checkpoint, 5 and 6 beyond it.
+            for (int index = 0; index < 6; index++) {
+                store.createItem("events", "{\"id\":\"new" + index + "\",\"pk\":\"p\",\"s\":\"x" + index + "\"}");
+            }
+            List<String> seen = StoreTesting.await("exactly the new container's documents mirrored",
+                    Duration.ofSeconds(60), () -> ids(mirrorDirectory),
+                    List.of("new0", "new1", "new2", "new3", "new4", "new5")::equals);
+            System.out.println("mirrored after the container was created again: " + seen);
+        } finally {
+            FeedMirrorTest.stop(daemon, thread);
+        }
+        assertThat(new Reconciler(store, mirrorDirectory, clock, 5).reconcile("events").exact())
+                .as("the mirror against the new container").isTrue();
+    }
+
+    /** The mirrored ids, or what stopped reading them (the tables not there yet, say). */
+    private static List<String> ids(Path mirrorDirectory) {
+        try {
+            return MirrorSql.query(mirrorDirectory, "events", "SELECT id FROM events ORDER BY id").stream()
+                    .map(row -> (String) row.get(0)).toList();
+        } catch (SQLException | RuntimeException e) {
+            return List.of("cannot read the mirror: " + e.getMessage());
+        }
     }
 
     private FeedMirror.SyncResult sync() {
