@@ -7,6 +7,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -145,10 +147,59 @@ class HttpProtocolTest {
         assertThat(small.get("items")).hasSize(3);
         assertThat(routeSawMaxItems).containsExactly(Integer.toString(CAP), Integer.toString(CAP), "7");
 
+        // However a count is written, the cap holds: no length or leading zero slips past it.
+        routeSawMaxItems.clear();
+        for (String asked : List.of("2147483647", "0000005000", "99999999999999999999", "0007")) {
+            assertThat(json(RawHttp.request("GET", "/containers/orders/scan/0?maxItems=" + asked)
+                    .send(server.port())).get("items")).as("a scan page of maxItems=%s", asked)
+                    .hasSize(asked.equals("0007") ? 7 : CAP);
+            assertThat(json(RawHttp.request("GET", "/containers/orders/changelog/0?after=0&maxEvents=" + asked)
+                    .send(server.port())).get("events")).as("a change log page of maxEvents=%s", asked)
+                    .hasSize(asked.equals("0007") ? 7 : CAP);
+            RawHttp.request("GET", "/containers/orders/echo?maxItems=" + asked).send(server.port());
+        }
+        assertThat(routeSawMaxItems).containsExactly(Integer.toString(CAP), Integer.toString(CAP),
+                Integer.toString(CAP), "7");
+        // Anything but digits, or no item at all, is refused by name.
+        for (String asked : List.of("%2B5000", "-5", "0", "5e3", "")) {
+            for (String target : List.of("/containers/orders/scan/0?maxItems=", "/containers/orders/echo?maxItems=")) {
+                RawHttp.Response refused = RawHttp.request("GET", target + asked).send(server.port());
+                assertThat(refused.status()).as("%s%s: %s", target, asked, refused).isEqualTo(400);
+                assertThat(refused.bodyText()).as("%s%s", target, asked).contains("Invalid maxItems");
+            }
+        }
+
         // Reading on after the capped page gives the rest.
         JsonNode rest = json(RawHttp.request("GET", "/containers/orders/scan/0?maxItems=5000&continuation="
                 + scan.get("continuation").textValue()).send(server.port()));
         assertThat(rest.get("items")).hasSize(200);
+    }
+
+    /**
+     * A request with both Transfer-Encoding and Content-Length (request smuggling: a proxy reading the other header
+     * sees another request boundary) is refused with 400 and its connection closed; nothing of it is served.
+     */
+    @Test
+    void aRequestWithBothTransferEncodingAndContentLengthIsRefusedAndItsConnectionClosed() throws Exception {
+        String body = "{\"id\":\"o1\",\"customerId\":\"c1\"}";
+        String smuggled = "GET /containers/orders/items/o1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + HEADER + ": [\"c1\"]\r\n\r\n";
+        String request = "POST /containers/orders/items HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + HEADER + ": [\"c1\"]\r\nContent-Length: " + (body.length() + 2)
+                + "\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n" + smuggled;
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            // Read until the server closes: one answer, and no second one for the smuggled request.
+            RawHttp.Response response = RawHttp.readResponse(socket.getInputStream());
+            assertThat(response.status()).as(response.toString()).isEqualTo(400);
+            assertThat(response.bodyText()).contains("both Transfer-Encoding and Content-Length");
+            assertThat(response.bodyText()).as("one answer only").doesNotContain("HTTP/1.1");
+            assertThat(response.header("Connection")).contains("close");
+        }
+        assertThat(embedded.readPartition("orders", PartitionKey.of("c1"))).as("nothing was written").isEmpty();
     }
 
     private static JsonNode json(RawHttp.Response response) throws Exception {

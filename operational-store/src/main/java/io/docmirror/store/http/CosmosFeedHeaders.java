@@ -44,11 +44,7 @@ final class CosmosFeedHeaders {
         if (header.isEmpty() || header.get().equals("-1")) {
             return cap;
         }
-        if (!header.get().matches("[0-9]{1,9}") || Integer.parseInt(header.get()) == 0) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + MAX_ITEMS + " '"
-                    + header.get() + "': a positive number, or -1 for the server's page size");
-        }
-        return Math.min(Integer.parseInt(header.get()), cap);
+        return PageSize.capped(header.get(), "header " + MAX_ITEMS, cap);
     }
 
     /** Whether a partition key's effective partition key lies in the range the EPK headers name (all when none). */

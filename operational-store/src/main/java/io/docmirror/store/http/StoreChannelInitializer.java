@@ -3,7 +3,7 @@ package io.docmirror.store.http;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.ssl.SslContext;
 
 import java.time.Duration;
@@ -55,9 +55,11 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
                 .addLast("timeouts", timeouts);
         tls.ifPresent(context -> channel.pipeline().addLast("tls", context.newHandler(channel.alloc())));
         channel.pipeline()
-                .addLast("http", new HttpServerCodec(new HttpDecoderConfig()
+                .addLast("http-decoder", new StrictRequestDecoder(new HttpDecoderConfig()
                         .setMaxInitialLineLength(MAX_REQUEST_LINE_BYTES)
                         .setMaxHeaderSize(MAX_HEADER_BYTES)))
+                // A HEAD's answer is built without a body (ApiResponse.toNetty): the plain encoder suffices.
+                .addLast("http-encoder", new HttpResponseEncoder())
                 .addLast("body", new BoundedRequestAggregator(MAX_BODY_BYTES))
                 .addLast("dispatcher", new RequestDispatcher(api, storeWork, gate, timeouts, observer));
     }

@@ -226,19 +226,15 @@ final class StoreEndpoints {
     /** The page size asked for, at most {@code maxPageItems} (also when none is asked for). */
     private int pageSize(ApiRequest request, String parameter) {
         Optional<String> asked = request.queryParameter(parameter);
-        return asked.isEmpty() ? maxPageItems : Math.min(intValue(asked.get(), parameter), maxPageItems);
+        return asked.isEmpty() ? maxPageItems : PageSize.capped(asked.get(), parameter, maxPageItems);
     }
 
     /** The query an extra route sees: its {@code maxItems} lowered to the cap, or set to it when absent. */
     private Map<String, String> cappedQuery(ApiRequest request) {
         Map<String, String> query = new TreeMap<>(request.query());
         String asked = query.get("maxItems");
-        if (asked == null) {
-            query.put("maxItems", Integer.toString(maxPageItems));
-        }
-        else if (asked.matches("[0-9]{1,9}") && Integer.parseInt(asked) > maxPageItems) {
-            query.put("maxItems", Integer.toString(maxPageItems));
-        }
+        query.put("maxItems", Integer.toString(asked == null ? maxPageItems
+                : PageSize.capped(asked, "maxItems", maxPageItems)));
         return query;
     }
 
