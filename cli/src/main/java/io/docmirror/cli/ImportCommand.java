@@ -57,7 +57,7 @@ final class ImportCommand implements Callable<Integer> {
     boolean failFast;
 
     @Option(names = "--rejects", paramLabel = "FILE",
-            description = "Where rejected lines go (default: FILE.rejects.jsonl in the current directory).")
+            description = "Where rejected lines go (default: FILE.rejects.jsonl beside FILE).")
     Optional<Path> rejectsFile = Optional.empty();
 
     @Option(names = "--batch-size", paramLabel = "N", defaultValue = "5000",
@@ -72,7 +72,7 @@ final class ImportCommand implements Callable<Integer> {
         if (!Files.isReadable(file)) {
             throw new IllegalArgumentException("Cannot import " + file + ": no such readable file");
         }
-        Path rejects = rejectsFile.orElse(Path.of(file.getFileName() + ".rejects.jsonl"));
+        Path rejects = rejectsFile.orElse(file.resolveSibling(file.getFileName() + ".rejects.jsonl"));
         Files.deleteIfExists(rejects);
         IdAssignment ids = idSource == null ? IdAssignment.AS_IS
                 : idSource.generate ? IdAssignment.generated() : IdAssignment.fromPath(idSource.path);

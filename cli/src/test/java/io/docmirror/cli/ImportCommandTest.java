@@ -81,6 +81,26 @@ class ImportCommandTest {
         }
     }
 
+    /** Without --rejects, the rejects go beside the input file, never into whatever directory the command ran in. */
+    @Test
+    void theRejectsFileIsBesideTheInputByDefault() throws IOException {
+        Path input = dir.resolve("exports").resolve("rejects-beside-input.jsonl");
+        Files.createDirectories(input.getParent());
+        Files.writeString(input, "{\"id\":\"1\",\"pk\":\"a\"}\nnot json\n", StandardCharsets.UTF_8);
+        Path inWorkingDirectory = Path.of("rejects-beside-input.jsonl.rejects.jsonl");
+        try {
+            int exit = Docmirror.run("import", "--data", dir.toString(), "--container", "c", "--pk", "/pk",
+                    input.toString());
+
+            assertThat(exit).isEqualTo(ExitCodes.SOME_REJECTED);
+            assertThat(input.resolveSibling("rejects-beside-input.jsonl.rejects.jsonl")).content()
+                    .contains("\"line\":2", "is not valid JSON");
+            assertThat(inWorkingDirectory).as("a rejects file in the working directory").doesNotExist();
+        } finally {
+            Files.deleteIfExists(inWorkingDirectory);
+        }
+    }
+
     @Test
     void failFastStopsAtTheFirstBadLine() throws IOException {
         Path input = write("""

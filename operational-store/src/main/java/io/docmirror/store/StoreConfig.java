@@ -31,8 +31,8 @@ import static java.util.Objects.requireNonNull;
  * @param httpRequestTimeout the most time a request may take to arrive in full (and its response to be sent)
  * @param httpIdleTimeout how long a kept-alive connection may wait for its next request
  * @param httpMaxPageItems the most items or events one scan, change log or change feed page answers with
- * @param httpLoginFailures how many wrong keys one client address may send before it is locked out
- * @param httpLoginLockout how long such a client address is locked out (and the window its failures count in)
+ * @param httpLoginFailures how many wrong keys one client address may send before their answers are held back
+ * @param httpLoginFailureDelay the longest the answer to a wrong key is held back
  * @param acceptEmulatorKey whether the Cosmos DB routes also accept the Azure Cosmos DB emulator's published key as a
  *        read-write key
  * @param tlsKeystore a PKCS#12 file with the server's certificate and private key: the HTTP API then speaks TLS only
@@ -57,7 +57,7 @@ public record StoreConfig(
         Duration httpIdleTimeout,
         int httpMaxPageItems,
         int httpLoginFailures,
-        Duration httpLoginLockout,
+        Duration httpLoginFailureDelay,
         boolean acceptEmulatorKey,
         Optional<String> tlsKeystore,
         String tlsKeystorePassword,
@@ -128,20 +128,22 @@ public record StoreConfig(
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption HTTP_LOGIN_FAILURES = new ConfigOption(
             "store.http.login-failures", ConfigType.INTEGER, "10",
-            "Wrong keys one client address (an IPv6 `/64`) may send within `store.http.login-lockout-ms`; "
-                    + "then each of its requests is answered `429` (with `Retry-After`) until the lockout has "
-                    + "passed.")
+            "Wrong keys one client address (an IPv6 `/64`) may send before the answers to its further wrong keys "
+                    + "are held back: 50 ms, then twice as long each time, up to "
+                    + "`store.http.login-failure-delay-ms`, until the address has sent none for a minute. A "
+                    + "request with a valid key is never held back or refused.")
             .withRule(ConfigRule.atLeast(1));
-    public static final ConfigOption HTTP_LOGIN_LOCKOUT_MS = new ConfigOption(
-            "store.http.login-lockout-ms", ConfigType.INTEGER, "60000",
-            "How long a client address that sent too many wrong keys is locked out, and the window its "
-                    + "wrong keys are counted in.")
-            .withRule(ConfigRule.between(1, MAX_TIMEOUT_MS));
+    public static final ConfigOption HTTP_LOGIN_FAILURE_DELAY_MS = new ConfigOption(
+            "store.http.login-failure-delay-ms", ConfigType.INTEGER, "2000",
+            "The longest the answer to a wrong key is held back once its address has sent "
+                    + "`store.http.login-failures` of them (no thread waits meanwhile).")
+            .withRule(ConfigRule.between(1, 60_000));
     public static final ConfigOption HTTP_ACCEPT_EMULATOR_KEY = new ConfigOption(
             "store.http.accept-emulator-key", ConfigType.BOOLEAN, "false",
             "Whether the Cosmos DB routes (/ and /dbs/...) also accept requests signed with the Azure Cosmos "
                     + "DB emulator's published well-known key, as a read-write key, so that tools and tests "
-                    + "written for the emulator run unchanged. The key is public: use it on 127.0.0.1 only.");
+                    + "written for the emulator run unchanged. The key is public, so a bind address other than "
+                    + "127.0.0.1 or ::1 is refused with it.");
     public static final ConfigOption HTTP_TLS_KEYSTORE = new ConfigOption(
             "store.http.tls-keystore", ConfigType.STRING, "",
             "A PKCS#12 file holding the server's certificate and private key. When set, the HTTP API "
@@ -173,7 +175,7 @@ public record StoreConfig(
     public static final List<ConfigOption> OPTIONS = List.of(SYNC_WRITES, TTL_REAPER_INTERVAL_MS, TTL_REAPER_BATCH_SIZE,
             HTTP_BIND, HTTP_PORT, HTTP_THREADS, HTTP_PRIMARY_KEY, HTTP_READ_ONLY_KEY, HTTP_MAX_CONNECTIONS,
             HTTP_REQUEST_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, HTTP_MAX_PAGE_ITEMS, HTTP_LOGIN_FAILURES,
-            HTTP_LOGIN_LOCKOUT_MS, HTTP_ACCEPT_EMULATOR_KEY, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD,
+            HTTP_LOGIN_FAILURE_DELAY_MS, HTTP_ACCEPT_EMULATOR_KEY, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD,
             HTTP_COSMOS_ALL_VERSIONS_AND_DELETES, CHANGE_LOG_RETENTION_MS, CHANGE_LOG_RETENTION_EVENTS);
 
     public StoreConfig {
@@ -197,7 +199,7 @@ public record StoreConfig(
         HTTP_IDLE_TIMEOUT_MS.check(httpIdleTimeout.toMillis());
         HTTP_MAX_PAGE_ITEMS.check(httpMaxPageItems);
         HTTP_LOGIN_FAILURES.check(httpLoginFailures);
-        HTTP_LOGIN_LOCKOUT_MS.check(httpLoginLockout.toMillis());
+        HTTP_LOGIN_FAILURE_DELAY_MS.check(httpLoginFailureDelay.toMillis());
         tlsKeystore = tlsKeystore.filter(path -> !path.isEmpty());
         requireNonNull(tlsKeystorePassword, "tlsKeystorePassword is null");
         CHANGE_LOG_RETENTION_MS.check(changeLogRetentionMs);
@@ -245,7 +247,7 @@ public record StoreConfig(
                 Duration.ofMillis(section.longValue(HTTP_IDLE_TIMEOUT_MS)),
                 section.intValue(HTTP_MAX_PAGE_ITEMS),
                 section.intValue(HTTP_LOGIN_FAILURES),
-                Duration.ofMillis(section.longValue(HTTP_LOGIN_LOCKOUT_MS)),
+                Duration.ofMillis(section.longValue(HTTP_LOGIN_FAILURE_DELAY_MS)),
                 section.booleanValue(HTTP_ACCEPT_EMULATOR_KEY),
                 Optional.of(section.text(HTTP_TLS_KEYSTORE)),
                 section.text(HTTP_TLS_KEYSTORE_PASSWORD),
@@ -255,14 +257,14 @@ public record StoreConfig(
     public StoreConfig withSyncWrites(boolean sync) {
         return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore,
                 tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
     public StoreConfig withHttp(String bind, int port) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore,
                 tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
@@ -270,7 +272,7 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 Optional.ofNullable(primary), Optional.ofNullable(readOnly), changeLogRetentionMs,
                 changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout, httpIdleTimeout, httpMaxPageItems,
-                httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword,
+                httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword,
                 cosmosAllVersionsAndDeletes);
     }
 
@@ -281,7 +283,7 @@ public record StoreConfig(
     public StoreConfig withChangeLogRetention(long retentionMs, long retentionEvents) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, retentionMs, retentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, acceptEmulatorKey, tlsKeystore,
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore,
                 tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
@@ -289,7 +291,7 @@ public record StoreConfig(
     public StoreConfig withEmulatorKey(boolean accept) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
-                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout, accept,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, accept,
                 tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes);
     }
 
@@ -297,7 +299,7 @@ public record StoreConfig(
     public StoreConfig withTls(String keystore, String password) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
-                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
                 acceptEmulatorKey, Optional.of(keystore), password, cosmosAllVersionsAndDeletes);
     }
 
@@ -308,7 +310,7 @@ public record StoreConfig(
     public StoreConfig withCosmosAllVersionsAndDeletes(boolean offered) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
-                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginLockout,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
                 acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, offered);
     }
 
@@ -322,8 +324,8 @@ public record StoreConfig(
                 + ", changeLogRetentionMs=" + changeLogRetentionMs + ", changeLogRetentionEvents="
                 + changeLogRetentionEvents + ", httpMaxConnections=" + httpMaxConnections + ", httpRequestTimeout="
                 + httpRequestTimeout + ", httpIdleTimeout=" + httpIdleTimeout + ", httpMaxPageItems="
-                + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginLockout="
-                + httpLoginLockout + ", acceptEmulatorKey=" + acceptEmulatorKey + ", tlsKeystore="
+                + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginFailureDelay="
+                + httpLoginFailureDelay + ", acceptEmulatorKey=" + acceptEmulatorKey + ", tlsKeystore="
                 + tlsKeystore.orElse("(none)") + ", cosmosAllVersionsAndDeletes=" + cosmosAllVersionsAndDeletes + "]";
     }
 }

@@ -56,6 +56,24 @@ class HttpBindAndKeysTest {
         }
     }
 
+    /** The emulator's key is published: accepted on another address, it would let anyone who reaches it write. */
+    @Test
+    void theEmulatorKeyIsRefusedOnAnAddressOtherThanTheLocalOnes() throws Exception {
+        for (String bind : new String[] {"127.0.0.2", "0.0.0.0"}) {
+            StoreConfig config = StoreConfig.fromProperties(Map.of("store.http.bind", bind, "store.http.primary-key",
+                    PRIMARY_KEY, "store.http.accept-emulator-key", "true"));
+            assertThatThrownBy(() -> StoreHttpServer.start(embedded, config.withHttp(bind, 0))).as(bind)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Invalid value true for configuration store.http.accept-emulator-key: the Cosmos DB "
+                            + "emulator's key is published, so it would give anyone who reaches " + bind
+                            + " read-write access; accept it only when store.http.bind is 127.0.0.1 or ::1");
+        }
+        StoreConfig local = StoreConfig.fromProperties(Map.of("store.http.accept-emulator-key", "true"));
+        try (StoreHttpServer server = StoreHttpServer.start(embedded, local.withHttp("127.0.0.1", 0))) {
+            assertThat(RawHttp.request("GET", "/containers").send(server.port()).status()).isEqualTo(200);
+        }
+    }
+
     @Test
     void theLocalAddressesStartWithoutKeys() throws Exception {
         for (String bind : new String[] {"127.0.0.1", "localhost"}) {

@@ -17,7 +17,7 @@ class StoreConfigTest {
     void defaults() {
         assertThat(StoreConfig.defaults()).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081,
                 16, Optional.empty(), Optional.empty(), 604_800_000L, -1, 1024, Duration.ofSeconds(30),
-                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(60), false, Optional.empty(), "", true));
+                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true));
     }
 
     @Test
@@ -39,7 +39,7 @@ class StoreConfigTest {
                 "store.http.idle-timeout-ms", "2500",
                 "store.http.max-page-items", "50",
                 "store.http.login-failures", "3",
-                "store.http.login-lockout-ms", "4000",
+                "store.http.login-failure-delay-ms", "4000",
                 "store.http.accept-emulator-key", "true",
                 "store.http.tls-keystore", "/etc/docmirror/server.p12",
                 "store.http.tls-keystore-password", "secret",
@@ -47,7 +47,7 @@ class StoreConfigTest {
 
         assertThat(config).isEqualTo(new StoreConfig(false, Duration.ofMillis(250), 10, "0.0.0.0", 9000, 4,
                 Optional.of(PRIMARY_KEY), Optional.of(READ_ONLY_KEY), 3_600_000L, 5000, 1024, Duration.ofSeconds(30),
-                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(60), false, Optional.empty(), "", true));
+                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true));
         assertThat(limits).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081, 16,
                 Optional.empty(), Optional.empty(), 604_800_000L, -1, 64, Duration.ofMillis(1500),
                 Duration.ofMillis(2500), 50, 3, Duration.ofMillis(4000), true, Optional.of("/etc/docmirror/server.p12"),
@@ -69,7 +69,7 @@ class StoreConfigTest {
     void httpLimitsMustBePositive() {
         for (String option : new String[] {"store.http.max-connections", "store.http.request-timeout-ms",
                 "store.http.idle-timeout-ms", "store.http.max-page-items", "store.http.login-failures",
-                "store.http.login-lockout-ms"}) {
+                "store.http.login-failure-delay-ms"}) {
             assertThatThrownBy(() -> StoreConfig.fromProperties(Map.of(option, "0")))
                     .as(option)
                     .isInstanceOf(IllegalArgumentException.class)

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,12 +30,19 @@ final class ApiResponse {
     private final byte[] body;
     /** What an error answer says, so that the Cosmos DB routes can say it in their own shape; null otherwise. */
     private final String errorMessage;
+    /** How long the connection holds the answer before sending it (a wrong key's, to slow guessing down). */
+    private final Duration delay;
 
     private ApiResponse(int status, Map<String, String> headers, byte[] body, String errorMessage) {
+        this(status, headers, body, errorMessage, Duration.ZERO);
+    }
+
+    private ApiResponse(int status, Map<String, String> headers, byte[] body, String errorMessage, Duration delay) {
         this.status = status;
         this.headers = headers;
         this.body = body;
         this.errorMessage = errorMessage;
+        this.delay = delay;
     }
 
     static ApiResponse json(int status, byte[] body) {
@@ -63,7 +71,16 @@ final class ApiResponse {
         if (errorMessage == null) {
             return this;
         }
-        return new ApiResponse(status, headers, CosmosWire.error(status, errorMessage), errorMessage);
+        return new ApiResponse(status, headers, CosmosWire.error(status, errorMessage), errorMessage, delay);
+    }
+
+    /** This answer, sent {@code delay} after it is ready; no thread waits meanwhile, the connection's timer does. */
+    ApiResponse delayedBy(Duration delay) {
+        return new ApiResponse(status, headers, body, errorMessage, requireNonNull(delay, "delay is null"));
+    }
+
+    Duration delay() {
+        return delay;
     }
 
     /**
@@ -81,7 +98,7 @@ final class ApiResponse {
         }
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
-        return new ApiResponse(status, more, body, errorMessage);
+        return new ApiResponse(status, more, body, errorMessage, delay);
     }
 
     int status() {

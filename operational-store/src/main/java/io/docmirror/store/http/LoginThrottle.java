@@ -11,19 +11,22 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * Slows down key guessing: a client address that sends {@code failuresAllowed} wrong keys within the lockout window
- * is locked out for the lockout, and each of its requests is answered 429 meanwhile (whatever key it sends, so
- * that a lockout cannot be used to test guesses). An IPv6 client counts by its /64, since one host commonly holds
- * a whole /64.
+ * Slows down key guessing without ever refusing a valid key: once a client address has sent {@code failuresAllowed}
+ * wrong keys, the answer to each further one is held back, twice as long each time (from {@link #FIRST_DELAY} up to
+ * {@code maxDelay}), until the address has sent none for {@link #FORGET_AFTER}. A request with a valid key is never
+ * held: a lockout would shut out everyone behind the same proxy or NAT, the right key included, and protect nothing,
+ * since the keys are at least 192 bits. An IPv6 client counts by its /64, since one host commonly holds a whole /64.
  *
  * <p>Memory is bounded: at most {@link #MAX_TRACKED_CLIENTS} addresses are remembered, the least recently seen
  * forgotten first.
  */
 final class LoginThrottle {
     static final int MAX_TRACKED_CLIENTS = 10_000;
+    static final Duration FIRST_DELAY = Duration.ofMillis(50);
+    static final Duration FORGET_AFTER = Duration.ofMinutes(1);
 
     private final int failuresAllowed;
-    private final long lockoutNanos;
+    private final long maxDelayNanos;
     private final LongSupplier nanoTime;
     private final Map<String, Failures> clients = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -35,39 +38,32 @@ final class LoginThrottle {
     };
 
     /**
+     * @param maxDelay the longest a wrong key's answer is held
      * @param nanoTime a monotonic clock in nanoseconds ({@code System::nanoTime})
      */
-    LoginThrottle(int failuresAllowed, Duration lockout, LongSupplier nanoTime) {
+    LoginThrottle(int failuresAllowed, Duration maxDelay, LongSupplier nanoTime) {
         this.failuresAllowed = failuresAllowed;
-        this.lockoutNanos = lockout.toNanos();
+        this.maxDelayNanos = maxDelay.toNanos();
         this.nanoTime = nanoTime;
     }
 
-    /** How much longer the client is locked out; empty when it may present a key. */
-    synchronized Optional<Duration> lockout(InetAddress client) {
-        Failures failures = clients.get(key(client));
-        long now = nanoTime.getAsLong();
-        if (failures == null || failures.lockedUntil - now <= 0) {
-            return Optional.empty();
-        }
-        return Optional.of(Duration.ofNanos(failures.lockedUntil - now));
-    }
-
-    /** The client sent a wrong key. */
-    synchronized void recordFailure(InetAddress client) {
+    /** The client sent a wrong key: returns how long to hold its answer. */
+    synchronized Duration recordFailure(InetAddress client) {
         long now = nanoTime.getAsLong();
         String key = key(client);
         Failures failures = clients.get(key);
-        if (failures == null || now - failures.windowStart >= lockoutNanos && failures.lockedUntil - now <= 0) {
-            failures = new Failures(now);
+        if (failures == null || now - failures.last >= FORGET_AFTER.toNanos()) {
+            failures = new Failures();
             clients.put(key, failures);
         }
+        failures.last = now;
         failures.count++;
-        if (failures.count >= failuresAllowed) {
-            failures.lockedUntil = now + lockoutNanos;
-            failures.windowStart = now;
-            failures.count = 0;
+        int beyond = failures.count - failuresAllowed;
+        if (beyond <= 0) {
+            return Duration.ZERO;
         }
+        long delay = FIRST_DELAY.toNanos() << Math.min(beyond - 1, 30);
+        return Duration.ofNanos(Math.min(delay, maxDelayNanos));
     }
 
     synchronized int trackedClients() {
@@ -82,15 +78,9 @@ final class LoginThrottle {
         return HexFormat.of().formatHex(address);
     }
 
-    /** One client's wrong keys in its current window, and until when it is locked out. */
+    /** One client's wrong keys since it last went {@link #FORGET_AFTER} without one, and when it sent the last. */
     private static final class Failures {
-        long windowStart;
+        long last;
         int count;
-        long lockedUntil;
-
-        Failures(long now) {
-            this.windowStart = now;
-            this.lockedUntil = now;
-        }
     }
 }

@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -110,7 +111,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
                 } finally {
                     // StoreApi answers every exception; only an Error leaves no answer, and then the connection goes.
                     Answer answer = response;
-                    ctx.executor().execute(() -> {
+                    Runnable send = () -> {
                         if (answer == null) {
                             gate.exit();
                             ctx.close();
@@ -118,7 +119,14 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
                         else {
                             write(ctx, received, answer);
                         }
-                    });
+                    };
+                    if (answer == null || answer.response().delay().isZero()) {
+                        ctx.executor().execute(send);
+                    }
+                    else {
+                        // A wrong key's answer, held back by the event loop's timer: no thread waits for it.
+                        ctx.executor().schedule(send, answer.response().delay().toNanos(), TimeUnit.NANOSECONDS);
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {

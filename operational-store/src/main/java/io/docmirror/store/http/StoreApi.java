@@ -1,6 +1,5 @@
 package io.docmirror.store.http;
 
-import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import org.slf4j.Logger;
@@ -16,9 +15,9 @@ import java.util.regex.Pattern;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Serves one request, whatever carries it: the login throttle, then the key check, then the route; and every
- * failure turned into the API's error answer ({@code {"code":..., "status":..., "message":...}}). A 5xx is the
- * store's or the server's fault, never the request's, and is logged with its cause.
+ * Serves one request, whatever carries it: the key check (the login throttle holding back wrong keys' answers), then
+ * the route; and every failure turned into the API's error answer ({@code {"code":..., "status":..., "message":...}}).
+ * A 5xx is the store's or the server's fault, never the request's, and is logged with its cause.
  *
  * <p>The Cosmos DB routes ({@code /} and below {@code /dbs}) are signed with Cosmos DB's master-key signature instead
  * of a bearer key, answer errors in Cosmos DB's shape ({@code {"code":"NotFound","message":...}}) and carry the
@@ -79,19 +78,11 @@ final class StoreApi {
         }
     }
 
-    /** The answer to a request that may not go on: a locked-out client, a missing or wrong key. */
+    /** The answer to a request that may not go on: a missing or wrong key (held back when wrong keys pile up). */
     private Optional<ApiResponse> refusal(ApiRequest request) {
         boolean cosmos = CosmosResourcePath.isCosmos(request.segments());
         if (cosmos ? !cosmosAuthorization.requiresSignature() : !authenticator.requiresKeys()) {
             return Optional.empty();
-        }
-        Optional<Duration> lockout = throttle.lockout(request.client());
-        if (lockout.isPresent()) {
-            long seconds = Math.max(1, (lockout.get().toMillis() + 999) / 1000);
-            return Optional.of(ApiResponse.error(429, "TOO_MANY_REQUESTS", "Too many wrong keys from this address; "
-                            + "it is locked out for " + seconds + " more seconds ("
-                            + StoreConfig.HTTP_LOGIN_FAILURES.key() + ", " + StoreConfig.HTTP_LOGIN_LOCKOUT_MS.key() + ")")
-                    .withHeader("Retry-After", Long.toString(seconds)));
         }
         if (cosmos) {
             return cosmosRefusal(request);
@@ -100,11 +91,9 @@ final class StoreApi {
             case ALLOWED -> Optional.empty();
             case MISSING_KEY -> Optional.of(ApiResponse.error(401, StoreErrorCode.UNAUTHORIZED.name(),
                     "Missing 'Authorization: Bearer <key>' header"));
-            case WRONG_KEY -> {
-                throttle.recordFailure(request.client());
-                yield Optional.of(ApiResponse.error(401, StoreErrorCode.UNAUTHORIZED.name(),
-                        "The key in the Authorization header is not valid"));
-            }
+            case WRONG_KEY -> Optional.of(ApiResponse.error(401, StoreErrorCode.UNAUTHORIZED.name(),
+                    "The key in the Authorization header is not valid")
+                    .delayedBy(throttle.recordFailure(request.client())));
             case READ_ONLY_KEY_CANNOT_WRITE -> Optional.of(ApiResponse.error(403, StoreErrorCode.FORBIDDEN.name(),
                     "The read-only key cannot " + request.method() + "; use the primary key"));
         };
@@ -114,10 +103,14 @@ final class StoreApi {
     private Optional<ApiResponse> cosmosRefusal(ApiRequest request) {
         CosmosResourcePath resource = new CosmosResourcePath(request.segments());
         CosmosAuthorization.Verdict verdict = cosmosAuthorization.check(request, resource);
-        if (verdict == CosmosAuthorization.Verdict.MALFORMED_SIGNATURE
-                || verdict == CosmosAuthorization.Verdict.WRONG_SIGNATURE) {
-            throttle.recordFailure(request.client());
-        }
+        Duration delay = verdict == CosmosAuthorization.Verdict.MALFORMED_SIGNATURE
+                || verdict == CosmosAuthorization.Verdict.WRONG_SIGNATURE
+                ? throttle.recordFailure(request.client()) : Duration.ZERO;
+        return cosmosVerdict(request, resource, verdict).map(refusal -> refusal.delayedBy(delay));
+    }
+
+    private static Optional<ApiResponse> cosmosVerdict(ApiRequest request, CosmosResourcePath resource,
+            CosmosAuthorization.Verdict verdict) {
         return switch (verdict) {
             case ALLOWED -> Optional.empty();
             case MISSING_SIGNATURE -> Optional.of(ApiResponse.cosmosError(401, "Required header authorization is "

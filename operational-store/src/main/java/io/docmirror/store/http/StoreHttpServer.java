@@ -90,8 +90,8 @@ public final class StoreHttpServer implements AutoCloseable {
     /**
      * Starts serving {@code store} and, below {@code /containers/{c}/<name>}, the given extra routes.
      *
-     * @throws IllegalArgumentException when the address is not 127.0.0.1 or ::1 and no primary key is configured,
-     *         or a route's name is not a lower-case word or is one of the store's own
+     * @throws IllegalArgumentException when the address is not 127.0.0.1 or ::1 and no primary key is configured or
+     *         the emulator's key is accepted, or a route's name is not a lower-case word or is one of the store's own
      * @throws IOException when the address cannot be listened on
      */
     public static StoreHttpServer start(StoreClient store, StoreConfig config, Map<String, ContainerRoute> containerRoutes)
@@ -103,8 +103,8 @@ public final class StoreHttpServer implements AutoCloseable {
      * Starts serving {@code store} and the extra routes, telling {@code observer} of every answered request (for
      * metrics).
      *
-     * @throws IllegalArgumentException when the address is not 127.0.0.1 or ::1 and no primary key is configured,
-     *         or a route's name is not a lower-case word or is one of the store's own
+     * @throws IllegalArgumentException when the address is not 127.0.0.1 or ::1 and no primary key is configured or
+     *         the emulator's key is accepted, or a route's name is not a lower-case word or is one of the store's own
      * @throws IOException when the address cannot be listened on
      */
     public static StoreHttpServer start(StoreClient store, StoreConfig config,
@@ -116,13 +116,18 @@ public final class StoreHttpServer implements AutoCloseable {
             throw StoreConfig.HTTP_BIND.invalid(config.httpBind(), "listening on an address other than 127.0.0.1 or "
                     + "::1 (other loopback addresses included) requires " + StoreConfig.HTTP_PRIMARY_KEY.key());
         }
+        if (!isLocalOnly(address) && config.acceptEmulatorKey()) {
+            throw StoreConfig.HTTP_ACCEPT_EMULATOR_KEY.invalid("true", "the Cosmos DB emulator's key is published, so "
+                    + "it would give anyone who reaches " + config.httpBind() + " read-write access; accept it only "
+                    + "when " + StoreConfig.HTTP_BIND.key() + " is 127.0.0.1 or ::1");
+        }
         Optional<SslContext> tls = config.tlsKeystore().isPresent()
                 ? Optional.of(ServerCertificate.load(Path.of(config.tlsKeystore().get()), config.tlsKeystorePassword()))
                 : Optional.empty();
         StoreApi api = new StoreApi(new Authenticator(config.primaryKey(), config.readOnlyKey()),
                 new CosmosAuthorization(config.primaryKey(), config.readOnlyKey(), config.acceptEmulatorKey(),
                         Clock.systemUTC()),
-                new LoginThrottle(config.httpLoginFailures(), config.httpLoginLockout(), System::nanoTime),
+                new LoginThrottle(config.httpLoginFailures(), config.httpLoginFailureDelay(), System::nanoTime),
                 new StoreEndpoints(store, config.httpMaxPageItems(), containerRoutes, tls.isPresent(),
                         config.cosmosAllVersionsAndDeletes()).router());
 

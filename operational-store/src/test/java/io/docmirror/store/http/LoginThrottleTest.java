@@ -4,44 +4,38 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The throttle's rules on a clock of our own: when a lockout starts and ends, what counts as one client, memory. */
+/** The throttle's rules on a clock of our own: when wrong keys' answers are held back, what counts as one client. */
 class LoginThrottleTest {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final LoginThrottle throttle = new LoginThrottle(3, Duration.ofSeconds(60), now::get);
+    private final LoginThrottle throttle = new LoginThrottle(3, Duration.ofMillis(300), now::get);
 
     @Test
-    void theThirdWrongKeyWithinTheWindowLocksTheAddressOutForTheLockout() throws Exception {
+    void beyondTheAllowedWrongKeysEachAnswerIsHeldTwiceAsLongUpToTheMost() throws Exception {
         InetAddress client = InetAddress.getByName("192.0.2.1");
-        throttle.recordFailure(client);
-        throttle.recordFailure(client);
-        assertThat(throttle.lockout(client)).isEmpty();
-
-        throttle.recordFailure(client);
-        assertThat(throttle.lockout(client)).contains(Duration.ofSeconds(60));
-        advance(Duration.ofSeconds(59));
-        assertThat(throttle.lockout(client)).contains(Duration.ofSeconds(1));
-        advance(Duration.ofSeconds(1));
-        assertThat(throttle.lockout(client)).isEmpty();
-
-        // After the lockout the count starts again.
-        throttle.recordFailure(client);
-        throttle.recordFailure(client);
-        assertThat(throttle.lockout(client)).isEmpty();
+        List<Duration> delays = new ArrayList<>();
+        for (int attempt = 0; attempt < 7; attempt++) {
+            delays.add(throttle.recordFailure(client));
+        }
+        assertThat(delays).containsExactly(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofMillis(50),
+                Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300));
     }
 
     @Test
-    void wrongKeysFurtherApartThanTheWindowDoNotAddUp() throws Exception {
+    void anAddressWithoutAWrongKeyForAMinuteStartsAgain() throws Exception {
         InetAddress client = InetAddress.getByName("192.0.2.1");
-        for (int attempt = 0; attempt < 10; attempt++) {
+        for (int attempt = 0; attempt < 5; attempt++) {
             throttle.recordFailure(client);
-            throttle.recordFailure(client);
-            advance(Duration.ofSeconds(61));
         }
-        assertThat(throttle.lockout(client)).isEmpty();
+        advance(LoginThrottle.FORGET_AFTER.minusMillis(1));
+        assertThat(throttle.recordFailure(client)).as("within the minute").isEqualTo(Duration.ofMillis(200));
+        advance(LoginThrottle.FORGET_AFTER);
+        assertThat(throttle.recordFailure(client)).as("a minute later").isZero();
     }
 
     @Test
@@ -50,16 +44,16 @@ class LoginThrottleTest {
         throttle.recordFailure(InetAddress.getByName("2001:db8:1:2::ffff"));
         throttle.recordFailure(InetAddress.getByName("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
 
-        assertThat(throttle.lockout(InetAddress.getByName("2001:db8:1:2::42"))).isPresent();
-        assertThat(throttle.lockout(InetAddress.getByName("2001:db8:1:3::1"))).isEmpty();
-        assertThat(throttle.lockout(InetAddress.getByName("192.0.2.1"))).isEmpty();
+        assertThat(throttle.recordFailure(InetAddress.getByName("2001:db8:1:2::42"))).isPositive();
+        assertThat(throttle.recordFailure(InetAddress.getByName("2001:db8:1:3::1"))).isZero();
+        assertThat(throttle.recordFailure(InetAddress.getByName("192.0.2.1"))).isZero();
     }
 
     @Test
     void memoryIsBoundedByForgettingTheLeastRecentlySeen() throws Exception {
-        InetAddress locked = InetAddress.getByName("192.0.2.1");
+        InetAddress guesser = InetAddress.getByName("192.0.2.1");
         for (int attempt = 0; attempt < 3; attempt++) {
-            throttle.recordFailure(locked);
+            throttle.recordFailure(guesser);
         }
         for (int index = 0; index < LoginThrottle.MAX_TRACKED_CLIENTS * 2; index++) {
             throttle.recordFailure(InetAddress.getByAddress(new byte[] {10, (byte) (index >> 16), (byte) (index >> 8),
@@ -67,7 +61,7 @@ class LoginThrottleTest {
         }
 
         assertThat(throttle.trackedClients()).isEqualTo(LoginThrottle.MAX_TRACKED_CLIENTS);
-        assertThat(throttle.lockout(locked)).as("forgotten, the oldest").isEmpty();
+        assertThat(throttle.recordFailure(guesser)).as("forgotten, the oldest").isZero();
     }
 
     private void advance(Duration duration) {
