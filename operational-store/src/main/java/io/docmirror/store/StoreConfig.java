@@ -106,8 +106,10 @@ public record StoreConfig(
                     + "key, and different from it.");
     public static final ConfigOption HTTP_MAX_CONNECTIONS = new ConfigOption(
             "store.http.max-connections", ConfigType.INTEGER, "1024",
-            "The most connections the HTTP API holds open at once; a connection beyond it is closed as "
-                    + "soon as it is accepted.")
+            "The most connections the HTTP API holds open at once, and a quarter of it from one client "
+                    + "address. When a new connection finds either full, the oldest connection (of the pool, or of "
+                    + "that address) that has not sent a whole request yet is closed to make room; when every one "
+                    + "has, the new connection is closed as soon as it is accepted.")
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption HTTP_REQUEST_TIMEOUT_MS = new ConfigOption(
             "store.http.request-timeout-ms", ConfigType.INTEGER, "30000",

@@ -16,8 +16,10 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -136,13 +138,13 @@ class HttpConnectionLimitsTest {
     @Test
     void connectionsBeyondTheLimitAreClosedAtOnceAndTheLimitFreesUp() throws Exception {
         start(Map.of("store.http.max-connections", "4"));
-        // Four kept-alive connections, each proven open by an answer.
+        // Four kept-alive connections from four addresses (one address may hold a quarter), each proven open.
         for (int index = 0; index < 4; index++) {
-            Socket socket = connect();
+            Socket socket = connectFrom(client(index));
             write(socket, "GET /containers HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
             assertThat(readHead(socket)).startsWith("HTTP/1.1 200");
         }
-        Socket fifth = connect();
+        Socket fifth = connectFrom(client(4));
         assertThat(readUntilClosed(fifth)).as("what the fifth connection got before it was closed").isEmpty();
 
         sockets.get(0).close();
@@ -151,12 +153,80 @@ class HttpConnectionLimitsTest {
         List<String> seen = new ArrayList<>();
         String answer = "";
         while (!answer.startsWith("HTTP/1.1 200") && System.nanoTime() < deadline) {
-            Socket again = connect();
+            Socket again = connectFrom(client(4));
             write(again, "GET /containers HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
             answer = readUntilClosed(again);
             seen.add(answer.isEmpty() ? "(closed)" : answer.substring(0, answer.indexOf('\r')));
         }
         assertThat(answer).as("answers while a slot freed up: %s", seen).startsWith("HTTP/1.1 200");
+    }
+
+    /**
+     * One client holding the pool's worth of idle sockets (issue 41, defect 2) neither fills the pool nor keeps
+     * another address out: it holds a quarter at most, each newer idle socket of its own pushing its oldest one out,
+     * and a newcomer finding the pool full pushes out the oldest socket that has sent no request.
+     */
+    @Test
+    void oneAddressHoldingIdleSocketsCannotShutOthersOut() throws Exception {
+        start(Map.of("store.http.max-connections", "8"));
+        InetAddress hostile = client(9);
+        List<Socket> idle = new ArrayList<>();
+        for (int index = 0; index < 8; index++) {
+            idle.add(connectFrom(hostile));
+        }
+        // It holds two (a quarter of 8): six were closed as its newer ones came.
+        awaitClosedByServer(idle, 6, "the hostile address's idle sockets, beyond its share");
+        // Six other clients, each at once served, on sockets kept open.
+        for (int index = 0; index < 6; index++) {
+            Socket socket = connectFrom(client(index));
+            write(socket, "GET /containers HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(readHead(socket)).as("client %d", index).startsWith("HTTP/1.1 200");
+        }
+        // The pool is full (two idle, six that sent a request): a newcomer pushes out the oldest idle socket.
+        Socket newcomer = connectFrom(client(6));
+        write(newcomer, "GET /containers HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertThat(readUntilClosed(newcomer)).startsWith("HTTP/1.1 200");
+        awaitClosedByServer(idle, 7, "the hostile address's idle sockets, once a newcomer found the pool full");
+    }
+
+    /**
+     * Waits (bounded) until the server has closed {@code count} of {@code sockets}, each of which was sent nothing;
+     * fails naming how many it saw closed.
+     */
+    private static void awaitClosedByServer(List<Socket> sockets, int count, String what) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        Set<Socket> closed = new HashSet<>();
+        while (closed.size() < count) {
+            assertThat(System.nanoTime()).as("%s: %d of %d closed by the server within %d ms", what, closed.size(),
+                    count, WAIT_MS).isLessThan(deadline);
+            for (Socket socket : sockets) {
+                if (!closed.contains(socket) && hasEnded(socket)) {
+                    closed.add(socket);
+                }
+            }
+        }
+        assertThat(closed).as(what).hasSize(count);
+    }
+
+    /** Whether the server has closed the socket: its end of stream arrives within a short read. */
+    private static boolean hasEnded(Socket socket) throws IOException {
+        int timeout = socket.getSoTimeout();
+        socket.setSoTimeout(20);
+        try {
+            return socket.getInputStream().read() < 0;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (SocketException e) {
+            // Reset rather than closed: the server is gone from it all the same.
+            return true;
+        } finally {
+            socket.setSoTimeout(timeout);
+        }
+    }
+
+    /** A client address of the loopback network (any 127.0.0.0/8 address reaches the server on Linux). */
+    private static InetAddress client(int index) throws IOException {
+        return InetAddress.getByAddress(new byte[] {127, 0, 1, (byte) (index + 1)});
     }
 
     @Test
@@ -239,7 +309,11 @@ class HttpConnectionLimitsTest {
     }
 
     private Socket connect() throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port());
+        return connectFrom(InetAddress.getLoopbackAddress());
+    }
+
+    private Socket connectFrom(InetAddress source) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port(), source, 0);
         socket.setSoTimeout(WAIT_MS);
         sockets.add(socket);
         return socket;

@@ -65,6 +65,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         long arrivedNanos = System.nanoTime();
         timeouts.requestReceived();
+        OpenConnections.requestReceived(ctx.channel());
         ctx.channel().config().setAutoRead(false);
         DecoderResult decoded = request.decoderResult();
         if (decoded.isFailure()) {
