@@ -183,6 +183,67 @@ class CosmosSignatureTest {
         assertThat(readOnlyWriting.bodyText()).contains("read-only key cannot POST");
     }
 
+    /**
+     * A signature over a link's last segment alone (the form the SDKs use for a resource they address by its id) holds
+     * only for a path that names every resource by its id (issue 41, defect 9): it used to hold for that name in
+     * every database and container.
+     */
+    @Test
+    void aSignatureOverTheLastSegmentAloneHoldsOnlyForAPathOfResourceIds() throws Exception {
+        createShopOrders();
+        store.createItem("shop.orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}".getBytes(StandardCharsets.UTF_8));
+        RawHttp.Response byName = signedNow(KEY, "GET", "/dbs/shop/colls/orders/docs/o1", "docs", "o1")
+                .header("x-ms-documentdb-partitionkey", "[\"c1\"]").send(server.port());
+        assertThat(byName.status()).as(byName.bodyText()).isEqualTo(401);
+
+        RawHttp.Response container = signedNow(KEY, "GET", "/dbs/shop/colls/orders", "colls", "dbs/shop/colls/orders")
+                .send(server.port());
+        String containerId = StoreJson.mapper().readTree(container.body()).get("_rid").asText();
+        String databaseId = StoreJson.mapper().readTree(signedNow(KEY, "GET", "/dbs/shop", "dbs", "dbs/shop")
+                .send(server.port()).body()).get("_rid").asText();
+        RawHttp.Response ranges = signedNow(KEY, "GET", "/dbs/" + databaseId + "/colls/" + containerId + "/pkranges",
+                "pkranges", containerId.toLowerCase(Locale.ROOT)).send(server.port());
+        assertThat(ranges.status()).as("the ranges through the container's _self link: %s", ranges.bodyText())
+                .isEqualTo(200);
+    }
+
+    /** Queries only read: the read-only key may send them, as Cosmos DB's may (issue 41, defect 11); no other POST. */
+    @Test
+    void theReadOnlyKeyRunsQueriesButWritesNothing() throws Exception {
+        createShopOrders();
+        store.createItem("shop.orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}".getBytes(StandardCharsets.UTF_8));
+        RawHttp.Response query = signedNow(READ_ONLY_KEY, "POST", "/dbs/shop/colls/orders/docs", "docs",
+                "dbs/shop/colls/orders")
+                .header("x-ms-documentdb-isquery", "True")
+                .header("Content-Type", "application/query+json")
+                .header("x-ms-documentdb-query-enablecrosspartition", "True")
+                .body("{\"query\":\"SELECT c.id FROM c\",\"parameters\":[]}")
+                .send(server.port());
+        assertThat(query.status()).as(query.bodyText()).isEqualTo(200);
+        assertThat(query.bodyText()).contains("\"id\":\"o1\"");
+
+        RawHttp.Response create = signedNow(READ_ONLY_KEY, "POST", "/dbs/shop/colls/orders/docs", "docs",
+                "dbs/shop/colls/orders")
+                .header("x-ms-documentdb-partitionkey", "[\"c2\"]")
+                .body("{\"id\":\"o2\",\"customerId\":\"c2\"}")
+                .send(server.port());
+        assertThat(create.status()).as(create.bodyText()).isEqualTo(403);
+        RawHttp.Response createContainer = signedNow(READ_ONLY_KEY, "POST", "/dbs/shop/colls", "colls", "dbs/shop")
+                .header("x-ms-documentdb-isquery", "True")
+                .body("{\"id\":\"returns\",\"partitionKey\":{\"paths\":[\"/customerId\"],\"kind\":\"Hash\"}}")
+                .send(server.port());
+        assertThat(createContainer.status()).as(createContainer.bodyText()).isEqualTo(403);
+        assertThat(store.listContainers()).extracting(ContainerProperties::id).doesNotContain("shop.returns");
+    }
+
+    private void createShopOrders() throws Exception {
+        assertThat(signedNow(KEY, "POST", "/dbs", "dbs", "").body("{\"id\":\"shop\"}").send(server.port()).status())
+                .isEqualTo(201);
+        assertThat(signedNow(KEY, "POST", "/dbs/shop/colls", "colls", "dbs/shop")
+                .body("{\"id\":\"orders\",\"partitionKey\":{\"paths\":[\"/customerId\"],\"kind\":\"Hash\"}}")
+                .send(server.port()).status()).isEqualTo(201);
+    }
+
     @Test
     void theEmulatorsKeyPassesWhenTheStoreAcceptsIt() throws Exception {
         server.close();

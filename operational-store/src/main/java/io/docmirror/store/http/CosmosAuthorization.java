@@ -31,7 +31,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A request whose {@code x-ms-date} is more than 15 minutes from the server's clock is refused, as Cosmos DB
  * refuses it, so a captured request cannot be replayed later. The read-write key allows everything; the read-only
- * key reads (GET and HEAD) only. Signatures are compared in constant time.
+ * key reads only: GET, HEAD and queries (a POST to a container's documents that asks a query). Signatures are compared in constant time.
  */
 final class CosmosAuthorization {
     /** What a request's signature allows, and why not. */
@@ -109,10 +109,20 @@ final class CosmosAuthorization {
                 }
             }
             if (readOnlyKey.isPresent() && MessageDigest.isEqual(hmac(readOnlyKey.get(), payload), signature.get())) {
-                return request.isRead() ? Verdict.ALLOWED : Verdict.READ_ONLY_KEY_CANNOT_WRITE;
+                return request.isRead() || isQuery(request, resource) ? Verdict.ALLOWED
+                        : Verdict.READ_ONLY_KEY_CANNOT_WRITE;
             }
         }
         return Verdict.WRONG_SIGNATURE;
+    }
+
+    /**
+     * Whether the request is a query of a container's documents: a POST, but one that only reads, so the read-only
+     * key may send it, as Cosmos DB's read-only keys may. Only the documents feed answers a POST with a query.
+     */
+    private static boolean isQuery(ApiRequest request, CosmosResourcePath resource) {
+        return request.method().equals("POST") && resource.type().equals("docs") && resource.segments().size() % 2 == 1
+                && CosmosQueries.isQuery(request);
     }
 
     /** The signature's bytes from {@code type=master&ver=1.0&sig=...} (URL-encoded or not); empty when malformed. */

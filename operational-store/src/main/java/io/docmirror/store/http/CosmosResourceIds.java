@@ -1,7 +1,9 @@
 package io.docmirror.store.http;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -47,6 +49,29 @@ final class CosmosResourceIds {
         }
         int marked = ByteBuffer.wrap(bytes.get(), 4, 4).getInt();
         return (marked & CONTAINER_MARK) == 0 ? OptionalInt.empty() : OptionalInt.of(marked & ~CONTAINER_MARK);
+    }
+
+    /**
+     * Whether {@code names} are the resource ids of a resource and of those it lies in, outermost first: a database's
+     * (4 bytes), then ids each of which begins with the one before it (a container's, a document's), as a path the
+     * SDKs build from a {@code _self} link names them.
+     */
+    static boolean isChainOfIds(List<String> names) {
+        byte[] outer = null;
+        for (String name : names) {
+            Optional<byte[]> id = decode(name);
+            if (id.isEmpty()) {
+                return false;
+            }
+            byte[] bytes = id.get();
+            boolean within = outer == null ? bytes.length == 4
+                    : bytes.length > outer.length && Arrays.equals(bytes, 0, outer.length, outer, 0, outer.length);
+            if (!within) {
+                return false;
+            }
+            outer = bytes;
+        }
+        return outer != null;
     }
 
     /** The store's own number of a container, from its {@code _rid} (URL-safe base64 of 4 bytes). */

@@ -1,5 +1,6 @@
 package io.docmirror.store.http;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -36,15 +37,22 @@ record CosmosResourcePath(List<String> segments) {
     }
 
     /**
-     * The links a valid signature may be over: the link by name, and the resource id of the resource the link ends
-     * at in lower case (the SDKs sign so when they address a resource by its id, e.g. a container's partition key
-     * ranges through its {@code _self} link).
+     * The links a valid signature may be over: the link as the path has it, and, where the path names every resource
+     * by its resource id, the last of those ids in lower case (the SDKs sign so when they address a resource by its
+     * id, e.g. a container's partition key ranges through its {@code _self} link).
      */
     List<String> signedLinks() {
         String link = link();
-        if (link.isEmpty()) {
+        List<String> names = new ArrayList<>();
+        List<String> linked = segments.subList(0, segments.size() - segments.size() % 2);
+        for (int index = 1; index < linked.size(); index += 2) {
+            names.add(linked.get(index));
+        }
+        // Only a path that names every resource by its id may be signed over the last id alone: a signature over a
+        // name's last segment ("o1") would otherwise hold for that name in every database and container.
+        if (link.isEmpty() || !CosmosResourceIds.isChainOfIds(names)) {
             return List.of(link);
         }
-        return List.of(link, link.substring(link.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT));
+        return List.of(link, names.get(names.size() - 1).toLowerCase(Locale.ROOT));
     }
 }
