@@ -1,6 +1,7 @@
 package io.docmirror.store;
 
 import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
@@ -102,6 +103,28 @@ class CosmosGatewayTest {
         assertThatThrownBy(() -> client.getDatabase(name).getContainer("orders")
                 .readItem("o1", new PartitionKey("c1"), JsonNode.class))
                 .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+    }
+
+    /**
+     * Microsoft's getting-started sample builds its client in direct mode, the Java SDK's default: the store has no
+     * replicas to connect to, and says so, naming gateway mode, where the application used to see a bare 404.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aClientInDirectModeIsToldToUseGatewayMode() {
+        String database = freshDatabase();
+        orders(database);
+        try (CosmosClient direct = new CosmosClientBuilder().endpoint(gateway.server.baseUri())
+                .key(gateway.primaryKey).buildClient()) {
+            CosmosContainer orders = direct.getDatabase(database).getContainer("orders");
+            assertThatThrownBy(() -> orders.createItem(order("o1", "c1", 10)))
+                    .isInstanceOfSatisfying(CosmosException.class, e -> {
+                        System.out.println("a direct-mode client saw: " + e.getStatusCode() + " " + e.getMessage());
+                        assertThat(e.getStatusCode()).isEqualTo(400);
+                        assertThat(e.getMessage()).contains("gateway mode only", "gatewayMode()");
+                    });
+        }
+        assertThat(store.readPartition(database + ".orders", io.docmirror.store.PartitionKey.of("c1"))).isEmpty();
     }
 
     @Test

@@ -29,6 +29,15 @@ final class StoreApi {
     /** A client's activity id is echoed only when it looks like one (a GUID), so no header can carry anything else. */
     private static final Pattern ACTIVITY_ID_FORM = Pattern.compile("[0-9A-Fa-f-]{1,64}");
 
+    /**
+     * What a Cosmos DB SDK in direct mode (the Java and .NET SDKs' default) is told when it asks where a partition's
+     * replicas are ({@code GET /addresses/...}) to open TCP connections to them: the store has no replicas to connect
+     * to, only the gateway.
+     */
+    static final String DIRECT_MODE_REFUSAL = "docmirror's store speaks Cosmos DB's gateway mode only, not direct "
+            + "mode: build the client with gatewayMode() (Java: new CosmosClientBuilder()...gatewayMode(); .NET: "
+            + "new CosmosClientOptions { ConnectionMode = ConnectionMode.Gateway })";
+
     private final Authenticator authenticator;
     private final CosmosAuthorization cosmosAuthorization;
     private final LoginThrottle throttle;
@@ -42,12 +51,21 @@ final class StoreApi {
         this.router = requireNonNull(router, "router is null");
     }
 
+    private static boolean isDirectModeAddressLookup(ApiRequest request) {
+        return !request.segments().isEmpty() && request.segments().get(0).equals("addresses");
+    }
+
     /** The route pattern that serves the request, as the metrics count it. */
     String routeOf(ApiRequest request) {
         return router.routeOf(request);
     }
 
     ApiResponse serve(ApiRequest request) {
+        if (isDirectModeAddressLookup(request)) {
+            // Before any key check: the answer tells the client how to reach the store, nothing of what it holds.
+            return ApiResponse.cosmosError(400, DIRECT_MODE_REFUSAL).withHeader(ACTIVITY_ID,
+                    UUID.randomUUID().toString());
+        }
         if (!CosmosResourcePath.isCosmos(request.segments())) {
             return answer(request);
         }
