@@ -10,9 +10,11 @@ import org.antlr.v4.runtime.Token;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
@@ -31,6 +33,14 @@ public final class NoSqlQuery {
     public static final int MAX_TEXT_LENGTH = 262_144;
     /** How deep parentheses, brackets and braces may nest: deeper ones take a recursive parser too long. */
     public static final int MAX_NESTING_DEPTH = 128;
+    /**
+     * The most operators a query holds. The parser's cost grows faster than the query's length on long operator
+     * chains ({@code 1+1+...+1} of 120 KB took seconds of CPU), so a longer chain is refused from its tokens, before
+     * any parsing; real queries hold a few dozen.
+     */
+    public static final int MAX_OPERATORS = 1_000;
+    private static final Set<String> OPERATORS = Set.of("+", "-", "*", "/", "%", "||", "??", "?", "=", "!=", "<>", "<",
+            "<=", ">", ">=", "AND", "OR", "NOT");
     /**
      * The most groups a query with GROUP BY holds while it runs, one per distinct GROUP BY value: past it the query is
      * refused (LIMIT_EXCEEDED). A group holds its GROUP BY values and one running value per aggregate, not its rows.
@@ -73,6 +83,7 @@ public final class NoSqlQuery {
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
         checkNesting(tokens.getTokens());
+        checkOperators(tokens.getTokens());
         NoSqlParser parser = new NoSqlParser(tokens);
         parser.removeErrorListeners();
         parser.addErrorListener(new SyntaxErrorListener());
@@ -83,6 +94,16 @@ public final class NoSqlQuery {
             // The parser descends once per nested parenthesis, NOT or sign: a hostile query must not kill the request.
             throw new QueryException(QueryErrorCode.SYNTAX_ERROR, "Cannot parse the query: it nests expressions too "
                     + "deeply", tooDeep);
+        }
+    }
+
+    private static void checkOperators(List<Token> tokens) {
+        int operators = 0;
+        for (Token token : tokens) {
+            if (OPERATORS.contains(token.getText().toUpperCase(Locale.ROOT)) && ++operators > MAX_OPERATORS) {
+                throw new QueryException(QueryErrorCode.INVALID_QUERY, "Cannot parse the query: it holds more than "
+                        + MAX_OPERATORS + " operators", token.getLine(), token.getCharPositionInLine() + 1);
+            }
         }
     }
 
@@ -187,13 +208,26 @@ public final class NoSqlQuery {
      */
     public QueryPage page(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
             String continuation, int maxItemCount) {
+        return page(documents, tieBreak, continuation, maxItemCount, PageBudget.unlimited());
+    }
+
+    /**
+     * One page of results, as {@link #page(Iterable, ToLongFunction, String, int)}, within a budget of work: a query
+     * that streams ends its page early, with a continuation, where the budget ran out.
+     *
+     * @throws QueryException (LIMIT_EXCEEDED) when a query that must see every row before it answers (ORDER BY,
+     *     GROUP BY, an aggregate, DISTINCT) spends the budget; (CANCELLED) when the budget's client left
+     */
+    public QueryPage page(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
+            String continuation, int maxItemCount, PageBudget budget) {
+        Objects.requireNonNull(budget, "budget is null");
         Objects.requireNonNull(documents, "documents is null");
         Objects.requireNonNull(tieBreak, "tieBreak is null");
         if (maxItemCount < 1) {
             throw new IllegalArgumentException("maxItemCount must be at least 1: " + maxItemCount);
         }
         QueryContinuation from = continuation == null ? null : QueryContinuation.parse(continuation);
-        return new QueryExecution(model).page(documents, tieBreak, from, maxItemCount);
+        return new QueryExecution(model).page(documents, tieBreak, from, maxItemCount, budget);
     }
 
     /**

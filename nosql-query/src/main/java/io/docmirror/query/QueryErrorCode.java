@@ -25,7 +25,9 @@ public enum QueryErrorCode {
      * more distinct results than {@link NoSqlQuery#MAX_DISTINCT_RESULTS}, an ORDER BY's OFFSET beyond
      * {@link NoSqlQuery#MAX_SORTED_OFFSET}. The message names the limit and how to narrow the query.
      */
-    LIMIT_EXCEEDED;
+    LIMIT_EXCEEDED,
+    /** The query was stopped because nobody waits for its answer any more (the client's connection closed). */
+    CANCELLED;
 
     /** The HTTP status a front answers with: always 400, the request is at fault. */
     public int httpStatus() {

@@ -37,22 +37,31 @@ final class QueryExecution {
      * @throws QueryException (INVALID_CONTINUATION) when {@code from} is not of the shape this query gives out
      */
     QueryPage page(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
-            QueryContinuation from, int maxItemCount) {
+            QueryContinuation from, int maxItemCount, PageBudget budget) {
         if (model.isGrouped()) {
-            return skipGiven(groupedResults(documents), continuation(QueryContinuation.SkipGiven.class, from),
+            return skipGiven(groupedResults(documents, budget), continuation(QueryContinuation.SkipGiven.class, from),
                     maxItemCount);
         }
         if (model.distinct()) {
             // Without ORDER BY there are no ties to break: DISTINCT keeps the first result met, in the order given.
-            return skipGiven(distinctResults(documents, model.orderBy().isEmpty() ? DOCUMENT_ORDER : tieBreak),
-                    continuation(QueryContinuation.SkipGiven.class, from), maxItemCount);
+            return skipGiven(distinctResults(documents, model.orderBy().isEmpty() ? DOCUMENT_ORDER : tieBreak,
+                    budget), continuation(QueryContinuation.SkipGiven.class, from), maxItemCount);
         }
         if (!model.orderBy().isEmpty()) {
             return sortedPage(documents, tieBreak, continuation(QueryContinuation.SortedAfter.class, from),
-                    maxItemCount);
+                    maxItemCount, budget);
         }
         QueryContinuation.ReadFrom start = continuation(QueryContinuation.ReadFrom.class, from);
-        return streamedPage(documents, start == null ? QueryContinuation.ReadFrom.START : start, maxItemCount);
+        return streamedPage(documents, start == null ? QueryContinuation.ReadFrom.START : start, maxItemCount,
+                budget);
+    }
+
+    /** Runs the visitor over every row; a query that must see them all is refused once its budget is spent. */
+    private void visitAll(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
+            PageBudget budget, MatchingRows.Visitor visitor) {
+        if (rows.visit(documents, tieBreak, 0, 0, budget, visitor) != null) {
+            throw budget.exceeded();
+        }
     }
 
     /** The continuation as the shape this query gives out; null for the first page. */
@@ -63,15 +72,19 @@ final class QueryExecution {
         return shape.cast(from);
     }
 
-    /** Filters and projects rows in document order, stopping once the page is full. */
+    /**
+     * Filters and projects rows in document order, stopping once the page is full, or where its budget ran out (the
+     * page then holds what it found, possibly nothing, and its continuation reads on from there).
+     */
     private QueryPage streamedPage(Iterable<? extends JsonNode> documents, QueryContinuation.ReadFrom from,
-            int maxItemCount) {
+            int maxItemCount, PageBudget budget) {
         long remaining = model.maxResults() - from.given();
         // Results are given only once the offset is used up: a continuation that gave any has none left to skip.
         long[] toSkip = {from.given() > 0 ? 0 : model.offset().orElse(0)};
         List<JsonNode> results = new ArrayList<>();
         RowPosition[] next = {null};
-        rows.visit(documents, DOCUMENT_ORDER, from.documents(), from.rows(), (row, position) -> {
+        RowPosition stoppedAt = rows.visit(documents, DOCUMENT_ORDER, from.documents(), from.rows(), budget,
+                (row, position) -> {
             if (results.size() >= remaining) {
                 return false;
             }
@@ -87,6 +100,9 @@ final class QueryExecution {
             }
             return true;
         });
+        if (stoppedAt != null && results.size() < remaining) {
+            next[0] = stoppedAt;
+        }
         Optional<String> continuation = Optional.ofNullable(next[0]).map(position -> new QueryContinuation.ReadFrom(
                 position.document(), position.row(), from.given() + results.size()).token());
         return new QueryPage(results, continuation);
@@ -98,7 +114,7 @@ final class QueryExecution {
      * a next page.
      */
     private QueryPage sortedPage(Iterable<? extends JsonNode> documents, ToLongFunction<? super JsonNode> tieBreak,
-            QueryContinuation.SortedAfter after, int maxItemCount) {
+            QueryContinuation.SortedAfter after, int maxItemCount, PageBudget budget) {
         SortOrder order = new SortOrder(model.orderBy());
         if (after != null && after.last().values().size() != order.size()) {
             throw QueryContinuation.notGivenOut(after.token());
@@ -116,7 +132,7 @@ final class QueryExecution {
             return new QueryPage(List.of(), Optional.empty());
         }
         TopResults top = new TopResults(order, skip + take + 1);
-        rows.visit(documents, tieBreak, 0, 0, (row, position) -> {
+        visitAll(documents, tieBreak, budget, (row, position) -> {
             SortKey key = order.keyOf(row, position);
             if ((after == null || order.compare(key, after.last()) > 0) && top.admits(key)) {
                 JsonNode result = model.selection().project(row);
@@ -137,9 +153,9 @@ final class QueryExecution {
     }
 
     /** Every group's result, in the order the groups' first rows came. */
-    private List<JsonNode> groupedResults(Iterable<? extends JsonNode> documents) {
+    private List<JsonNode> groupedResults(Iterable<? extends JsonNode> documents, PageBudget budget) {
         Grouping grouping = new Grouping(model);
-        rows.visit(documents, DOCUMENT_ORDER, 0, 0, (row, position) -> {
+        visitAll(documents, DOCUMENT_ORDER, budget, (row, position) -> {
             grouping.add(row);
             return true;
         });
@@ -155,10 +171,10 @@ final class QueryExecution {
 
     /** Every distinct result, in the query's order (that of the documents, without ORDER BY). */
     private List<JsonNode> distinctResults(Iterable<? extends JsonNode> documents,
-            ToLongFunction<? super JsonNode> tieBreak) {
+            ToLongFunction<? super JsonNode> tieBreak, PageBudget budget) {
         SortOrder order = new SortOrder(model.orderBy());
         DistinctResults distinct = new DistinctResults(order);
-        rows.visit(documents, tieBreak, 0, 0, (row, position) -> {
+        visitAll(documents, tieBreak, budget, (row, position) -> {
             JsonNode result = model.selection().project(row);
             if (result != null) {
                 distinct.add(new SortedResult(order.keyOf(row, position), result));
