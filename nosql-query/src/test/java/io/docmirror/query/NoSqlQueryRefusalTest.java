@@ -151,7 +151,7 @@ class NoSqlQueryRefusalTest {
         assertRefused("SELECT VALUE " + "NOT ".repeat(100_000) + "true", QueryErrorCode.INVALID_QUERY,
                 "Cannot parse the query: it is 400017 characters long, over the limit of 262144");
         assertRefused("SELECT VALUE " + "NOT ".repeat(60_000) + "true", QueryErrorCode.INVALID_QUERY,
-                "Cannot parse the query: it holds more than 1000 operators at line 1, column 4014");
+                "Cannot parse the query: it holds more than 500 operators at line 1, column 2014");
     }
 
     /**
@@ -161,11 +161,11 @@ class NoSqlQueryRefusalTest {
     @Test
     void aLongOperatorChainIsRefusedBeforeItIsParsed() {
         assertRefused("SELECT VALUE " + "1+".repeat(60_000) + "1", QueryErrorCode.INVALID_QUERY,
-                "Cannot parse the query: it holds more than 1000 operators at line 1, column 2015");
+                "Cannot parse the query: it holds more than 500 operators at line 1, column 1015");
         assertRefused("SELECT * FROM c WHERE " + "c.a = 1 OR ".repeat(1_000) + "c.a = 2", QueryErrorCode.INVALID_QUERY,
-                "Cannot parse the query: it holds more than 1000 operators at line 1, column 5520");
-        assertThat(NoSqlQuery.parse("SELECT VALUE " + "1+".repeat(1_000) + "1").execute(List.of()))
-                .extracting(JsonNode::asInt).containsExactly(1_001);
+                "Cannot parse the query: it holds more than 500 operators at line 1, column 2770");
+        assertThat(NoSqlQuery.parse("SELECT VALUE " + "1+".repeat(500) + "1").execute(List.of()))
+                .extracting(JsonNode::asInt).containsExactly(501);
     }
 
     @Test
