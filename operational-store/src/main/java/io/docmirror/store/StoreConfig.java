@@ -40,6 +40,8 @@ import static java.util.Objects.requireNonNull;
  * @param tlsKeystorePassword the keystore's password
  * @param cosmosAllVersionsAndDeletes whether the Cosmos DB routes offer the change feed's all versions and deletes
  *        mode; false imitates an account without it
+ * @param queryMaxRowsPerPage the most rows one page of a NoSQL query may make
+ * @param queryMaxPageTime the most time one page of a NoSQL query may take
  */
 public record StoreConfig(
         boolean syncWrites,
@@ -61,7 +63,9 @@ public record StoreConfig(
         boolean acceptEmulatorKey,
         Optional<String> tlsKeystore,
         String tlsKeystorePassword,
-        boolean cosmosAllVersionsAndDeletes) {
+        boolean cosmosAllVersionsAndDeletes,
+        long queryMaxRowsPerPage,
+        Duration queryMaxPageTime) {
     /** The fewest characters of a key: 32 base64 characters carry 192 bits. */
     public static final int MIN_KEY_LENGTH = 32;
     public static final int MAX_KEY_LENGTH = 512;
@@ -174,11 +178,25 @@ public record StoreConfig(
             "At most this many events are kept per log partition (feed range); `-1`: no limit. Applies "
                     + "together with `store.change-log.retention-ms`: an event goes when either says so.")
             .withRule(ConfigRule.atLeastOr(1, -1, "no limit"));
+    public static final ConfigOption QUERY_MAX_ROWS_PER_PAGE = new ConfigOption(
+            "store.query.max-rows-per-page", ConfigType.INTEGER, "10000000",
+            "The most rows one page of a NoSQL query (the Cosmos DB routes' queries and read feeds) may make: "
+                    + "documents times the rows their JOINs make of them, matching the filter or not. A query that "
+                    + "streams ends its page there with a continuation; one with ORDER BY, GROUP BY, DISTINCT or an "
+                    + "aggregate, which must see every row first, is refused (`400`).")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption QUERY_MAX_PAGE_MS = new ConfigOption(
+            "store.query.max-page-ms", ConfigType.INTEGER, "5000",
+            "The most time one page of a NoSQL query may take, as Cosmos DB ends a page after about five "
+                    + "seconds: a query that streams ends its page with a continuation, one that must see every row "
+                    + "first is refused (`400`).")
+            .withRule(ConfigRule.between(1, MAX_TIMEOUT_MS));
     public static final List<ConfigOption> OPTIONS = List.of(SYNC_WRITES, TTL_REAPER_INTERVAL_MS, TTL_REAPER_BATCH_SIZE,
             HTTP_BIND, HTTP_PORT, HTTP_THREADS, HTTP_PRIMARY_KEY, HTTP_READ_ONLY_KEY, HTTP_MAX_CONNECTIONS,
             HTTP_REQUEST_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, HTTP_MAX_PAGE_ITEMS, HTTP_LOGIN_FAILURES,
             HTTP_LOGIN_FAILURE_DELAY_MS, HTTP_ACCEPT_EMULATOR_KEY, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD,
-            HTTP_COSMOS_ALL_VERSIONS_AND_DELETES, CHANGE_LOG_RETENTION_MS, CHANGE_LOG_RETENTION_EVENTS);
+            HTTP_COSMOS_ALL_VERSIONS_AND_DELETES, QUERY_MAX_ROWS_PER_PAGE, QUERY_MAX_PAGE_MS, CHANGE_LOG_RETENTION_MS,
+            CHANGE_LOG_RETENTION_EVENTS);
 
     public StoreConfig {
         TTL_REAPER_INTERVAL_MS.check(reaperInterval.toMillis());
@@ -206,6 +224,8 @@ public record StoreConfig(
         requireNonNull(tlsKeystorePassword, "tlsKeystorePassword is null");
         CHANGE_LOG_RETENTION_MS.check(changeLogRetentionMs);
         CHANGE_LOG_RETENTION_EVENTS.check(changeLogRetentionEvents);
+        QUERY_MAX_ROWS_PER_PAGE.check(queryMaxRowsPerPage);
+        QUERY_MAX_PAGE_MS.check(queryMaxPageTime.toMillis());
     }
 
     /** A key is a secret: the error names the option and the rule, and only the key's length. */
@@ -253,21 +273,23 @@ public record StoreConfig(
                 section.booleanValue(HTTP_ACCEPT_EMULATOR_KEY),
                 Optional.of(section.text(HTTP_TLS_KEYSTORE)),
                 section.text(HTTP_TLS_KEYSTORE_PASSWORD),
-                section.booleanValue(HTTP_COSMOS_ALL_VERSIONS_AND_DELETES));
+                section.booleanValue(HTTP_COSMOS_ALL_VERSIONS_AND_DELETES),
+                section.longValue(QUERY_MAX_ROWS_PER_PAGE),
+                Duration.ofMillis(section.longValue(QUERY_MAX_PAGE_MS)));
     }
 
     public StoreConfig withSyncWrites(boolean sync) {
         return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore,
-                tlsKeystorePassword, cosmosAllVersionsAndDeletes);
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey,
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime);
     }
 
     public StoreConfig withHttp(String bind, int port) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore,
-                tlsKeystorePassword, cosmosAllVersionsAndDeletes);
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey,
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime);
     }
 
     public StoreConfig withKeys(String primary, String readOnly) {
@@ -275,7 +297,8 @@ public record StoreConfig(
                 Optional.ofNullable(primary), Optional.ofNullable(readOnly), changeLogRetentionMs,
                 changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout, httpIdleTimeout, httpMaxPageItems,
                 httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword,
-                cosmosAllVersionsAndDeletes);
+                cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
+                queryMaxPageTime);
     }
 
     /**
@@ -285,8 +308,16 @@ public record StoreConfig(
     public StoreConfig withChangeLogRetention(long retentionMs, long retentionEvents) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, retentionMs, retentionEvents, httpMaxConnections, httpRequestTimeout,
-                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore,
-                tlsKeystorePassword, cosmosAllVersionsAndDeletes);
+                httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey,
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime);
+    }
+
+    /** This configuration with other budgets for one page of a NoSQL query. */
+    public StoreConfig withQueryPageBudget(long maxRows, Duration maxTime) {
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
+                primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
+                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, maxRows, maxTime);
     }
 
     /** This configuration with the Cosmos DB emulator's key accepted or not. */
@@ -294,7 +325,8 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, accept,
-                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes);
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
+                queryMaxPageTime);
     }
 
     /** This configuration serving TLS with the certificate and key of a PKCS#12 file. */
@@ -302,7 +334,8 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
-                acceptEmulatorKey, Optional.of(keystore), password, cosmosAllVersionsAndDeletes);
+                acceptEmulatorKey, Optional.of(keystore), password, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
+                queryMaxPageTime);
     }
 
     /**
@@ -313,7 +346,8 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
-                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, offered);
+                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, offered, queryMaxRowsPerPage,
+                queryMaxPageTime);
     }
 
     @Override
@@ -328,6 +362,7 @@ public record StoreConfig(
                 + httpRequestTimeout + ", httpIdleTimeout=" + httpIdleTimeout + ", httpMaxPageItems="
                 + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginFailureDelay="
                 + httpLoginFailureDelay + ", acceptEmulatorKey=" + acceptEmulatorKey + ", tlsKeystore="
-                + tlsKeystore.orElse("(none)") + ", cosmosAllVersionsAndDeletes=" + cosmosAllVersionsAndDeletes + "]";
+                + tlsKeystore.orElse("(none)") + ", cosmosAllVersionsAndDeletes=" + cosmosAllVersionsAndDeletes
+                + ", queryMaxRowsPerPage=" + queryMaxRowsPerPage + ", queryMaxPageTime=" + queryMaxPageTime + "]";
     }
 }

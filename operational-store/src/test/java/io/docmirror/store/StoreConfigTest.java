@@ -17,7 +17,8 @@ class StoreConfigTest {
     void defaults() {
         assertThat(StoreConfig.defaults()).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081,
                 16, Optional.empty(), Optional.empty(), 604_800_000L, -1, 1024, Duration.ofSeconds(30),
-                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true));
+                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true,
+                10_000_000L, Duration.ofSeconds(5)));
     }
 
     @Test
@@ -47,11 +48,12 @@ class StoreConfigTest {
 
         assertThat(config).isEqualTo(new StoreConfig(false, Duration.ofMillis(250), 10, "0.0.0.0", 9000, 4,
                 Optional.of(PRIMARY_KEY), Optional.of(READ_ONLY_KEY), 3_600_000L, 5000, 1024, Duration.ofSeconds(30),
-                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true));
+                Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true,
+                10_000_000L, Duration.ofSeconds(5)));
         assertThat(limits).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081, 16,
                 Optional.empty(), Optional.empty(), 604_800_000L, -1, 64, Duration.ofMillis(1500),
                 Duration.ofMillis(2500), 50, 3, Duration.ofMillis(4000), true, Optional.of("/etc/docmirror/server.p12"),
-                "secret", false));
+                "secret", false, 10_000_000L, Duration.ofSeconds(5)));
     }
 
     @Test

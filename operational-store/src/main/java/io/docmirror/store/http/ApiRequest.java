@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -34,8 +35,10 @@ final class ApiRequest {
     private final Map<String, String> headers;
     private final byte[] body;
     private final InetAddress client;
+    private final BooleanSupplier clientGone;
 
-    private ApiRequest(String method, String uri, Map<String, String> headers, byte[] body, InetAddress client) {
+    private ApiRequest(String method, String uri, Map<String, String> headers, byte[] body, InetAddress client,
+            BooleanSupplier clientGone) {
         this.method = requireNonNull(method, "method is null");
         int question = uri.indexOf('?');
         this.rawPath = question < 0 ? uri : uri.substring(0, question);
@@ -44,6 +47,7 @@ final class ApiRequest {
         this.headers = headers;
         this.body = requireNonNull(body, "body is null");
         this.client = requireNonNull(client, "client is null");
+        this.clientGone = requireNonNull(clientGone, "clientGone is null");
     }
 
     /**
@@ -51,15 +55,20 @@ final class ApiRequest {
      *
      * @throws StoreException 400 when the path or the query is not validly percent-encoded UTF-8
      */
-    static ApiRequest from(FullHttpRequest request, InetAddress client) {
+    static ApiRequest from(FullHttpRequest request, InetAddress client, BooleanSupplier clientGone) {
         Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         request.headers().forEach(header -> headers.putIfAbsent(header.getKey(), header.getValue()));
         return new ApiRequest(request.method().name(), request.uri(), headers,
-                ByteBufUtil.getBytes(request.content()), client);
+                ByteBufUtil.getBytes(request.content()), client, clientGone);
     }
 
     String method() {
         return method;
+    }
+
+    /** Whether the client is gone (its connection closed), so that nobody waits for the answer any more. */
+    boolean clientGone() {
+        return clientGone.getAsBoolean();
     }
 
     boolean isRead() {

@@ -11,6 +11,7 @@ import io.docmirror.store.EffectivePartitionKey;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
@@ -48,17 +49,18 @@ final class CosmosEndpoints {
     private final boolean tls;
 
     /**
-     * @param maxPageItems the most changes one change feed answer holds, and the most results one page of a query
+     * @param config the most changes one change feed answer holds and results one page of a query, the queries'
+     *     budgets, and whether the change feed offers all versions and deletes (or answers it as an account without
+     *     that mode does)
      * @param tls whether the server speaks TLS, so the account's endpoints are https
-     * @param allVersionsAndDeletes whether the change feed offers all versions and deletes, or answers it as an
-     *        account without that mode does
      */
-    CosmosEndpoints(StoreClient store, int maxPageItems, boolean tls, boolean allVersionsAndDeletes) {
+    CosmosEndpoints(StoreClient store, StoreConfig config, boolean tls) {
         this.store = requireNonNull(store, "store is null");
         this.databases = new CosmosDatabases(store);
         this.containers = new CosmosContainers(store, databases);
-        this.changeFeed = new CosmosChangeFeed(store, maxPageItems, allVersionsAndDeletes);
-        this.queries = new CosmosQueries(store, maxPageItems);
+        this.changeFeed = new CosmosChangeFeed(store, config.httpMaxPageItems(), config.cosmosAllVersionsAndDeletes());
+        this.queries = new CosmosQueries(store, config.httpMaxPageItems(), config.queryMaxRowsPerPage(),
+                config.queryMaxPageTime());
         this.tls = tls;
     }
 

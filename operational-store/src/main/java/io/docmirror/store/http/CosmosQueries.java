@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.query.NoSqlQuery;
+import io.docmirror.query.PageBudget;
 import io.docmirror.query.QueryException;
 import io.docmirror.query.QueryPage;
 import io.docmirror.store.EffectivePartitionKey;
@@ -18,6 +19,7 @@ import io.docmirror.store.StoreJson;
 import io.docmirror.store.internal.JsonPointer;
 import io.docmirror.store.internal.StoredItem;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -52,11 +54,19 @@ final class CosmosQueries {
 
     private final StoreClient store;
     private final int maxPageItems;
+    private final long maxRowsPerPage;
+    private final Duration maxPageTime;
 
-    /** @param maxPageItems the most results one page holds, whatever the request asks for */
-    CosmosQueries(StoreClient store, int maxPageItems) {
+    /**
+     * @param maxPageItems the most results one page holds, whatever the request asks for
+     * @param maxRowsPerPage the most rows one page may make ({@link PageBudget})
+     * @param maxPageTime the most time one page may take
+     */
+    CosmosQueries(StoreClient store, int maxPageItems, long maxRowsPerPage, Duration maxPageTime) {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = maxPageItems;
+        this.maxRowsPerPage = maxRowsPerPage;
+        this.maxPageTime = requireNonNull(maxPageTime, "maxPageTime is null");
     }
 
     /** Whether a POST to the documents resource is a query (or a query-plan request) rather than a write. */
@@ -124,7 +134,8 @@ final class CosmosQueries {
         // Rows whose sort values tie come in the order the documents were created: that of their _rid, as the SDKs
         // expect.
         QueryPage page = query.page(documents, CosmosQueries::documentNumber, continuation,
-                CosmosFeedHeaders.maxItems(request, maxPageItems));
+                CosmosFeedHeaders.maxItems(request, maxPageItems),
+                new PageBudget(maxRowsPerPage, maxPageTime, System::nanoTime, request::clientGone));
         ObjectNode answer = StoreJson.mapper().createObjectNode();
         answer.put("_rid", container.resourceId());
         ArrayNode results = answer.putArray("Documents");

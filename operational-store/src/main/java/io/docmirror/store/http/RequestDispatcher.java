@@ -18,7 +18,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -37,14 +36,14 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     private static final int MAX_WAITING = 16;
 
     private final StoreApi api;
-    private final Executor storeWork;
+    private final StoreThreads storeWork;
     private final RequestGate gate;
     private final ConnectionTimeouts timeouts;
     private final RequestObserver observer;
     private final Deque<Received> waiting = new ArrayDeque<>();
     private boolean serving;
 
-    RequestDispatcher(StoreApi api, Executor storeWork, RequestGate gate, ConnectionTimeouts timeouts,
+    RequestDispatcher(StoreApi api, StoreThreads storeWork, RequestGate gate, ConnectionTimeouts timeouts,
             RequestObserver observer) {
         this.api = requireNonNull(api, "api is null");
         this.storeWork = requireNonNull(storeWork, "storeWork is null");
@@ -77,7 +76,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         ApiRequest apiRequest;
         try {
-            apiRequest = ApiRequest.from(request, clientAddress(ctx));
+            apiRequest = ApiRequest.from(request, clientAddress(ctx), () -> !ctx.channel().isActive());
         } catch (StoreException e) {
             answerAndClose(ctx, ApiResponse.error(e.httpStatus(), e.code().name(), e.getMessage()),
                     methodLabel(request.method().name()), arrivedNanos);
@@ -104,8 +103,9 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
                     methodLabel(received.request().method()), received.arrivedNanos());
             return;
         }
+        boolean taken;
         try {
-            storeWork.execute(() -> {
+            taken = storeWork.execute(received.request(), () -> {
                 Answer response = null;
                 try {
                     response = new Answer(api.serve(received.request()), api.routeOf(received.request()));
@@ -135,6 +135,14 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
             log.debug("Refusing a request: the store's threads are shut down", e);
             answerAndClose(ctx, ApiResponse.error(503, "UNAVAILABLE", "The store's HTTP API is shutting down"),
                     methodLabel(received.request().method()), received.arrivedNanos());
+            return;
+        }
+        if (!taken) {
+            // Too many queries already run or wait: the Cosmos DB SDKs retry a 429 after Retry-After.
+            ApiResponse busy = ApiResponse.error(429, "TOO_MANY_REQUESTS", "Too many queries are running or waiting ("
+                    + StoreThreads.QUERIES_WAITING + " wait at most); retry in a second").withHeader("Retry-After", "1");
+            write(ctx, received, new Answer(CosmosResourcePath.isCosmos(received.request().segments())
+                    ? busy.inCosmosShape() : busy, api.routeOf(received.request())));
         }
     }
 

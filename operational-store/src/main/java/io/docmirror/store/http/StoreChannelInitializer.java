@@ -8,7 +8,6 @@ import io.netty.handler.ssl.SslContext;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 
 import static java.util.Objects.requireNonNull;
 
@@ -27,7 +26,7 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private final OpenConnections connections;
     private final StoreApi api;
-    private final Executor storeWork;
+    private final StoreThreads storeWork;
     private final RequestGate gate;
     private final Duration requestTimeout;
     private final Duration idleTimeout;
@@ -35,7 +34,7 @@ final class StoreChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final Optional<SslContext> tls;
 
     /** @param tls the server's TLS context: each connection then speaks TLS first; empty for plain HTTP */
-    StoreChannelInitializer(OpenConnections connections, StoreApi api, Executor storeWork, RequestGate gate,
+    StoreChannelInitializer(OpenConnections connections, StoreApi api, StoreThreads storeWork, RequestGate gate,
             Duration requestTimeout, Duration idleTimeout, RequestObserver observer, Optional<SslContext> tls) {
         this.connections = requireNonNull(connections, "connections is null");
         this.api = requireNonNull(api, "api is null");

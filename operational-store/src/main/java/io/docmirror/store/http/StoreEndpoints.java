@@ -9,6 +9,7 @@ import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
+import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
@@ -42,16 +43,16 @@ final class StoreEndpoints {
 
     /**
      * @param extraRoutes read-only routes below {@code /containers/{c}/<name>} served by other modules
+     * @param config the page sizes, the queries' budgets and whether the Cosmos DB routes offer the change feed's all
+     *     versions and deletes mode
      * @param tls whether the server speaks TLS (the Cosmos DB account then names https endpoints)
-     * @param allVersionsAndDeletes whether the Cosmos DB routes offer the change feed's all versions and deletes mode
      * @throws IllegalArgumentException when an extra route's name is not a lower-case word or is a built-in one
      */
-    StoreEndpoints(StoreClient store, int maxPageItems, Map<String, ContainerRoute> extraRoutes, boolean tls,
-            boolean allVersionsAndDeletes) {
+    StoreEndpoints(StoreClient store, StoreConfig config, Map<String, ContainerRoute> extraRoutes, boolean tls) {
         this.store = requireNonNull(store, "store is null");
-        this.maxPageItems = maxPageItems;
+        this.maxPageItems = config.httpMaxPageItems();
         this.extraRoutes = Map.copyOf(extraRoutes);
-        this.cosmos = new CosmosEndpoints(store, maxPageItems, tls, allVersionsAndDeletes);
+        this.cosmos = new CosmosEndpoints(store, config, tls);
         for (String name : this.extraRoutes.keySet()) {
             if (!ROUTE_NAME.matcher(name).matches() || BUILT_IN_RESOURCES.contains(name)) {
                 throw new IllegalArgumentException("Cannot serve route /containers/{c}/" + name + ": a route's name is "

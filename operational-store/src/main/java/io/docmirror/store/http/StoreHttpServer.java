@@ -60,14 +60,14 @@ public final class StoreHttpServer implements AutoCloseable {
     private final Channel listener;
     private final EventLoopGroup acceptLoop;
     private final EventLoopGroup ioLoops;
-    private final ExecutorService storeWork;
+    private final StoreThreads storeWork;
     private final OpenConnections connections;
     private final RequestGate gate;
     private final boolean tls;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private StoreHttpServer(Channel listener, EventLoopGroup acceptLoop, EventLoopGroup ioLoops,
-            ExecutorService storeWork, OpenConnections connections, RequestGate gate, boolean tls) {
+            StoreThreads storeWork, OpenConnections connections, RequestGate gate, boolean tls) {
         this.listener = listener;
         this.acceptLoop = acceptLoop;
         this.ioLoops = ioLoops;
@@ -128,11 +128,9 @@ public final class StoreHttpServer implements AutoCloseable {
                 new CosmosAuthorization(config.primaryKey(), config.readOnlyKey(), config.acceptEmulatorKey(),
                         Clock.systemUTC()),
                 new LoginThrottle(config.httpLoginFailures(), config.httpLoginFailureDelay(), System::nanoTime),
-                new StoreEndpoints(store, config.httpMaxPageItems(), containerRoutes, tls.isPresent(),
-                        config.cosmosAllVersionsAndDeletes()).router());
+                new StoreEndpoints(store, config, containerRoutes, tls.isPresent()).router());
 
-        ExecutorService storeWork = Executors.newFixedThreadPool(config.httpThreads(),
-                daemonThreads("docmirror-store-http-"));
+        StoreThreads storeWork = new StoreThreads(config.httpThreads());
         EventLoopGroup acceptLoop = new NioEventLoopGroup(1,
                 new DefaultThreadFactory("docmirror-store-http-accept", true));
         EventLoopGroup ioLoops = new NioEventLoopGroup(Runtime.getRuntime().availableProcessors(),
@@ -174,15 +172,6 @@ public final class StoreHttpServer implements AutoCloseable {
                 : Arrays.equals(address.getAddress(), new byte[] {127, 0, 0, 1});
     }
 
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     public int port() {
         return ((InetSocketAddress) listener.localAddress()).getPort();
     }
@@ -214,18 +203,7 @@ public final class StoreHttpServer implements AutoCloseable {
             log.warn("Interrupted while waiting for the HTTP requests in flight; closing their connections", e);
         }
         connections.closeAll().awaitUninterruptibly();
-        storeWork.shutdown();
-        try {
-            if (!storeWork.awaitTermination(CLOSE_GRACE.toSeconds(), TimeUnit.SECONDS)) {
-                log.warn("The store's HTTP threads did not finish within {} s; interrupting them",
-                        CLOSE_GRACE.toSeconds());
-                storeWork.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            log.warn("Interrupted while waiting for the store's HTTP threads; interrupting them", e);
-            storeWork.shutdownNow();
-        }
+        storeWork.shutdown(CLOSE_GRACE);
         ioLoops.shutdownGracefully(0, CLOSE_GRACE.toSeconds(), TimeUnit.SECONDS).awaitUninterruptibly();
         acceptLoop.shutdownGracefully(0, CLOSE_GRACE.toSeconds(), TimeUnit.SECONDS).awaitUninterruptibly();
     }
