@@ -54,6 +54,12 @@ public final class NoSqlQuery {
      * sorted. Pages after the first hold only their own rows, whatever OFFSET.
      */
     public static final int MAX_SORTED_OFFSET = 10_000;
+    /**
+     * The longest continuation a page gives out, in characters: an ORDER BY page's carries its last row's sort values,
+     * and a client sends it back in a header (the store takes 32 KB of headers in all), so a page whose token would
+     * be longer is refused rather than given a token no request can carry.
+     */
+    public static final int MAX_CONTINUATION_LENGTH = 16_384;
 
     private final String text;
     private final QueryModel model;

@@ -149,6 +149,12 @@ final class QueryExecution {
         Optional<String> continuation = more
                 ? Optional.of(new QueryContinuation.SortedAfter(page.get(page.size() - 1).key(), given + take).token())
                 : Optional.empty();
+        if (continuation.isPresent() && continuation.get().length() > NoSqlQuery.MAX_CONTINUATION_LENGTH) {
+            throw new QueryException(QueryErrorCode.LIMIT_EXCEEDED, "Cannot page the query: its next page would "
+                    + "start after the sort values of the last row given, and they take " + continuation.get().length()
+                    + " characters, over the " + NoSqlQuery.MAX_CONTINUATION_LENGTH + " a continuation may carry in "
+                    + "a request header; order by a shorter value, or ask for all results in one page");
+        }
         return new QueryPage(page.stream().map(SortedResult::result).toList(), continuation);
     }
 

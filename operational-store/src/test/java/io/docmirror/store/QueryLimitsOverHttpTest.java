@@ -23,12 +23,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A query's page budget seen through the official Java SDK (issue 41, defect 3): a JOIN over a large parameter made
+ * A query's limits seen through the official Java SDK (issue 41, defects 3 and 10): a JOIN over a large parameter made
  * millions of rows on the store's request threads for one request, with no end. Now a query that must see every row
  * is refused once a page spends the budget, naming it; a streamed one is answered in pages that each stop at the
- * budget, which the SDK follows to every result.
+ * budget, which the SDK follows to every result. And an ORDER BY over a value too large for a continuation header is
+ * refused naming the rule, where it used to get a continuation the server itself then refused (431).
  */
-class QueryBudgetOverHttpTest {
+class QueryLimitsOverHttpTest {
     private static final long ROWS_PER_PAGE = 20_000;
 
     private TestingCosmosGateway gateway;
@@ -64,6 +65,29 @@ class QueryBudgetOverHttpTest {
                     assertThat(e.getStatusCode()).isEqualTo(400);
                     assertThat(e.getMessage()).contains("one page of it may make at most 20000 rows");
                 });
+    }
+
+    @Test
+    void anOrderByOverAValueTooLargeForAContinuationIsRefusedNamingTheRule() {
+        String large = "x".repeat(40_000);
+        for (int index = 0; index < 3; index++) {
+            gateway.store.createItem("shop.orders", ("{\"id\":\"big" + index + "\",\"customerId\":\"c9\",\"s\":\""
+                    + large + index + "\"}").getBytes(StandardCharsets.UTF_8));
+        }
+        SqlQuerySpec sorted = new SqlQuerySpec("SELECT c.id FROM c ORDER BY c.s");
+        assertThatThrownBy(() -> orders.queryItems(sorted, new CosmosQueryRequestOptions()
+                        .setPartitionKey(new com.azure.cosmos.models.PartitionKey("c9")), JsonNode.class)
+                .iterableByPage(1).forEach(page -> { }))
+                .isInstanceOfSatisfying(CosmosException.class, e -> {
+                    assertThat(e.getStatusCode()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("over the 16384 a continuation may carry");
+                });
+        // Short sort values page as before.
+        List<String> ids = new ArrayList<>();
+        orders.queryItems(new SqlQuerySpec("SELECT VALUE c.id FROM c WHERE c.customerId = 'c1' ORDER BY c.n"),
+                new CosmosQueryRequestOptions(), JsonNode.class).iterableByPage(3)
+                .forEach(page -> page.getResults().forEach(id -> ids.add(id.asText())));
+        assertThat(ids).startsWith("o1", "o6", "o11").hasSize(10);
     }
 
     @Test
