@@ -13,6 +13,8 @@ final class FlightConnectionHelp {
         out.println("SQL over the network (Arrow Flight SQL JDBC driver, org.apache.arrow:flight-sql-jdbc-driver):");
         out.println("  URL:      " + server.jdbcUrl());
         out.println("  user:     " + server.username());
-        out.println("  password: " + server.password());
+        // A configured password is a secret of its owner's: only one made at start is shown, or nobody could log in.
+        out.println("  password: " + server.generatedPassword().map(made -> made + " (made at start; set "
+                + "flight.password to choose one)").orElse("the one configured as flight.password"));
     }
 }

@@ -38,13 +38,13 @@ class SqlMetricsTest {
         SqlMetrics metrics = new SqlMetrics();
         try (SqlEndpoint endpoint = SqlEndpoint.open(mirror, SqlConfig.defaults());
                 FlightSqlServer server = FlightSqlServer.start(endpoint,
-                        FlightConfig.defaults().withListener("127.0.0.1", 0).withPassword("s3cret"), metrics);
+                        FlightConfig.defaults().withListener("127.0.0.1", 0).withPassword("s3cret-for-tests-only-0123456789ab"), metrics);
                 MetricsServer metricsServer = MetricsServer.startIfEnabled(MetricsConfig.defaults().withPort(0),
                         List.of(metrics)).orElseThrow();
                 BufferAllocator allocator = new RootAllocator();
                 FlightClient client = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", server.port())).build()) {
-            CredentialCallOption login = client.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CredentialCallOption login = client.authenticateBasicToken("docmirror", "s3cret-for-tests-only-0123456789ab").orElseThrow();
             FlightSqlClient sql = new FlightSqlClient(client);
 
             FlightInfo fetched = sql.execute("SELECT i FROM range(10000) AS t(i)", login);

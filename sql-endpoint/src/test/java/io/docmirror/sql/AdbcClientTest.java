@@ -53,12 +53,12 @@ class AdbcClientTest {
         data.sync();
         endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults());
         server = FlightSqlServer.start(endpoint, FlightConfig.defaults().withListener("127.0.0.1", 0)
-                .withPassword("s3cret"));
+                .withPassword("s3cret-for-tests-only-0123456789ab"));
         allocator = new RootAllocator();
         Map<String, Object> parameters = new HashMap<>();
         AdbcDriver.PARAM_URI.set(parameters, "grpc+tcp://127.0.0.1:" + server.port());
         AdbcDriver.PARAM_USERNAME.set(parameters, "docmirror");
-        AdbcDriver.PARAM_PASSWORD.set(parameters, "s3cret");
+        AdbcDriver.PARAM_PASSWORD.set(parameters, "s3cret-for-tests-only-0123456789ab");
         database = new FlightSqlDriver(allocator).open(parameters);
         connection = database.connect();
     }

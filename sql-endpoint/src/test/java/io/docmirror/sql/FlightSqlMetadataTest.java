@@ -64,7 +64,7 @@ class FlightSqlMetadataTest {
         data.sync();
         endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults());
         server = FlightSqlServer.start(endpoint, FlightConfig.defaults().withListener("127.0.0.1", 0)
-                .withPassword("s3cret"));
+                .withPassword("s3cret-for-tests-only-0123456789ab"));
     }
 
     @AfterEach
@@ -123,7 +123,7 @@ class FlightSqlMetadataTest {
                 FlightClient flight = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", server.port())).build();
                 FlightSqlClient client = new FlightSqlClient(flight)) {
-            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret-for-tests-only-0123456789ab").orElseThrow();
             int[] asked = {SqlInfo.FLIGHT_SQL_SERVER_NAME_VALUE, SqlInfo.FLIGHT_SQL_SERVER_SUBSTRAIT_MIN_VERSION_VALUE,
                     SqlInfo.FLIGHT_SQL_SERVER_SUBSTRAIT_MAX_VERSION_VALUE, 9_999,
                     SqlInfo.SQL_SUPPORTED_CONCURRENCIES_FOR_RESULT_SET_FORWARD_ONLY_VALUE,
@@ -175,7 +175,7 @@ class FlightSqlMetadataTest {
                 FlightClient flight = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", server.port())).build();
                 FlightSqlClient client = new FlightSqlClient(flight)) {
-            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret-for-tests-only-0123456789ab").orElseThrow();
             Schema schema = client.getExecuteSchema("SELECT total, tags, id FROM orders", token).getSchema();
             assertThat(schema.getFields()).extracting(Field::getName).containsExactly("total", "tags", "id");
             FlightSqlColumnMetadata total = new FlightSqlColumnMetadata(schema.getFields().get(0).getMetadata());
@@ -246,7 +246,7 @@ class FlightSqlMetadataTest {
                 FlightClient flight = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", server.port())).build();
                 FlightSqlClient client = new FlightSqlClient(flight)) {
-            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret-for-tests-only-0123456789ab").orElseThrow();
             Map<String, Integer> codes = new TreeMap<>();
             var info = client.getXdbcTypeInfo(token);
             try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket(), token)) {
@@ -274,7 +274,7 @@ class FlightSqlMetadataTest {
     private Connection connect() throws SQLException {
         Properties properties = new Properties();
         properties.setProperty("user", "docmirror");
-        properties.setProperty("password", "s3cret");
+        properties.setProperty("password", "s3cret-for-tests-only-0123456789ab");
         return DriverManager.getConnection(server.jdbcUrl(), properties);
     }
 

@@ -28,6 +28,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -37,6 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The network endpoint, end to end through the Arrow project's own Flight SQL JDBC driver. */
 class FlightSqlServerTest {
+    private static final String PASSWORD = "s3cret-for-tests-only-0123456789ab";
+
     @TempDir
     Path work;
 
@@ -58,7 +61,7 @@ class FlightSqlServerTest {
         data.sync();
         endpoint = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults());
         server = FlightSqlServer.start(endpoint, FlightConfig.defaults().withListener("127.0.0.1", 0)
-                .withPassword("s3cret"));
+                .withPassword(PASSWORD));
     }
 
     @AfterEach
@@ -70,7 +73,7 @@ class FlightSqlServerTest {
 
     @Test
     void queriesAnswerOverTheNetwork() throws SQLException {
-        try (Connection connection = connect("docmirror", "s3cret"); Statement statement = connection.createStatement();
+        try (Connection connection = connect("docmirror", PASSWORD); Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery("SELECT o.id, o.customer__billingAddress__city AS city, "
                         + "sum(i.qty) AS units FROM orders o JOIN orders__items i ON i._id = o.id "
                         + "GROUP BY ALL ORDER BY o.id")) {
@@ -87,7 +90,7 @@ class FlightSqlServerTest {
     @Test
     void aResultOfManyBatchesArrivesWhole() throws SQLException {
         // 300,000 rows are five batches of 65,536 and more than gRPC's window: the server waits on the client.
-        try (Connection connection = connect("docmirror", "s3cret"); Statement statement = connection.createStatement();
+        try (Connection connection = connect("docmirror", PASSWORD); Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery("SELECT i FROM range(300000) AS t(i)")) {
             long rows = 0;
             long sum = 0;
@@ -102,7 +105,7 @@ class FlightSqlServerTest {
 
     @Test
     void preparedStatementsTakeParameters() throws SQLException {
-        try (Connection connection = connect("docmirror", "s3cret");
+        try (Connection connection = connect("docmirror", PASSWORD);
                 PreparedStatement statement = connection.prepareStatement(
                         "SELECT id, total FROM orders WHERE status = ? AND total > ? ORDER BY id")) {
             statement.setString(1, "new");
@@ -117,7 +120,7 @@ class FlightSqlServerTest {
 
     @Test
     void metadataListsTheMirrorsTablesAndTheirColumns() throws SQLException {
-        try (Connection connection = connect("docmirror", "s3cret")) {
+        try (Connection connection = connect("docmirror", PASSWORD)) {
             DatabaseMetaData metadata = connection.getMetaData();
             List<String> tables = new ArrayList<>();
             try (ResultSet result = metadata.getTables(null, null, "%", null)) {
@@ -140,7 +143,7 @@ class FlightSqlServerTest {
 
     @Test
     void theSandboxHoldsOverTheNetworkAndTheEndpointServesOn() throws SQLException {
-        try (Connection connection = connect("docmirror", "s3cret"); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect("docmirror", PASSWORD); Statement statement = connection.createStatement()) {
             assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM read_csv('/etc/passwd')"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("/etc/passwd");
             assertThatThrownBy(() -> statement.executeUpdate("DELETE FROM docmirror_columns"))
@@ -153,17 +156,21 @@ class FlightSqlServerTest {
         }
     }
 
+    /**
+     * A ticket runs its query when fetched, and is fetched once (issue 41, defect 4): thirty unread fetches of one
+     * ticket each ran the query and held its result at once.
+     */
     @Test
-    void aTicketRunsItsQueryWhenFetchedAndCanBeFetchedAgain() throws Exception {
+    void aTicketRunsItsQueryWhenFetchedAndIsFetchedOnce() throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
                 FlightClient flight = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", server.port())).build();
                 FlightSqlClient client = new FlightSqlClient(flight)) {
-            CallOption token = flight.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CallOption token = flight.authenticateBasicToken("docmirror", PASSWORD).orElseThrow();
             FlightInfo info = client.execute("SELECT id FROM orders ORDER BY id", token);
             assertThat(info.getSchemaOptional().orElseThrow().getFields()).extracting(Field::getName)
                     .containsExactly("id");
-            assertThat(info.getEndpoints().get(0).getExpirationTime()).as("retries allowed until then").isPresent();
+            assertThat(info.getEndpoints().get(0).getExpirationTime()).as("fetchable until then").isPresent();
             Ticket ticket = info.getEndpoints().get(0).getTicket();
 
             // Nothing was run or held for the ticket: the fetch sees what the mirror has by then.
@@ -171,14 +178,68 @@ class FlightSqlServerTest {
             data.sync();
             endpoint.refresh();
             assertThat(ids(client, ticket, token)).containsExactly("o1", "o2", "o3");
-            assertThat(ids(client, ticket, token)).as("a retry of the same ticket").containsExactly("o1", "o2", "o3");
+            assertThatThrownBy(() -> ids(client, ticket, token)).as("the same ticket fetched again")
+                    .isInstanceOf(FlightRuntimeException.class).hasMessageContaining("fetched already");
         }
+    }
+
+    /**
+     * Results being read are bounded per login and in all, and a client that reads nothing is dropped after
+     * {@code flight.stream-idle-timeout-ms} (issue 41, defect 4), which frees its place.
+     */
+    @Test
+    void streamsAreBoundedAndAClientThatReadsNothingIsDropped() throws Exception {
+        try (FlightSqlServer bounded = FlightSqlServer.start(endpoint, FlightConfig.defaults()
+                .withListener("127.0.0.1", 0).withPassword(PASSWORD)
+                .withStreamLimits(Duration.ofMillis(500), 1, 2));
+                BufferAllocator allocator = new RootAllocator();
+                FlightClient flight = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
+                FlightSqlClient client = new FlightSqlClient(flight)) {
+            CallOption token = flight.authenticateBasicToken("docmirror", PASSWORD).orElseThrow();
+            // A result far larger than the client's receive window, which the client never reads.
+            Ticket large = ticket(client.execute("SELECT i, repeat('x', 200) AS pad FROM range(200000) t(i)",
+                    token));
+            try (FlightStream unread = client.getStream(large, token)) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                int seen = bounded.openStreams();
+                while (seen != 1 && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                    seen = bounded.openStreams();
+                }
+                assertThat(seen).as("the unread stream is open").isEqualTo(1);
+                Ticket another = ticket(client.execute("SELECT id FROM orders ORDER BY id", token));
+                assertThatThrownBy(() -> ids(client, another, token)).as("a second stream of the same login")
+                        .isInstanceOf(FlightRuntimeException.class).hasMessageContaining("flight.max-streams-per-client");
+
+                // The unread stream is dropped once it has waited the idle time for the client.
+                while (seen != 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                    seen = bounded.openStreams();
+                }
+                System.out.println("streams open once the unread one waited its idle time: " + seen);
+                assertThat(seen).as("the unread stream, dropped").isZero();
+            }
+            assertThat(ids(client, ticket(client.execute("SELECT id FROM orders ORDER BY id", token)), token))
+                    .as("a new stream once the dropped one freed its place").containsExactly("o1", "o2");
+        }
+    }
+
+    /** A configured password is as long as a key, and never printed (issue 41, defect 7). */
+    @Test
+    void aShortPasswordIsRefusedWithoutShowingIt() {
+        assertThatThrownBy(() -> FlightConfig.defaults().withPassword("x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid value (hidden, 1 characters) for configuration flight.password: must be 32 to "
+                        + "512 characters long: a password is guessed offline at the speed of logins, so it is as "
+                        + "long as a key (openssl rand -base64 32)");
+        assertThat(server.generatedPassword()).as("a configured password is not shown").isEmpty();
     }
 
     @Test
     void aClientHoldsABoundedNumberOfTicketsAndOthersKeepTheirs() throws Exception {
         try (FlightSqlServer bounded = FlightSqlServer.start(endpoint, FlightConfig.defaults()
-                .withListener("127.0.0.1", 0).withPassword("s3cret").withTicketLimits(2, 10));
+                .withListener("127.0.0.1", 0).withPassword(PASSWORD).withTicketLimits(2, 10));
                 BufferAllocator allocator = new RootAllocator();
                 FlightClient first = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
@@ -186,8 +247,8 @@ class FlightSqlServerTest {
                         Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
                 FlightSqlClient firstSql = new FlightSqlClient(first);
                 FlightSqlClient secondSql = new FlightSqlClient(second)) {
-            CallOption firstToken = first.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
-            CallOption secondToken = second.authenticateBasicToken("docmirror", "s3cret").orElseThrow();
+            CallOption firstToken = first.authenticateBasicToken("docmirror", PASSWORD).orElseThrow();
+            CallOption secondToken = second.authenticateBasicToken("docmirror", PASSWORD).orElseThrow();
             Ticket others = ticket(secondSql.execute("SELECT id FROM orders ORDER BY id", secondToken));
             List<Ticket> tickets = new ArrayList<>();
             for (int query = 0; query < 3; query++) {
@@ -204,7 +265,7 @@ class FlightSqlServerTest {
 
     @Test
     void offLoopbackItNeedsTlsOrPlaintextAskedFor() throws Exception {
-        FlightConfig elsewhere = FlightConfig.defaults().withListener("127.0.0.2", 0).withPassword("s3cret");
+        FlightConfig elsewhere = FlightConfig.defaults().withListener("127.0.0.2", 0).withPassword(PASSWORD);
         assertThatThrownBy(() -> FlightSqlServer.start(endpoint, elsewhere).close())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("flight.bind").hasMessageContaining("flight.allow-plaintext");
@@ -223,7 +284,7 @@ class FlightSqlServerTest {
         assertThatThrownBy(() -> connect("docmirror", "guess").close())
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("UNAUTHENTICATED");
-        assertThatThrownBy(() -> connect("admin", "s3cret").close())
+        assertThatThrownBy(() -> connect("admin", PASSWORD).close())
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("UNAUTHENTICATED");
     }
@@ -232,12 +293,12 @@ class FlightSqlServerTest {
     void withACertificateItSpeaksTlsOnly() throws Exception {
         SelfSignedCertificate certificate = SelfSignedCertificate.create(work.resolve("tls"), "localhost");
         try (FlightSqlServer tls = FlightSqlServer.start(endpoint, FlightConfig.defaults()
-                .withListener("localhost", 0).withPassword("s3cret")
+                .withListener("localhost", 0).withPassword(PASSWORD)
                 .withTls(certificate.certificatePem(), certificate.privateKeyPem()))) {
             assertThat(tls.jdbcUrl()).endsWith("?useEncryption=true");
             Properties properties = new Properties();
             properties.setProperty("user", "docmirror");
-            properties.setProperty("password", "s3cret");
+            properties.setProperty("password", PASSWORD);
             properties.setProperty("tlsRootCerts", certificate.certificatePem().toString());
             try (Connection connection = DriverManager.getConnection(tls.jdbcUrl(), properties);
                     Statement statement = connection.createStatement();
@@ -272,7 +333,7 @@ class FlightSqlServerTest {
     private static Properties credentials() {
         Properties properties = new Properties();
         properties.setProperty("user", "docmirror");
-        properties.setProperty("password", "s3cret");
+        properties.setProperty("password", PASSWORD);
         return properties;
     }
 

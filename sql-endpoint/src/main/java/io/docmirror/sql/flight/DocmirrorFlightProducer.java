@@ -41,9 +41,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -64,17 +66,25 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     private final CatalogMetadata catalog;
     private final ServerSqlInfo sqlInfo;
     private final IssuedTickets tickets;
+    private final OpenStreams streams;
+    private final Duration streamIdleTimeout;
     private final QueryObserver observer;
     private final Map<ByteString, PreparedQuery> preparedQueries = new ConcurrentHashMap<>();
 
+    /**
+     * @param streams the results being read, and how many may be
+     * @param streamIdleTimeout how long a result waits for a client that reads nothing
+     */
     DocmirrorFlightProducer(SqlEndpoint endpoint, BufferAllocator allocator, long batchRows, ServerSqlInfo sqlInfo,
-            IssuedTickets tickets, QueryObserver observer) {
+            IssuedTickets tickets, OpenStreams streams, Duration streamIdleTimeout, QueryObserver observer) {
         this.endpoint = endpoint;
         this.allocator = allocator;
         this.batchRows = batchRows;
         this.catalog = new CatalogMetadata(endpoint, allocator);
         this.sqlInfo = sqlInfo;
         this.tickets = tickets;
+        this.streams = streams;
+        this.streamIdleTimeout = streamIdleTimeout;
         this.observer = observer;
     }
 
@@ -103,22 +113,30 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     @Override
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
         long started = System.nanoTime();
-        IssuedTickets.Pending pending = tickets.fetch(ticket.getStatementHandle()).orElse(null);
+        IssuedTickets.Pending pending = tickets.take(ticket.getStatementHandle()).orElse(null);
         observer.ticketsPending(tickets.size());
         if (pending == null) {
             observer.answered(QueryOutcome.EXPIRED, System.nanoTime() - started, 0);
-            listener.error(CallStatus.NOT_FOUND.withDescription("No query waits under this ticket: it expired ("
-                    + FlightConfig.TICKET_LIFETIME_MS.key() + ", " + tickets.lifetime().toSeconds() + " s) or was "
-                    + "dropped for the client's newer ones (" + FlightConfig.MAX_TICKETS_PER_CLIENT.key() + "); ask "
-                    + "for a new FlightInfo")
+            listener.error(CallStatus.NOT_FOUND.withDescription("No query waits under this ticket: it was fetched "
+                    + "already (a ticket is fetched once), expired (" + FlightConfig.TICKET_LIFETIME_MS.key() + ", "
+                    + tickets.lifetime().toSeconds() + " s) or was dropped for the client's newer ones ("
+                    + FlightConfig.MAX_TICKETS_PER_CLIENT.key() + "); ask for a new FlightInfo")
                     .toRuntimeException());
+            return;
+        }
+        String client = client(context);
+        Optional<String> refused = streams.open(client);
+        if (refused.isPresent()) {
+            observer.answered(QueryOutcome.REFUSED, System.nanoTime() - started, 0);
+            listener.error(CallStatus.RESOURCE_EXHAUSTED.withDescription("Cannot stream the result now: "
+                    + refused.get()).toRuntimeException());
             return;
         }
         long bytesSent = 0;
         QueryOutcome outcome;
         try (QueryResult result = pending.query().execute(pending.values(), allocator, batchRows)) {
             try {
-                outcome = result.streamTo(listener) ? QueryOutcome.OK : QueryOutcome.CANCELLED;
+                outcome = result.streamTo(listener, streamIdleTimeout) ? QueryOutcome.OK : QueryOutcome.CANCELLED;
             } finally {
                 bytesSent = result.bytesSent();
             }
@@ -126,8 +144,15 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
             FlightRuntimeException failure = failure(e);
             outcome = outcomeOf(failure);
             listener.error(failure);
+        } finally {
+            streams.close(client);
         }
         observer.answered(outcome, System.nanoTime() - started, bytesSent);
+    }
+
+    /** The results being streamed now. */
+    int openStreams() {
+        return streams.open();
     }
 
     // Prepared statements

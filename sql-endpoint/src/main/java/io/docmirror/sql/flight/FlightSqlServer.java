@@ -88,7 +88,8 @@ public final class FlightSqlServer implements AutoCloseable {
                 config.maxTickets(), System::nanoTime);
         BufferAllocator allocator = new RootAllocator();
         DocmirrorFlightProducer producer = new DocmirrorFlightProducer(endpoint, allocator, config.batchRows(),
-                sqlInfo, tickets, observer);
+                sqlInfo, tickets, new OpenStreams(config.maxStreamsPerClient(), config.maxStreams()),
+                config.streamIdleTimeout(), observer);
         Location location = config.tls() ? Location.forGrpcTls(config.bind(), config.port())
                 : Location.forGrpcInsecure(config.bind(), config.port());
         FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)
@@ -128,6 +129,16 @@ public final class FlightSqlServer implements AutoCloseable {
     /** The password clients log in with: the configured one, or the one made at start. */
     public String password() {
         return password;
+    }
+
+    /** The password made at start, when none was configured: the one a user must be told. */
+    public Optional<String> generatedPassword() {
+        return config.password().isPresent() ? Optional.empty() : Optional.of(password);
+    }
+
+    /** The results being streamed to clients now. */
+    public int openStreams() {
+        return producer.openStreams();
     }
 
     /** The URL for the Arrow Flight SQL JDBC driver, without the credentials (give them as user and password). */

@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
 /**
  * The tickets handed out with FlightInfos, each for a query to run when the ticket is fetched. Nothing of a result
  * is held between GetFlightInfo and DoGet, so a client that never fetches costs a few bytes, not a result's
- * memory; and a ticket can be fetched again (a retry after a broken stream) until it expires, each fetch running the
- * query anew on the mirror's current version.
+ * memory; a ticket is fetched once, running the query on the mirror's current version (a retry after a broken stream
+ * asks for a new FlightInfo).
  *
  * <p>Bounded: a client (one login's bearer token) holds at most {@code perClient} tickets and all clients
  * {@code total}; beyond either, the oldest ticket (the client's own, or anyone's) is dropped.
@@ -62,10 +62,18 @@ final class IssuedTickets {
         return handle;
     }
 
-    /** The query under {@code handle}, while its ticket lives; it stays for another fetch until it expires. */
-    synchronized Optional<Pending> fetch(ByteString handle) {
+    /**
+     * Takes the query under {@code handle}, while its ticket lives: a ticket is fetched once, so that fetching one
+     * ticket again and again cannot run its query (and hold its result) any number of times at once.
+     */
+    synchronized Optional<Pending> take(ByteString handle) {
         expire();
-        return Optional.ofNullable(byAge.get(handle));
+        if (!byAge.containsKey(handle)) {
+            return Optional.empty();
+        }
+        Pending pending = byAge.get(handle);
+        drop(handle);
+        return Optional.of(pending);
     }
 
     /** The tickets that may still be fetched (expired ones are dropped at the next call that looks). */

@@ -6,7 +6,10 @@ import java.util.Locale;
 public enum QueryOutcome {
     /** Every row was sent. */
     OK,
-    /** The endpoint refused the query (a statement the guard does not allow, a SQL error, the column limit). */
+    /**
+     * The endpoint refused the query (a statement the guard does not allow, a SQL error, the column limit), or its
+     * stream (too many results being read at once).
+     */
     REFUSED,
     /** It ran past {@code sql.query-timeout-ms}, or the client took no rows for too long. */
     TIMED_OUT,

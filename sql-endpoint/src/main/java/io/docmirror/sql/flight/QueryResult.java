@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +23,6 @@ import java.util.concurrent.TimeUnit;
  * result's schema with each column's Flight SQL metadata ({@link ColumnMetadata}).
  */
 final class QueryResult implements AutoCloseable {
-    /** How long a stream waits for a slow client to take the next batch before it gives up. */
-    private static final long CLIENT_WAIT_MILLIS = 300_000;
-
     private final List<AutoCloseable> owned;
     private final ArrowReader reader;
     private final Schema schema;
@@ -58,17 +56,18 @@ final class QueryResult implements AutoCloseable {
     }
 
     /**
-     * Sends every batch to {@code listener}, waiting for the client when it reads slower than we send.
+     * Sends every batch to {@code listener}, waiting for the client when it reads slower than we send, up to
+     * {@code idleTimeout} for each batch.
      *
      * @return false when the client cancelled
      */
-    boolean streamTo(ServerStreamListener listener) throws IOException {
+    boolean streamTo(ServerStreamListener listener, Duration idleTimeout) throws IOException {
         VectorSchemaRoot read = reader.getVectorSchemaRoot();
         // The reader's own vectors, under the schema with metadata: sending copies nothing.
         VectorSchemaRoot sent = new VectorSchemaRoot(schema.getFields(), read.getFieldVectors(), 0);
         listener.start(sent);
         while (reader.loadNextBatch()) {
-            if (!awaitClient(listener)) {
+            if (!awaitClient(listener, idleTimeout)) {
                 return false;
             }
             sent.setRowCount(read.getRowCount());
@@ -90,15 +89,17 @@ final class QueryResult implements AutoCloseable {
      *
      * @return false when the client cancelled
      */
-    private static boolean awaitClient(ServerStreamListener listener) throws InterruptedIOException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLIENT_WAIT_MILLIS);
+    private static boolean awaitClient(ServerStreamListener listener, Duration idleTimeout)
+            throws InterruptedIOException {
+        long deadline = System.nanoTime() + idleTimeout.toNanos();
         while (!listener.isReady()) {
             if (listener.isCancelled()) {
                 return false;
             }
             if (System.nanoTime() > deadline) {
-                throw CallStatus.TIMED_OUT.withDescription("The client took no rows for "
-                        + CLIENT_WAIT_MILLIS / 1000 + " s; the result is dropped").toRuntimeException();
+                throw CallStatus.TIMED_OUT.withDescription("The client took no rows for " + idleTimeout.toMillis()
+                        + " ms (" + FlightConfig.STREAM_IDLE_TIMEOUT_MS.key() + "); the result is dropped")
+                        .toRuntimeException();
             }
             try {
                 // Polled: gRPC's on-ready callback was seen to go missing, which stalled a stream for good.
