@@ -225,6 +225,31 @@ class FlightSqlServerTest {
         }
     }
 
+    /**
+     * Wrong logins are slowed down, never locked out (issue 41, defect 7: 300 wrong passwords took 2.4 s): beyond the
+     * allowed ones, each answer is held back, and the right password still logs in at once.
+     */
+    @Test
+    void wrongLoginsAreSlowedDownAndTheRightOneStillLogsIn() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient flight = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", server.port())).build()) {
+            long heldNanos = 0;
+            for (int attempt = 1; attempt <= 14; attempt++) {
+                long started = System.nanoTime();
+                assertThatThrownBy(() -> flight.authenticateBasicToken("docmirror", "wrong-" + PASSWORD))
+                        .isInstanceOf(FlightRuntimeException.class).hasMessageContaining("Wrong user name or password");
+                if (attempt > 10) {
+                    heldNanos += System.nanoTime() - started;
+                }
+            }
+            System.out.printf("the four wrong logins beyond the allowed took %d ms%n", heldNanos / 1_000_000);
+            assertThat(heldNanos).as("held back 50 + 100 + 200 + 400 ms at least")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(750).toNanos());
+            assertThat(flight.authenticateBasicToken("docmirror", PASSWORD)).as("the right password").isPresent();
+        }
+    }
+
     /** A configured password is as long as a key, and never printed (issue 41, defect 7). */
     @Test
     void aShortPasswordIsRefusedWithoutShowingIt() {

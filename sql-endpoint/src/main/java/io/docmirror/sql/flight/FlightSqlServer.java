@@ -94,7 +94,8 @@ public final class FlightSqlServer implements AutoCloseable {
                 : Location.forGrpcInsecure(config.bind(), config.port());
         FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)
                 .headerAuthenticator(new GeneratedBearerTokenAuthenticator(
-                        new BasicCallHeaderAuthenticator(credentials(config.username(), password))));
+                        new BasicCallHeaderAuthenticator(credentials(config.username(), password,
+                                new FailedLogins(System::nanoTime)))));
         if (config.tls()) {
             builder.useTls(config.tlsCertificate().orElseThrow().toFile(), config.tlsPrivateKey().orElseThrow().toFile());
         }
@@ -159,7 +160,8 @@ public final class FlightSqlServer implements AutoCloseable {
         allocator.close();
     }
 
-    private static BasicCallHeaderAuthenticator.CredentialValidator credentials(String username, String password) {
+    private static BasicCallHeaderAuthenticator.CredentialValidator credentials(String username, String password,
+            FailedLogins failedLogins) {
         byte[] expectedUser = username.getBytes(StandardCharsets.UTF_8);
         byte[] expectedPassword = password.getBytes(StandardCharsets.UTF_8);
         return (givenUser, givenPassword) -> {
@@ -167,6 +169,7 @@ public final class FlightSqlServer implements AutoCloseable {
             boolean user = MessageDigest.isEqual(expectedUser, givenUser.getBytes(StandardCharsets.UTF_8));
             boolean pass = MessageDigest.isEqual(expectedPassword, givenPassword.getBytes(StandardCharsets.UTF_8));
             if (!(user & pass)) {
+                failedLogins.holdBack();
                 throw CallStatus.UNAUTHENTICATED.withDescription("Wrong user name or password").toRuntimeException();
             }
             return () -> givenUser;
