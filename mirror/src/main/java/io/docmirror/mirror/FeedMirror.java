@@ -633,18 +633,47 @@ public final class FeedMirror implements AutoCloseable {
         }
     }
 
-    /** Adds a source for each mirrored container not known yet; each opens at its first read. */
+    /**
+     * Adds a source for each mirrored container not known yet (each opens at its first read), starts again the
+     * mirror of each container deleted and created again ({@link #recreated}), and lets go of each container the
+     * source no longer has ({@link #letGo}).
+     */
     private List<Source> refreshSources() {
+        Map<String, ContainerProperties> listed = new LinkedHashMap<>();
         for (ContainerProperties container : containers.listContainers()) {
-            Source known = sources.get(container.id());
-            if (known != null && isRecreated(known.container, container)) {
-                recreated(known, container);
-            } else if (container.isMirrored() && known == null) {
+            if (container.isMirrored()) {
+                listed.put(container.id(), container);
+            }
+        }
+        for (Source known : new ArrayList<>(sources.values())) {
+            ContainerProperties now = listed.get(known.name());
+            if (now == null) {
+                letGo(known);
+            } else if (isRecreated(known.container, now)) {
+                recreated(known, now);
+            }
+        }
+        for (ContainerProperties container : listed.values()) {
+            if (!sources.containsKey(container.id())) {
                 sources.put(container.id(), new Source(container));
                 health.put(container.id(), MirrorHealth.healthy(container.id()));
             }
         }
         return new ArrayList<>(sources.values());
+    }
+
+    /**
+     * Stops following a container the source no longer has (deleted, or no longer mirrored): its open batch (changes
+     * of a container that is gone) is dropped uncommitted, and its change source and tables are closed; the tables
+     * stay as last committed. Retrying it would fail forever.
+     */
+    private void letGo(Source source) {
+        log.warn("Container {} is gone from the source (deleted, or no longer mirrored): its mirror stays at {} and is "
+                + "no longer followed", source.name(), committedVersion(source));
+        sources.remove(source.name());
+        health.remove(source.name());
+        closeMirror(source, "Cannot close the mirror of container " + source.name()
+                + ", which the source no longer has");
     }
 
     /** Whether {@code listed} is another container than {@code known} under the same name: another {@code _rid}. */
@@ -662,24 +691,29 @@ public final class FeedMirror implements AutoCloseable {
         log.warn("Container {} was deleted and created again (_rid {} is now {}): the old container's mirror is "
                 + "dropped, and the new one is mirrored from its first change", source.name(),
                 source.container.resourceId(), container.resourceId());
-        IllegalStateException replaced = new IllegalStateException("Container " + source.name()
-                + " was deleted and created again");
-        stopReading(source, replaced);
-        if (source.mirror != null) {
-            try {
-                source.mirror.close();
-            } catch (RuntimeException e) {
-                replaced.addSuppressed(e);
-            }
-            source.mirror = null;
-        }
-        if (replaced.getSuppressed().length > 0) {
-            log.warn("Closing the old mirror of {} failed; its files stay until the tables are opened again",
-                    source.name(), replaced);
-        }
+        closeMirror(source, "Cannot close the mirror of container " + source.name()
+                + ", which was deleted and created again");
         source.container = container;
         source.failuresInARow = 0;
         source.retryAt = 0;
         updateHealth(source, current -> MirrorHealth.healthy(source.name()));
+    }
+
+    /** Drops the open batch and closes the change source and the tables; failures to close are logged. */
+    private static void closeMirror(Source source, String failureMessage) {
+        IllegalStateException closing = new IllegalStateException(failureMessage);
+        stopReading(source, closing);
+        if (source.mirror != null) {
+            try {
+                source.mirror.close();
+            } catch (RuntimeException e) {
+                closing.addSuppressed(e);
+            }
+            source.mirror = null;
+        }
+        if (closing.getSuppressed().length > 0) {
+            log.warn("{}; its tables stay as last committed, its files until they are opened again", failureMessage,
+                    closing);
+        }
     }
 }

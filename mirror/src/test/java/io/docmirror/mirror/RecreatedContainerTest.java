@@ -88,6 +88,38 @@ class RecreatedContainerTest {
         }
     }
 
+    /** A container deleted while the daemon streams is let go, and the daemon goes on; created again, it is mirrored. */
+    @Test
+    void aContainerDeletedWhileTheDaemonStreamsIsLetGoAndTheDaemonGoesOn() throws Exception {
+        store.createContainer(ContainerProperties.of("events", "/pk").withAnalyticalTtl(-1));
+        for (int index = 0; index < 3; index++) {
+            store.createItem("events", "{\"id\":\"old" + index + "\",\"pk\":\"p\"}");
+        }
+        Path mirrorDirectory = work.resolve("mirror");
+        FeedMirror daemon = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(), FlattenerConfig::defaults,
+                Clock.systemUTC());
+        Thread thread = FeedMirrorTest.runInBackground(daemon);
+        try {
+            StoreTesting.await("the container mirrored", Duration.ofSeconds(60), () -> ids(mirrorDirectory),
+                    List.of("old0", "old1", "old2")::equals);
+
+            store.deleteContainer("events");
+            StoreTesting.await("the daemon lets the deleted container go", Duration.ofSeconds(60),
+                    daemon::health, health -> health.stream().noneMatch(one -> one.container().equals("events")));
+            assertThat(thread.isAlive()).as("the daemon runs on").isTrue();
+            assertThat(ids(mirrorDirectory)).as("its tables as last committed").containsExactly("old0", "old1", "old2");
+
+            store.createContainer(ContainerProperties.of("events", "/pk").withAnalyticalTtl(-1));
+            for (int index = 0; index < 2; index++) {
+                store.createItem("events", "{\"id\":\"new" + index + "\",\"pk\":\"p\"}");
+            }
+            StoreTesting.await("the container created again mirrored", Duration.ofSeconds(60),
+                    () -> ids(mirrorDirectory), List.of("new0", "new1")::equals);
+        } finally {
+            FeedMirrorTest.stop(daemon, thread);
+        }
+    }
+
     /** Mirrors the container with a daemon reading {@code source} while the container is deleted and created again. */
     private void streamWhileTheContainerIsRecreated(StoreClient source) throws Exception {
         store.createContainer(ContainerProperties.of("events", "/pk").withAnalyticalTtl(-1));
