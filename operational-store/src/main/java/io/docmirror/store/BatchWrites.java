@@ -173,7 +173,10 @@ final class BatchWrites {
         Precondition precondition = Precondition.ofNullable(operation.ifMatch());
         return switch (operation.type()) {
             case CREATE -> written(201, transaction.create(document));
-            case UPSERT -> written(200, transaction.upsert(document, precondition));
+            case UPSERT -> {
+                Upserted upserted = transaction.upsert(document, precondition);
+                yield written(upserted.httpStatus(), upserted.item());
+            }
             case REPLACE -> written(200, transaction.replace(partitionKey, requireId(operation), document, precondition));
             case PATCH -> written(200, transaction.patch(partitionKey, requireId(operation),
                     operation.patch() == null ? List.of() : operation.patch(), precondition));

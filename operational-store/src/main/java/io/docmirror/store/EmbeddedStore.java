@@ -123,7 +123,7 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
     }
 
     @Override
-    public Item upsertItem(String container, byte[] json, Precondition precondition) {
+    public Upserted upsert(String container, byte[] json, Precondition precondition) {
         return itemWrites.upsert(container, json, precondition);
     }
 

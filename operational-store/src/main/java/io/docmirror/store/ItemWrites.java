@@ -21,7 +21,7 @@ final class ItemWrites {
         return writePath.inPartition(state, document.partitionKey(), transaction -> transaction.create(document));
     }
 
-    Item upsert(String container, byte[] json, Precondition precondition) {
+    Upserted upsert(String container, byte[] json, Precondition precondition) {
         ContainerState state = catalog.state(container);
         ValidatedDocument document = state.validator().validate(json);
         return writePath.inPartition(state, document.partitionKey(),

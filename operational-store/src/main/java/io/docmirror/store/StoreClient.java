@@ -45,8 +45,13 @@ public interface StoreClient extends AutoCloseable {
     /** @throws StoreException 409 when an item with that id exists in its logical partition */
     Item createItem(String container, byte[] json);
 
+    /** Creates the item or replaces it whole, saying which it did. */
+    Upserted upsert(String container, byte[] json, Precondition precondition);
+
     /** Creates the item or replaces it whole. */
-    Item upsertItem(String container, byte[] json, Precondition precondition);
+    default Item upsertItem(String container, byte[] json, Precondition precondition) {
+        return upsert(container, json, precondition).item();
+    }
 
     /** @throws StoreException 404 when the item does not exist, 412 when the precondition fails */
     Item replaceItem(String container, PartitionKey partitionKey, String id, byte[] json, Precondition precondition);

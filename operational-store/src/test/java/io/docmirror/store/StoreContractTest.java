@@ -183,6 +183,25 @@ abstract class StoreContractTest {
                 .containsExactly(Operation.CREATE, Operation.REPLACE);
     }
 
+    /** The structure item of issue 41: a write says whether it created the item, so no one reads the log back. */
+    @Test
+    void anUpsertSaysWhetherItCreatedOrReplacedTheItem() {
+        Upserted created = store.upsert(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":1}"
+                .getBytes(StandardCharsets.UTF_8), Precondition.NONE);
+        Upserted replaced = store.upsert(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":2}"
+                .getBytes(StandardCharsets.UTF_8), Precondition.ifMatch(created.item().etag()));
+        store.deleteItem(ORDERS, PartitionKey.of("c1"), "o1", Precondition.NONE);
+        Upserted again = store.upsert(ORDERS, "{\"id\":\"o1\",\"customerId\":\"c1\",\"v\":3}"
+                .getBytes(StandardCharsets.UTF_8), Precondition.NONE);
+
+        assertThat(created.created()).as("the first upsert").isTrue();
+        assertThat(created.httpStatus()).isEqualTo(201);
+        assertThat(replaced.created()).as("the second upsert").isFalse();
+        assertThat(replaced.httpStatus()).isEqualTo(200);
+        assertThat(replaced.item().tree().get("v").asInt()).isEqualTo(2);
+        assertThat(again.created()).as("an upsert after a delete").isTrue();
+    }
+
     @Test
     void replaceNeedsAnExistingItem() {
         assertUnchanged(() -> store.replaceItem(ORDERS, PartitionKey.of("c1"), "o1",
@@ -367,7 +386,7 @@ abstract class StoreContractTest {
         assertThat(result.isSuccess()).isTrue();
         assertThat(result.status()).isEqualTo(200);
         assertThat(result.results()).extracting(BatchResult.OperationResult::status)
-                .containsExactly(201, 200, 200, 200, 200, 204);
+                .containsExactly(201, 201, 200, 200, 200, 204);
         assertThat(result.results().get(4).item().tree().get("v").asInt()).isEqualTo(2);
         assertThat(store.readPartition(ORDERS, PartitionKey.of("c1"))).extracting(Item::id).containsExactly("o1", "o2");
     }

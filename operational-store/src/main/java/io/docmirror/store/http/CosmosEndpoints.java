@@ -15,7 +15,7 @@ import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
-import io.docmirror.store.changelog.Operation;
+import io.docmirror.store.Upserted;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -240,8 +240,8 @@ final class CosmosEndpoints {
             RequestHeaders.checkStatedPartitionKey(store, storeId, document, stated.get());
         }
         if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
-            Item upserted = store.upsertItem(storeId, document, RequestHeaders.precondition(request));
-            return item(upsertStatus(container, upserted), container, upserted);
+            Upserted upserted = store.upsert(storeId, document, RequestHeaders.precondition(request));
+            return item(upserted.httpStatus(), container, upserted.item());
         }
         return item(201, container, store.createItem(storeId, document));
     }
@@ -288,20 +288,16 @@ final class CosmosEndpoints {
         BatchResult result = store.executeBatch(container.properties().id(), partitionKey, operations);
         long lsn = result.results().stream().filter(operation -> operation.item() != null)
                 .mapToLong(operation -> operation.item().lsn()).max().orElse(0);
-        return CosmosWire.json(result.isSuccess() ? 200 : 207, operationResults(container, operations,
-                result.results())).withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, lsn));
+        return CosmosWire.json(result.isSuccess() ? 200 : 207, operationResults(result.results()))
+                .withHeader(SESSION_TOKEN, sessionToken(container, partitionKey, lsn));
     }
 
     /** One result per operation of a batch or bulk request, as the SDKs read them. */
-    private ArrayNode operationResults(CosmosContainers.Resolved container, List<BatchOperation> operations,
-            List<BatchResult.OperationResult> outcomes) {
+    private static ArrayNode operationResults(List<BatchResult.OperationResult> outcomes) {
         ArrayNode results = StoreJson.mapper().createArrayNode();
-        for (int index = 0; index < operations.size(); index++) {
-            BatchResult.OperationResult operation = outcomes.get(index);
-            boolean upserted = operations.get(index).type() == BatchOperation.Type.UPSERT && operation.item() != null;
+        for (BatchResult.OperationResult operation : outcomes) {
             ObjectNode node = results.addObject();
-            node.put("statusCode", upserted ? upsertStatus(container, operation.item()) : operation.status())
-                    .put("requestCharge", 1.0);
+            node.put("statusCode", operation.status()).put("requestCharge", 1.0);
             if (operation.etag() != null) {
                 node.put("eTag", operation.etag());
             }
@@ -335,9 +331,8 @@ final class CosmosEndpoints {
                 results.add(result);
             }
         }
-        List<BatchOperation> batchOperations = operations.stream().map(BulkOperation::operation).toList();
         return CosmosWire.json(results.stream().allMatch(result -> result.status() < 300) ? 200 : 207,
-                operationResults(container, batchOperations, results));
+                operationResults(results));
     }
 
     /**
@@ -347,21 +342,6 @@ final class CosmosEndpoints {
     private static ApiResponse owned(ApiResponse response, CosmosDatabases.Database database) {
         return response.withHeader(OWNER_NAME, "dbs/" + database.id())
                 .withHeader(OWNER_ID, database.resourceId());
-    }
-
-    /**
-     * An upsert's status as Cosmos DB gives it: 201 when it created the item, 200 when it replaced one. The store's
-     * answer does not say which; the change event the write logged at the item's LSN does.
-     */
-    private int upsertStatus(CosmosContainers.Resolved container, Item item) {
-        String storeId = container.properties().id();
-        int logPartition = container.properties().logPartitionOf(item.partitionKey());
-        if (item.lsn() - 1 < store.readChangeLog(storeId, logPartition, Long.MAX_VALUE, 1).logStartLsn()) {
-            return 200; // the change log's retention has already dropped the event (a tiny retention-events)
-        }
-        boolean created = store.readChangeLog(storeId, logPartition, item.lsn() - 1, 1).events().stream()
-                .anyMatch(event -> event.lsn() == item.lsn() && event.operation() == Operation.CREATE);
-        return created ? 201 : 200;
     }
 
     private static ApiResponse item(int status, CosmosContainers.Resolved container, Item item) {

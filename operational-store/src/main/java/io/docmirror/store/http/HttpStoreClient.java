@@ -20,6 +20,7 @@ import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.Upserted;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.ChangeEventJson;
 
@@ -109,9 +110,10 @@ public final class HttpStoreClient implements StoreClient {
     }
 
     @Override
-    public Item upsertItem(String container, byte[] json, Precondition precondition) {
-        return item(send("POST", containerPath(container) + "/items", json,
-                headers(null, precondition, Map.of(WireFormat.UPSERT_HEADER, "true"))));
+    public Upserted upsert(String container, byte[] json, Precondition precondition) {
+        HttpResponse<byte[]> response = send("POST", containerPath(container) + "/items", json,
+                headers(null, precondition, Map.of(WireFormat.UPSERT_HEADER, "true")));
+        return new Upserted(item(response), response.statusCode() == 201);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.Upserted;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -129,7 +130,8 @@ final class StoreEndpoints {
             RequestHeaders.checkStatedPartitionKey(store, container, document, stated.get());
         }
         if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
-            return item(200, store.upsertItem(container, document, RequestHeaders.precondition(request)));
+            Upserted upserted = store.upsert(container, document, RequestHeaders.precondition(request));
+            return item(upserted.httpStatus(), upserted.item());
         }
         return item(201, store.createItem(container, document));
     }

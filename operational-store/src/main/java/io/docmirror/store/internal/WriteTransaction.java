@@ -8,6 +8,7 @@ import io.docmirror.store.Precondition;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
+import io.docmirror.store.Upserted;
 import io.docmirror.store.changelog.ChangeLogEntry;
 import io.docmirror.store.changelog.Operation;
 
@@ -79,14 +80,15 @@ public final class WriteTransaction {
         return container.toItem(key, put(key, document, null));
     }
 
-    public Item upsert(ValidatedDocument document, Precondition precondition) {
+    /** Creates or replaces the item, saying which (a precondition requires the item to exist). */
+    public Upserted upsert(ValidatedDocument document, Precondition precondition) {
         byte[] key = key(document.partitionKey(), document.id());
         Optional<StoredItem> current = readLive(key, document.partitionKey(), document.id());
         if (precondition.ifMatchEtag().isPresent()) {
             StoredItem existing = current.orElseThrow(() -> preconditionFailed(document.id(), "it does not exist"));
             checkPrecondition(key, document.id(), existing, precondition);
         }
-        return container.toItem(key, put(key, document, current.orElse(null)));
+        return new Upserted(container.toItem(key, put(key, document, current.orElse(null))), current.isEmpty());
     }
 
     /**
