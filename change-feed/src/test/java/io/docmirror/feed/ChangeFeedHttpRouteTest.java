@@ -74,6 +74,30 @@ class ChangeFeedHttpRouteTest {
         assertThat(ids).containsExactly("o0", "o1", "o2", "o3", "o4");
     }
 
+    /** Issue 41, defect 6: a maxItems of ten or more characters used to skip store.http.max-page-items. */
+    @Test
+    void pagesHoldAtMostTheServersCapHoweverMaxItemsIsWritten() throws Exception {
+        for (int index = 0; index < 5; index++) {
+            store.upsertItem("orders", "{\"id\":\"o" + index + "\",\"customer\":\"c\"}");
+        }
+        try (StoreHttpServer capped = StoreHttpServer.start(store,
+                StoreConfig.fromProperties(Map.of("store.http.max-page-items", "2")).withHttp("127.0.0.1", 0),
+                Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)))) {
+            for (String asked : List.of("2147483647", "0000005000", "99999999999999999999")) {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(capped.baseUri()
+                        + "/containers/orders/changefeed?start=beginning&maxItems=" + asked)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+                assertThat(StoreJson.mapper().readTree(response.body()).get("events")).as(asked).hasSize(2);
+            }
+            HttpResponse<String> signed = http.send(HttpRequest.newBuilder(URI.create(capped.baseUri()
+                    + "/containers/orders/changefeed?maxItems=%2B5000")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(signed.statusCode()).isEqualTo(400);
+            assertThat(signed.body())
+                    .contains("Invalid maxItems '+5000': a page size is a positive integer, written in decimal digits");
+        }
+    }
+
     @Test
     void errorsHaveTheirStatusAndSayWhy() throws Exception {
         assertThat(get("/containers/missing/changefeed")).satisfies(response -> {
