@@ -14,6 +14,7 @@ import com.azure.cosmos.models.CosmosContainerResponse;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.CosmosPatchOperations;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
@@ -103,6 +104,27 @@ class CosmosGatewayTest {
         assertThatThrownBy(() -> client.getDatabase(name).getContainer("orders")
                 .readItem("o1", new PartitionKey("c1"), JsonNode.class))
                 .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+    }
+
+    /** The official SDK with the read-only key runs a query (a POST, and a query-plan POST first), but writes nothing. */
+    @Test
+    void theReadOnlyKeyRunsQueriesButCannotWrite() {
+        String database = freshDatabase();
+        orders(database).createItem(order("o1", "c1", 10));
+        orders(database).createItem(order("o2", "c2", 20));
+        try (CosmosClient reader = gateway.client(gateway.readOnlyKey)) {
+            CosmosContainer readOnly = reader.getDatabase(database).getContainer("orders");
+
+            List<String> ids = new ArrayList<>();
+            readOnly.queryItems("SELECT VALUE c.id FROM c WHERE c.total > 5", new CosmosQueryRequestOptions(),
+                    String.class).forEach(ids::add);
+
+            assertThat(ids).containsExactlyInAnyOrder("o1", "o2");
+            assertThatThrownBy(() -> readOnly.createItem(order("o3", "c1", 30)))
+                    .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(403));
+        }
+        assertThat(orders(database).queryItems("SELECT VALUE COUNT(1) FROM c", new CosmosQueryRequestOptions(),
+                Integer.class).stream().toList()).containsExactly(2);
     }
 
     /**
