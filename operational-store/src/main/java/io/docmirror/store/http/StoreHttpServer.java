@@ -46,7 +46,8 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Without keys it listens only on 127.0.0.1 or ::1 (see docs/http-api.md for why not all of 127.0.0.0/8); any
  * other address requires a primary key, which clients send as {@code Authorization: Bearer <key>}. A read-only key
- * allows GET and HEAD only. Repeated wrong keys lock their address out for a while. Keys are never logged.
+ * allows GET and HEAD only (and queries on the Cosmos DB routes). Repeated wrong keys from an address are answered
+ * late, never locked out. Keys are never logged.
  *
  * <p>The same server speaks Cosmos DB's gateway protocol at {@code /} and below {@code /dbs} ({@link CosmosEndpoints}),
  * signed with the same keys as Cosmos DB signs requests; with {@code store.http.tls-keystore} it speaks TLS only, as
