@@ -39,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The network endpoint, end to end through the Arrow project's own Flight SQL JDBC driver. */
 class FlightSqlServerTest {
     private static final String PASSWORD = "s3cret-for-tests-only-0123456789ab";
+    /** How long an unread stream waits: the test asks for a second stream meanwhile, on a busy machine too. */
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
 
     @TempDir
     Path work;
@@ -191,7 +193,7 @@ class FlightSqlServerTest {
     void streamsAreBoundedAndAClientThatReadsNothingIsDropped() throws Exception {
         try (FlightSqlServer bounded = FlightSqlServer.start(endpoint, FlightConfig.defaults()
                 .withListener("127.0.0.1", 0).withPassword(PASSWORD)
-                .withStreamLimits(Duration.ofMillis(500), 1, 2));
+                .withStreamLimits(IDLE_TIMEOUT, 1, 2));
                 BufferAllocator allocator = new RootAllocator();
                 FlightClient flight = FlightClient.builder(allocator,
                         Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
