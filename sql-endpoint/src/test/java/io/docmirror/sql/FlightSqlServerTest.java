@@ -254,13 +254,19 @@ class FlightSqlServerTest {
 
     /** A configured password is as long as a key, and never printed (issue 41, defect 7). */
     @Test
-    void aShortPasswordIsRefusedWithoutShowingIt() {
+    void aShortPasswordIsRefusedWithoutShowingIt() throws Exception {
         assertThatThrownBy(() -> FlightConfig.defaults().withPassword("x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid value (hidden, 1 characters) for configuration flight.password: must be 32 to "
                         + "512 characters long: a password is guessed offline at the speed of logins, so it is as "
                         + "long as a key (openssl rand -base64 32)");
         assertThat(server.generatedPassword()).as("a configured password is not shown").isEmpty();
+        try (FlightSqlServer generated = FlightSqlServer.start(endpoint, FlightConfig.defaults()
+                .withListener("127.0.0.1", 0))) {
+            String made = generated.generatedPassword().orElseThrow();
+            assertThat(made).as("a password made at start: 192 bits").hasSize(32);
+            assertThat(FlightConfig.defaults().withPassword(made).password()).contains(made);
+        }
     }
 
     @Test

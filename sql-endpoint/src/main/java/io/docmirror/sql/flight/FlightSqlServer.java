@@ -185,8 +185,9 @@ public final class FlightSqlServer implements AutoCloseable {
                 : Arrays.equals(address.getAddress(), new byte[] {127, 0, 0, 1});
     }
 
+    /** 24 random bytes: 192 bits, in the 32 characters a configured password needs at least. */
     private static String randomPassword() {
-        byte[] bytes = new byte[18];
+        byte[] bytes = new byte[24];
         new SecureRandom().nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
