@@ -73,7 +73,8 @@ class RunMetricsTest {
             PrometheusText metrics = PrometheusText.parse(scrape(metricsUri));
 
             assertThat(metrics.sum("docmirror_store_http_requests_total",
-                    Map.of("method", "POST", "route", ITEMS, "status", "200"))).isEqualTo(WRITES);
+                    Map.of("method", "POST", "route", ITEMS, "status", "201"))).as("upserts that created their items")
+                    .isEqualTo(WRITES);
             assertThat(metrics.sum("docmirror_store_http_requests_total",
                     Map.of("method", "GET", "route", ITEM, "status", "200"))).isEqualTo(1);
             assertThat(metrics.sum("docmirror_store_http_requests_total",

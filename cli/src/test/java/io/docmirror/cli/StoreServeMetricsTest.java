@@ -67,7 +67,8 @@ class StoreServeMetricsTest {
             int writes = WRITERS * WRITES_EACH;
             assertThat(metrics.type("docmirror_store_http_requests_total")).isEqualTo("counter");
             assertThat(metrics.sum("docmirror_store_http_requests_total",
-                    Map.of("method", "POST", "route", ITEMS, "status", "200"))).isEqualTo(writes);
+                    Map.of("method", "POST", "route", ITEMS, "status", "201"))).as("upserts that created their items")
+                    .isEqualTo(writes);
             assertThat(metrics.sum("docmirror_store_http_requests_total",
                     Map.of("method", "GET", "route", ITEM, "status", "200"))).isEqualTo(10);
             assertThat(metrics.sum("docmirror_store_http_requests_total",
