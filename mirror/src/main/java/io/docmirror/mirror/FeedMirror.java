@@ -134,8 +134,33 @@ public final class FeedMirror implements AutoCloseable {
      */
     public FeedMirror(StoreClient store, ChangeSource.Opener changeSources, Path mirrorDirectory, MirrorConfig config,
             Function<String, FlattenerConfig> flattenerConfigs, Clock clock) {
-        this(requireNonNull(store, "store is null")::listContainers, store instanceof SnapshotSource ? store : null,
+        this(containersOf(requireNonNull(store, "store is null")), store instanceof SnapshotSource ? store : null,
                 changeSources, mirrorDirectory, config, flattenerConfigs, clock);
+    }
+
+    /**
+     * The store's containers as a mirror's source: the check before each commit reads the one container ({@code GET
+     * /containers/{c}} over HTTP) rather than listing them all.
+     */
+    private static SourceContainers containersOf(StoreClient store) {
+        return new SourceContainers() {
+            @Override
+            public List<ContainerProperties> listContainers() {
+                return store.listContainers();
+            }
+
+            @Override
+            public Optional<ContainerProperties> readContainer(String id) {
+                try {
+                    return Optional.of(store.readContainer(id));
+                } catch (StoreException e) {
+                    if (e.code() == StoreErrorCode.NOT_FOUND) {
+                        return Optional.empty();
+                    }
+                    throw e;
+                }
+            }
+        };
     }
 
     /**
