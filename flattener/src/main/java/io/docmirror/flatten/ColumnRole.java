@@ -2,7 +2,7 @@ package io.docmirror.flatten;
 
 /** Why a column exists; the SQL catalog's {@code docmirror_columns.role}. */
 public enum ColumnRole {
-    /** {@code id}, {@code _pk}, {@code _ts}, {@code _lsn}, {@code _etag}, {@code _deleted}, {@code _rid}; in child tables {@code _id}, {@code _idx}, {@code _row}, {@code _parent_row}. */
+    /** {@code id}, {@code _pk}, {@code _ts}, {@code _lsn}, {@code _etag}, {@code _is_deleted}, {@code _rid}; in child tables {@code _id}, {@code _idx}, {@code _row}, {@code _parent_row}. */
     SYSTEM,
     /** The values of one path, in the type its first value chose (widened when that stays exact). */
     VALUE,

@@ -3,7 +3,7 @@ package io.docmirror.flatten;
 import java.util.List;
 
 /**
- * The columns every row carries whatever its document holds. Root rows: {@code id, _pk, _ts, _lsn, _etag, _deleted,
+ * The columns every row carries whatever its document holds. Root rows: {@code id, _pk, _ts, _lsn, _etag, _is_deleted,
  * _rid}. Child rows: {@code _id, _pk, _lsn, _idx, _row, _parent_row}, so that a child joins its parent on
  * {@code (_id, _pk, _parent_row = _row)} and the document can be rebuilt exactly.
  */
@@ -32,7 +32,7 @@ final class SystemColumns {
             new Definition("_ts", ColumnType.BIGINT),
             new Definition("_lsn", ColumnType.BIGINT),
             new Definition("_etag", ColumnType.VARCHAR),
-            new Definition("_deleted", ColumnType.BOOLEAN),
+            new Definition("_is_deleted", ColumnType.BOOLEAN),
             new Definition("_rid", ColumnType.VARCHAR));
 
     static final List<Definition> CHILD = List.of(

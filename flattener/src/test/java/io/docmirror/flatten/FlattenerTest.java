@@ -123,10 +123,10 @@ class FlattenerTest {
                 .rows().get(0);
 
         assertThat(List.of(row.value("id"), row.value("_pk"), row.value("_ts"), row.value("_lsn"),
-                row.value("_etag"), row.value("_deleted"), row.value("_rid"), row.value("a")))
+                row.value("_etag"), row.value("_is_deleted"), row.value("_rid"), row.value("a")))
                 .containsExactly("1", "\"p\"", 17L, 5L, "\"e\"", false, "r", 1L);
         assertThat(flattener.schema().root().columns()).extracting(Column::name)
-                .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_deleted", "_rid", "a");
+                .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_is_deleted", "_rid", "a");
     }
 
     @Test
@@ -168,7 +168,7 @@ class FlattenerTest {
 
         TableSchema root = flattener.schema().root();
         assertThat(root.columns()).extracting(Column::name)
-                .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_deleted", "_rid", "a", "b", "c", "_overflow",
+                .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_is_deleted", "_rid", "a", "b", "c", "_overflow",
                         "_empty");
         assertThat(first.rows().get(0).value("_overflow")).isEqualTo("{\"d\":{\"e\":4,\"f\":5}}");
         assertThat(second.rows().get(0).value("_overflow")).isEqualTo("{\"a\":\"text\"}");

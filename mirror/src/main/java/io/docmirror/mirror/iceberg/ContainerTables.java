@@ -284,6 +284,7 @@ public final class ContainerTables implements MirrorTarget {
             // removes outside Iceberg's commit goes through it too.
             io = MirrorCatalog.openFileIO(settings);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
+            SystemColumnMigration.migrate(catalog.catalog(), container, flattenerConfig.rootTable(), rebuilding);
             TablesState state = TablesState.load(catalog.catalog(), catalog.workers(), container, flattenerConfig,
                     rebuilding);
             OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, directory, config);

@@ -132,7 +132,7 @@ class ContainerTablesTest {
             // A replaced column keeps its place, as the flattener orders the columns.
             assertThat(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")).schema().columns()
                     .stream().map(Types.NestedField::name).toList())
-                    .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_deleted", "_rid", "customerId", "total",
+                    .containsExactly("id", "_pk", "_ts", "_lsn", "_etag", "_is_deleted", "_rid", "customerId", "total",
                             "scores");
         }
 
