@@ -152,7 +152,7 @@ class RecreatedContainerTest {
     }
 
     /** The mirrored ids, or what stopped reading them (the tables not there yet, say). */
-    private static List<String> ids(Path mirrorDirectory) {
+    static List<String> ids(Path mirrorDirectory) {
         try {
             return MirrorSql.query(mirrorDirectory, "events", "SELECT id FROM events ORDER BY id").stream()
                     .map(row -> (String) row.get(0)).toList();

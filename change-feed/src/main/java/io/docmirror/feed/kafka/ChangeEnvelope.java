@@ -24,13 +24,15 @@ import static java.util.Objects.requireNonNull;
  * <pre>key   {"id":"o-9","partitionKey":"\"c-1\""}
  * value {"before":{"document":"{…}"},"after":{"document":"{…}"},"source":{"version":"1","connector":"docmirror","name":"docmirror",
  *        "ts_ms":1767225600000,"snapshot":"false","container":"orders","id":"o-9","partitionKey":"\"c-1\"",
- *        "feedRange":2,"lsn":42,"ttlExpired":false},"op":"u","ts_ms":1767225600125}</pre>
+ *        "feedRange":2,"lsn":42,"ttlExpired":false,"containerRid":"AAAAAg"},"op":"u","ts_ms":1767225600125}</pre>
  * {@code before} and {@code after} hold the item's JSON in a string, {@code document}, exactly as the store wrote
  * it, and the partition key is JSON text too: JSON numbers read by a consumer as longs or doubles (Connect's
  * {@code JsonConverter} does) would wrap or round, a string never does ({@link EnvelopeSchemas} says why the Connect
  * schema holds strings, in structs). With
  * {@code kafka.connect-schemas} the key and the value are each wrapped as {@code {"schema":…,"payload":…}}; the
  * payload is the same. A delete's record is followed by a tombstone (same key, no value) that the publisher writes.
+ * {@code source.containerRid}, the container's {@code _rid}, tells a container from an earlier one of the same name
+ * (deleted and created again) whose changes the topic still holds; events of earlier versions have none.
  *
  * <p>{@code before} is the item before the change where the store's log kept it (replaces and deletes read in all
  * versions and deletes mode), else null, as with Debezium connectors that have no full before image. {@code op} is
@@ -93,11 +95,25 @@ public final class ChangeEnvelope {
             generator.writeNumberField("feedRange", feedRange);
             generator.writeNumberField("lsn", event.lsn());
             generator.writeBooleanField("ttlExpired", event.ttlExpired());
+            if (container.resourceId() != null) {
+                generator.writeStringField("containerRid", container.resourceId());
+            }
             generator.writeEndObject();
             generator.writeStringField("op", operationCode(event.operation()));
             generator.writeNumberField("ts_ms", processedAt);
             generator.writeEndObject();
         });
+    }
+
+    /**
+     * A change as a record value holds it, and the {@code _rid} of the container it was published from.
+     *
+     * @param containerRid null for an event an earlier version published, without it
+     */
+    public record Published(ChangeEvent event, String containerRid) {
+        public Published {
+            requireNonNull(event, "event is null");
+        }
     }
 
     /**
@@ -107,6 +123,15 @@ public final class ChangeEnvelope {
      * @throws IllegalArgumentException naming the field, when the value is not a change envelope
      */
     public static ChangeEvent fromValue(byte[] value) {
+        return read(value).event();
+    }
+
+    /**
+     * The change a record value holds and the container it came from.
+     *
+     * @throws IllegalArgumentException naming the field, when the value is not a change envelope
+     */
+    public static Published read(byte[] value) {
         JsonNode root;
         try {
             root = StoreJson.mapper().readTree(value);
@@ -118,7 +143,7 @@ public final class ChangeEnvelope {
         }
         JsonNode payload = root.has("schema") && root.has("payload") ? root.get("payload") : root;
         JsonNode source = required(payload, "source", "source");
-        return ChangeEvent.ofJson(
+        ChangeEvent event = ChangeEvent.ofJson(
                 required(source, "container", "source.container").asText(),
                 parseJson(required(source, "partitionKey", "source.partitionKey"), "source.partitionKey"),
                 required(source, "id", "source.id").asText(),
@@ -128,6 +153,8 @@ public final class ChangeEnvelope {
                 source.path("ttlExpired").asBoolean(false),
                 imageJson(payload.get("after"), "after"),
                 imageJson(payload.get("before"), "before"));
+        JsonNode containerRid = source.get("containerRid");
+        return new Published(event, containerRid == null || containerRid.isNull() ? null : containerRid.asText());
     }
 
     /** Debezium's operation code of an operation. */

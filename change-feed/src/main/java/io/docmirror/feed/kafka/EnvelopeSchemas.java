@@ -61,6 +61,7 @@ record EnvelopeSchemas(String key, String value) {
         sourceFields.add(field("feedRange", "int32", false));
         sourceFields.add(field("lsn", "int64", false));
         sourceFields.add(field("ttlExpired", "boolean", false));
+        sourceFields.add(field("containerRid", "string", true));
 
         ObjectNode value = struct(topic + ".Envelope", false);
         ArrayNode valueFields = value.putArray("fields");

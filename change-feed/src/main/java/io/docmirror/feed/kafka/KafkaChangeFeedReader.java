@@ -32,8 +32,11 @@ import static java.util.Objects.requireNonNull;
  * again after a restart, and skips it again; no change is read twice.
  */
 public final class KafkaChangeFeedReader implements AutoCloseable {
-    /** A change and where it sits in the topic: the caller resumes at {@code offset + 1} once it is applied. */
-    public record Record(ChangeEvent event, TopicPartition partition, long offset) {
+    /**
+     * A change, the {@code _rid} of the container it came from (null when an earlier version published it), and
+     * where it sits in the topic: the caller resumes at {@code offset + 1} once it is applied.
+     */
+    public record Record(ChangeEvent event, String containerRid, TopicPartition partition, long offset) {
         public Record {
             requireNonNull(event, "event is null");
             requireNonNull(partition, "partition is null");
@@ -78,8 +81,9 @@ public final class KafkaChangeFeedReader implements AutoCloseable {
         try {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
                 if (record.value() != null) {
-                    records.add(new Record(decode(record), new TopicPartition(record.topic(), record.partition()),
-                            record.offset()));
+                    ChangeEnvelope.Published change = decode(record);
+                    records.add(new Record(change.event(), change.containerRid(),
+                            new TopicPartition(record.topic(), record.partition()), record.offset()));
                 }
             }
         } catch (OffsetOutOfRangeException e) {
@@ -93,9 +97,9 @@ public final class KafkaChangeFeedReader implements AutoCloseable {
     /**
      * @throws ChangeFeedException with {@link StoreErrorCode#BAD_REQUEST} when the record is not a change envelope
      */
-    private ChangeEvent decode(ConsumerRecord<byte[], byte[]> record) {
+    private ChangeEnvelope.Published decode(ConsumerRecord<byte[], byte[]> record) {
         try {
-            return ChangeEnvelope.fromValue(record.value());
+            return ChangeEnvelope.read(record.value());
         } catch (IllegalArgumentException e) {
             throw new ChangeFeedException(StoreErrorCode.BAD_REQUEST, "Cannot read record " + record.offset()
                     + " of Kafka topic " + topic + ", partition " + record.partition() + ": " + e.getMessage()

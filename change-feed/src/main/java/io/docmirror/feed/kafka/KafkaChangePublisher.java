@@ -4,6 +4,7 @@ import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.StartFrom;
+import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -50,6 +51,11 @@ import static java.util.Objects.requireNonNull;
  * it then reads the last committed checkpoint and goes on from there. A crash anywhere therefore neither loses nor
  * duplicates a change for {@code read_committed} consumers. When the broker is unreachable the publisher waits and
  * starts again from the committed checkpoint.
+ *
+ * <p>A container deleted and created again under the same name is another container, whose LSNs start again from 1:
+ * the publisher checks the container's {@code _rid} before each commit and while idle, and publishes a new one from
+ * its first change, each event naming the {@code _rid} it came from ({@code source.containerRid}). A container that
+ * is gone ends {@link #run}.
  */
 public final class KafkaChangePublisher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KafkaChangePublisher.class);
@@ -67,6 +73,7 @@ public final class KafkaChangePublisher implements AutoCloseable {
     private final AtomicLong transactionsCommitted = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private volatile String committed;
+    private volatile boolean fenced;
 
     public KafkaChangePublisher(StoreClient store, String container, KafkaBridgeConfig config) {
         this(store, container, config, Clock.systemUTC());
@@ -101,6 +108,11 @@ public final class KafkaChangePublisher implements AutoCloseable {
         running = false;
     }
 
+    /** Whether another publisher of the container took over, which stopped this one for good. */
+    public boolean fenced() {
+        return fenced;
+    }
+
     /** What this publisher has done since it was created; safe to call from any thread. */
     public PublisherActivity activity() {
         return new PublisherActivity(container, eventsPublished.get(), transactionsCommitted.get(), failures.get(),
@@ -113,38 +125,13 @@ public final class KafkaChangePublisher implements AutoCloseable {
             try (KafkaProducer<byte[], byte[]> producer = newProducer()) {
                 ensureTopics();
                 producer.initTransactions();
-                ChangeEnvelope envelope = new ChangeEnvelope(config, store.readContainer(container));
-                int partitions = producer.partitionsFor(topic).size();
-                String checkpoint = readCheckpoint();
-                ChangeFeedReader reader = ChangeFeedReader.open(store, container,
-                        ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
-                        checkpoint == null ? StartFrom.beginning() : StartFrom.continuation(checkpoint));
-                log.info("Publishing changes of {} to Kafka topic {} from {}", container, topic,
-                        checkpoint == null ? "the beginning" : "the committed checkpoint");
-                while (running) {
-                    ChangeFeedPage page = reader.readNext(config.maxEventsPerTransaction());
-                    if (!page.events().isEmpty()) {
-                        producer.beginTransaction();
-                        long now = clock.millis();
-                        for (ChangeEvent event : page.events()) {
-                            send(producer, envelope, partitions, event, now);
-                        }
-                        producer.send(new ProducerRecord<>(config.offsetsTopic(), checkpointKey,
-                                page.continuation().getBytes(StandardCharsets.UTF_8)));
-                        producer.commitTransaction();
-                        published += page.events().size();
-                        eventsPublished.addAndGet(page.events().size());
-                        transactionsCommitted.incrementAndGet();
-                        committed = page.continuation();
-                    }
-                    if (page.caughtUp()) {
-                        if (untilCaughtUp) {
-                            return published;
-                        }
-                        Thread.sleep(config.pollInterval().toMillis());
-                    }
+                Outcome outcome = publishContainer(producer, untilCaughtUp);
+                published += outcome.published();
+                if (!outcome.recreated()) {
+                    return published;
                 }
             } catch (ProducerFencedException e) {
+                fenced = true;
                 throw new IllegalStateException("Another publisher of container " + container
                         + " took over (same transactional id); this one stops", e);
             } catch (KafkaException e) {
@@ -156,6 +143,80 @@ public final class KafkaChangePublisher implements AutoCloseable {
             }
         }
         return published;
+    }
+
+    /** How a run of {@link #publishContainer} ended: with the container deleted and created again, or stopped. */
+    private record Outcome(long published, boolean recreated) {
+    }
+
+    /**
+     * Publishes the container as it is now, from the committed checkpoint when that is a position in it, until it
+     * is stopped, caught up ({@code untilCaughtUp}), or turns out to be deleted and created again.
+     *
+     * @throws io.docmirror.store.StoreException with {@code NOT_FOUND} when the container is gone
+     */
+    private Outcome publishContainer(KafkaProducer<byte[], byte[]> producer, boolean untilCaughtUp)
+            throws InterruptedException {
+        ContainerProperties properties = store.readContainer(container);
+        ChangeEnvelope envelope = new ChangeEnvelope(config, properties);
+        int partitions = producer.partitionsFor(topic).size();
+        PublisherCheckpoint checkpoint = readCheckpoint();
+        StartFrom start = StartFrom.beginning();
+        if (checkpoint != null && checkpoint.belongsTo(properties.resourceId())) {
+            start = StartFrom.continuation(checkpoint.continuation());
+        } else if (checkpoint != null) {
+            log.warn("Container {} was deleted and created again (_rid {} is now {}): publishing the new container "
+                    + "from its first change", container, checkpoint.containerRid(), properties.resourceId());
+        }
+        ChangeFeedReader reader = ChangeFeedReader.open(store, container, ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
+                start);
+        log.info("Publishing changes of {} to Kafka topic {} from {}", container, topic,
+                start instanceof StartFrom.Beginning ? "the beginning" : "the committed checkpoint");
+        long published = 0;
+        while (running) {
+            ChangeFeedPage page = reader.readNext(config.maxEventsPerTransaction());
+            if (!page.events().isEmpty()) {
+                producer.beginTransaction();
+                long now = clock.millis();
+                for (ChangeEvent event : page.events()) {
+                    send(producer, envelope, partitions, event, now);
+                }
+                producer.send(new ProducerRecord<>(config.offsetsTopic(), checkpointKey,
+                        new PublisherCheckpoint(properties.resourceId(), page.continuation()).encode()));
+                // Every change of the page was read before this look-up: when it still finds the container the
+                // reader was opened on, none of them is a later container's (whose LSNs start again from 1).
+                if (isRecreated(properties)) {
+                    producer.abortTransaction();
+                    return new Outcome(published, true);
+                }
+                producer.commitTransaction();
+                published += page.events().size();
+                eventsPublished.addAndGet(page.events().size());
+                transactionsCommitted.incrementAndGet();
+                committed = page.continuation();
+            }
+            if (page.caughtUp()) {
+                // A container created again reads as nothing new until its LSNs pass the old ones: look, too.
+                if (isRecreated(properties)) {
+                    return new Outcome(published, true);
+                }
+                if (untilCaughtUp) {
+                    break;
+                }
+                Thread.sleep(config.pollInterval().toMillis());
+            }
+        }
+        return new Outcome(published, false);
+    }
+
+    /**
+     * Whether the container is another one now than {@code properties}, under the same name: another {@code _rid}.
+     *
+     * @throws io.docmirror.store.StoreException with {@code NOT_FOUND} when it is gone
+     */
+    private boolean isRecreated(ContainerProperties properties) {
+        String now = store.readContainer(container).resourceId();
+        return now != null && properties.resourceId() != null && !now.equals(properties.resourceId());
     }
 
     /** Sends a change, and after a delete its tombstone, to the item's partition. */
@@ -210,7 +271,7 @@ public final class KafkaChangePublisher implements AutoCloseable {
     }
 
     /** The last committed checkpoint of this publisher, or {@code null} before its first transaction. */
-    private String readCheckpoint() {
+    private PublisherCheckpoint readCheckpoint() {
         TopicPartition partition = new TopicPartition(config.offsetsTopic(), 0);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
@@ -220,15 +281,15 @@ public final class KafkaChangePublisher implements AutoCloseable {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
-            String checkpoint = null;
+            byte[] checkpoint = null;
             while (consumer.position(partition) < end) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     if (java.util.Arrays.equals(record.key(), checkpointKey)) {
-                        checkpoint = new String(record.value(), StandardCharsets.UTF_8);
+                        checkpoint = record.value();
                     }
                 }
             }
-            return checkpoint;
+            return checkpoint == null ? null : PublisherCheckpoint.decode(checkpoint);
         }
     }
 }

@@ -68,6 +68,24 @@ class ChangeEnvelopeTest {
         }
     }
 
+    /** The container's {@code _rid} tells its changes from those of an earlier container of the same name. */
+    @Test
+    void eachChangeNamesTheContainerItCameFromAndConnectReadsIt() {
+        ContainerProperties withRid = ORDERS.withResourceId("AAAAAg");
+        ChangeEvent replace = event(Operation.REPLACE, DOCUMENT, PREVIOUS, false);
+        for (KafkaBridgeConfig config : List.of(PLAIN, WITH_SCHEMAS)) {
+            ChangeEnvelope.Published read = ChangeEnvelope.read(new ChangeEnvelope(config, withRid).value(replace, 5));
+
+            assertThat(read.containerRid()).isEqualTo("AAAAAg");
+            assertThat(read.event()).isEqualTo(replace);
+        }
+        assertThat(ChangeEnvelope.read(new ChangeEnvelope(PLAIN, ORDERS).value(replace, 5)).containerRid())
+                .as("no _rid known: none written, none read").isNull();
+        Struct value = (Struct) converter(true, false).toConnectData("docmirror.orders",
+                new ChangeEnvelope(WITH_SCHEMAS, withRid).value(replace, 5)).value();
+        assertThat(value.getStruct("source").getString("containerRid")).isEqualTo("AAAAAg");
+    }
+
     @Test
     void connectsJsonConverterReadsItWithSchemasAndKeepsEveryNumber() {
         ChangeEnvelope envelope = new ChangeEnvelope(WITH_SCHEMAS, ORDERS);

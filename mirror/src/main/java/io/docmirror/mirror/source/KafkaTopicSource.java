@@ -25,6 +25,9 @@ import java.util.TreeMap;
  * <p>A mirror that switches to Kafka already holds everything up to its continuation (from a backfill or from the
  * store's feed). It reads the topic from the beginning and skips each change at or below that continuation's LSN
  * for the change's feed range, which the source works out from the partition key as the store does.
+ *
+ * <p>A topic holds the changes of every container that had its name: a container deleted and created again publishes
+ * to the same topic. The source reads only the changes of the container it was opened for, by {@code _rid}.
  */
 public final class KafkaTopicSource implements ChangeSource {
     /** How long a read waits for records when none are fetched yet: short, so an idle daemon stays responsive. */
@@ -72,6 +75,9 @@ public final class KafkaTopicSource implements ChangeSource {
         while (events.size() < maxEvents && !fetched.isEmpty()) {
             KafkaChangeFeedReader.Record record = fetched.poll();
             nextOffsets.put(record.partition(), record.offset() + 1);
+            if (isOfAnotherContainer(record)) {
+                continue;
+            }
             ChangeEvent event = record.event();
             int feedRange = container.logPartitionOf(PartitionKey.fromToJson(event.partitionKey()));
             if (event.lsn() > alreadyMirrored.getOrDefault(feedRange, 0L)) {
@@ -80,6 +86,16 @@ public final class KafkaTopicSource implements ChangeSource {
             }
         }
         return new Changes(events, fetched.isEmpty() && reader.caughtUp());
+    }
+
+    /**
+     * Whether the record is a change of another container of the same name, deleted or created again since: the
+     * topic keeps every container's changes that were published to it. A record of an earlier version, without the
+     * {@code _rid}, is taken as this container's.
+     */
+    private boolean isOfAnotherContainer(KafkaChangeFeedReader.Record record) {
+        return record.containerRid() != null && container.resourceId() != null
+                && !record.containerRid().equals(container.resourceId());
     }
 
     @Override
