@@ -241,6 +241,70 @@ class CosmosSourceTest {
                 "\"huge\":1e400", "\"note\":\"replaced\"");
     }
 
+    /**
+     * A container deleted and created again while the daemon streams from the account is another container (another
+     * {@code _rid}, LSNs from 1 again): the daemon drops the old one's mirror and mirrors the new one from its first
+     * change, as it does from the store.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aContainerRecreatedWhileTheDaemonStreamsIsMirroredFromItsFirstChange() throws Exception {
+        CosmosDatabase again = database(client, "again");
+        CosmosContainer events = mirroredContainer(again, "events", "/pk");
+        for (int index = 0; index < 4; index++) {
+            events.createItem(StoreJson.mapper().createObjectNode().put("id", "old" + index).put("pk", "p"));
+        }
+        Path mirror = work.resolve("recreated-mirror");
+        try (CosmosAccount account = CosmosAccount.connect(server.baseUri(), key, Optional.of("again"))) {
+            // Batches that commit within half a second, few changes as they hold.
+            FeedMirror daemon = new FeedMirror(account, account.opener(), mirror,
+                    MirrorConfig.defaults().withBatch(10, Duration.ofMillis(500)), FlattenerConfig::defaults,
+                    Clock.systemUTC());
+            Thread thread = new Thread(() -> {
+                try {
+                    daemon.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "mirror-daemon");
+            thread.start();
+            try {
+                awaitMirrored(mirror, "again.events", 4);
+                events.delete();
+                events = mirroredContainer(again, "events", "/pk");
+                // Six changes: LSNs 1 to 4 are at or below the old container's positions, 5 and 6 beyond them.
+                for (int index = 0; index < 6; index++) {
+                    events.createItem(StoreJson.mapper().createObjectNode().put("id", "new" + index).put("pk", "p"));
+                }
+                awaitMirrored(mirror, "again.events", 6);
+            } finally {
+                daemon.stop();
+                thread.join(30_000);
+                daemon.close();
+            }
+        }
+        assertExact(store, mirror, "again.events", 6);
+    }
+
+    /** Waits until the mirror of {@code container} equals the store's, with {@code documents} documents. */
+    private void awaitMirrored(Path mirror, String container, int documents) throws InterruptedException {
+        long started = System.nanoTime();
+        String seen = io.docmirror.store.StoreTesting.await("the mirror of " + container + " exact with " + documents
+                + " documents", Duration.ofSeconds(90), () -> {
+                    try {
+                        ReconcileReport report = new Reconciler(store, mirror, Clock.systemUTC(), 10)
+                                .reconcile(container);
+                        return report.exact() + ", " + report.feedRanges().stream()
+                                .mapToLong(range -> range.mirror().count()).sum() + " mirrored, differences "
+                                + report.differences();
+                    } catch (RuntimeException e) {
+                        return "cannot reconcile yet: " + e.getMessage();
+                    }
+                }, report -> report.startsWith("true, " + documents + " mirrored"));
+        System.out.printf("mirror of %s after %d ms: %s%n", container, (System.nanoTime() - started) / 1_000_000,
+                seen);
+    }
+
     @Test
     void aWrongKeyIsRefusedNamingTheEndpoint() {
         assertThatThrownBy(() -> CosmosAccount.connect(server.baseUri(), TestingCosmosGateway.randomKey(), Optional.empty()))
