@@ -7,6 +7,7 @@ import io.docmirror.config.ConfigSection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -32,7 +33,8 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption MEMORY_LIMIT = new ConfigOption("sql.memory-limit", "4GB",
             "DuckDB's memory limit for all queries of the endpoint together; larger work spills to a temporary "
-                    + "directory (up to `sql.spill-limit`).");
+                    + "directory (up to `sql.spill-limit`). The Flight SQL server's Arrow buffers (results on their "
+                    + "way to clients) are held to the same size, beside it.");
     public static final ConfigOption THREADS = new ConfigOption("sql.threads", "0",
             "DuckDB's worker threads; 0: one per processor.")
             .withRule(ConfigRule.atLeast(0));
@@ -51,7 +53,7 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
     public static final List<ConfigOption> OPTIONS = List.of(COLUMN_LIMIT, MEMORY_LIMIT, THREADS, QUERY_TIMEOUT_MS,
             REFRESH_INTERVAL_MS, SPILL_LIMIT);
 
-    private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
+    private static final Pattern MEMORY = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
             Pattern.CASE_INSENSITIVE);
 
     public SqlConfig {
@@ -105,6 +107,34 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
 
     public SqlConfig withColumnLimit(int limit) {
         return new SqlConfig(limit, memoryLimit, threads, queryTimeout, refreshInterval, spillLimit);
+    }
+
+    public SqlConfig withMemoryLimit(String limit) {
+        return new SqlConfig(columnLimit, limit, threads, queryTimeout, refreshInterval, spillLimit);
+    }
+
+    /**
+     * {@link #memoryLimit} in bytes, read as DuckDB reads it: KB, MB, GB and TB are powers of 1,000, KiB, MiB, GiB
+     * and TiB powers of 1,024.
+     */
+    public long memoryLimitBytes() {
+        Matcher size = MEMORY.matcher(memoryLimit);
+        if (!size.matches()) {
+            throw new IllegalStateException("Not a size: " + memoryLimit);
+        }
+        String unit = size.group(2).toUpperCase(java.util.Locale.ROOT);
+        long scale = switch (unit) {
+            case "B" -> 1L;
+            case "KB" -> 1_000L;
+            case "MB" -> 1_000_000L;
+            case "GB" -> 1_000_000_000L;
+            case "TB" -> 1_000_000_000_000L;
+            case "KIB" -> 1L << 10;
+            case "MIB" -> 1L << 20;
+            case "GIB" -> 1L << 30;
+            default -> 1L << 40;
+        };
+        return new java.math.BigDecimal(size.group(1)).multiply(java.math.BigDecimal.valueOf(scale)).longValue();
     }
 
     public SqlConfig withSpillLimit(String limit) {

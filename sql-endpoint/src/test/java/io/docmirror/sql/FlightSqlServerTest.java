@@ -186,6 +186,38 @@ class FlightSqlServerTest {
     }
 
     /**
+     * The server's Arrow buffers count against {@code sql.memory-limit} (issue 41, defect 4): a result batch that would
+     * pass it fails with RESOURCE_EXHAUSTED naming the option, and the server answers the next query. It used to
+     * build results outside any limit (thirty unread fetches took a server with a 1 GB limit to 8.7 GB).
+     */
+    @Test
+    void resultsPastTheMemoryLimitFailAndTheServerGoesOn() throws Exception {
+        try (SqlEndpoint limited = SqlEndpoint.open(data.mirrorDirectory(), SqlConfig.defaults()
+                .withMemoryLimit("64MB"));
+                FlightSqlServer bounded = FlightSqlServer.start(limited, FlightConfig.defaults()
+                        .withListener("127.0.0.1", 0).withPassword(PASSWORD));
+                BufferAllocator allocator = new RootAllocator();
+                FlightClient flight = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", bounded.port())).build();
+                FlightSqlClient client = new FlightSqlClient(flight)) {
+            CallOption token = flight.authenticateBasicToken("docmirror", PASSWORD).orElseThrow();
+            // One batch of 65,536 rows of 2,000 characters: about 130 MB of Arrow buffers.
+            Ticket large = ticket(client.execute("SELECT repeat('x', 1990) || i::VARCHAR AS pad FROM range(100000) "
+                    + "t(i)", token));
+            assertThatThrownBy(() -> {
+                try (FlightStream stream = client.getStream(large, token)) {
+                    while (stream.next()) {
+                        // reads until the server fails the stream
+                    }
+                }
+            }).isInstanceOf(FlightRuntimeException.class).hasMessageContaining("sql.memory-limit (64MB)");
+
+            assertThat(ids(client, ticket(client.execute("SELECT id FROM orders ORDER BY id", token)), token))
+                    .containsExactly("o1", "o2");
+        }
+    }
+
+    /**
      * Results being read are bounded per login and in all, and a client that reads nothing is dropped after
      * {@code flight.stream-idle-timeout-ms} (issue 41, defect 4), which frees its place.
      */

@@ -3,9 +3,11 @@ package io.docmirror.sql.flight;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
+import io.docmirror.sql.SqlConfig;
 import io.docmirror.sql.SqlEndpoint;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.flight.FlightConstants;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
@@ -342,7 +344,7 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
         VectorSchemaRoot read() throws SQLException;
     }
 
-    private static void send(ServerStreamListener listener, Rows rows) {
+    private void send(ServerStreamListener listener, Rows rows) {
         try (VectorSchemaRoot root = rows.read()) {
             listener.start(root);
             listener.putNext();
@@ -375,7 +377,7 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     /** How a query that failed with {@code failure} (as {@link #failure} made it) ended. */
     private static QueryOutcome outcomeOf(FlightRuntimeException failure) {
         return switch (failure.status().code()) {
-            case INVALID_ARGUMENT -> QueryOutcome.REFUSED;
+            case INVALID_ARGUMENT, RESOURCE_EXHAUSTED -> QueryOutcome.REFUSED;
             case TIMED_OUT -> QueryOutcome.TIMED_OUT;
             case CANCELLED -> QueryOutcome.CANCELLED;
             default -> QueryOutcome.FAILED;
@@ -383,9 +385,17 @@ final class DocmirrorFlightProducer extends BasicFlightSqlProducer {
     }
 
     /** An error as the client sees it: the endpoint's own message, with a status that says whose fault it is. */
-    private static FlightRuntimeException failure(Exception e) {
+    private FlightRuntimeException failure(Exception e) {
         if (e instanceof FlightRuntimeException flight) {
             return flight;
+        }
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof OutOfMemoryException) {
+                return CallStatus.RESOURCE_EXHAUSTED.withDescription("Cannot send the result: the results being sent "
+                        + "would take more memory than " + SqlConfig.MEMORY_LIMIT.key() + " ("
+                        + endpoint.config().memoryLimit() + ") allows; ask for fewer rows or columns at once, or "
+                        + "lower " + FlightConfig.BATCH_ROWS.key()).withCause(e).toRuntimeException();
+            }
         }
         CallStatus status = e instanceof SQLTimeoutException ? CallStatus.TIMED_OUT
                 : e instanceof SQLException ? CallStatus.INVALID_ARGUMENT : CallStatus.INTERNAL;
