@@ -703,8 +703,7 @@ public final class FeedMirror implements AutoCloseable {
 
     /** Whether {@code listed} is another container than {@code known} under the same name: another {@code _rid}. */
     private static boolean isRecreated(ContainerProperties known, ContainerProperties listed) {
-        return known.resourceId() != null && listed.resourceId() != null
-                && !known.resourceId().equals(listed.resourceId());
+        return !ContainerProperties.mayBeSameContainer(known.resourceId(), listed.resourceId());
     }
 
     /**

@@ -99,6 +99,14 @@ public record ContainerProperties(
         this(id, partitionKeyPath, defaultTtl, analyticalTtl, logPartitions, null, null, null);
     }
 
+    /**
+     * Whether two resource ids ({@code _rid}) may name the same container: false only when both are known and differ,
+     * that is when a container of that name was deleted and created again in between.
+     */
+    public static boolean mayBeSameContainer(String resourceId, String otherResourceId) {
+        return resourceId == null || otherResourceId == null || resourceId.equals(otherResourceId);
+    }
+
     public static ContainerProperties of(String id, String partitionKeyPath) {
         return new ContainerProperties(id, partitionKeyPath, null, null, DEFAULT_LOG_PARTITIONS);
     }

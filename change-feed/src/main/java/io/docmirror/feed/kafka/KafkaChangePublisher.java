@@ -196,8 +196,9 @@ public final class KafkaChangePublisher implements AutoCloseable {
                 committed = page.continuation();
             }
             if (page.caughtUp()) {
-                // A container created again reads as nothing new until its LSNs pass the old ones: look, too.
-                if (isRecreated(properties)) {
+                // A container created again reads as nothing new until its LSNs pass the old ones: look, too (a page
+                // with changes was looked at before its commit).
+                if (page.events().isEmpty() && isRecreated(properties)) {
                     return new Outcome(published, true);
                 }
                 if (untilCaughtUp) {
@@ -215,8 +216,8 @@ public final class KafkaChangePublisher implements AutoCloseable {
      * @throws io.docmirror.store.StoreException with {@code NOT_FOUND} when it is gone
      */
     private boolean isRecreated(ContainerProperties properties) {
-        String now = store.readContainer(container).resourceId();
-        return now != null && properties.resourceId() != null && !now.equals(properties.resourceId());
+        return !ContainerProperties.mayBeSameContainer(store.readContainer(container).resourceId(),
+                properties.resourceId());
     }
 
     /** Sends a change, and after a delete its tombstone, to the item's partition. */

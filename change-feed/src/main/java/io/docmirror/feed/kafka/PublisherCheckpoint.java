@@ -2,6 +2,7 @@ package io.docmirror.feed.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreJson;
 
 import java.io.IOException;
@@ -26,7 +27,7 @@ record PublisherCheckpoint(String containerRid, String continuation) {
 
     /** Whether this checkpoint is a position in the container of {@code resourceId} (true when either is unknown). */
     boolean belongsTo(String resourceId) {
-        return containerRid == null || resourceId == null || containerRid.equals(resourceId);
+        return ContainerProperties.mayBeSameContainer(containerRid, resourceId);
     }
 
     byte[] encode() {

@@ -94,8 +94,7 @@ public final class KafkaTopicSource implements ChangeSource {
      * {@code _rid}, is taken as this container's.
      */
     private boolean isOfAnotherContainer(KafkaChangeFeedReader.Record record) {
-        return record.containerRid() != null && container.resourceId() != null
-                && !record.containerRid().equals(container.resourceId());
+        return !ContainerProperties.mayBeSameContainer(record.containerRid(), container.resourceId());
     }
 
     @Override
