@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.demo.OrderGenerator;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.Checkpoint;
@@ -12,21 +13,25 @@ import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The memory the Iceberg mirror's document index (where each document's current rows are) takes, per million
- * documents, and how long rebuilding it from the tables takes when the mirror opens. The demo's orders (a root row
- * and about three line-item rows each) are streamed into the Iceberg tables in batches of 50,000 first; that
- * streaming rate is printed too. The reference, measured in the same run: a plain {@code HashMap} from the same keys
- * to one {@code long} per row. Usage: {@code IcebergIndexBenchmark [orders] [workDir]}.
+ * The Iceberg mirror's document index (where each document's current rows are, on disk): how long opening the tables
+ * takes and what it adds to the heap, with the index current and with the index rebuilt from the tables, and its
+ * size on disk per million documents. The demo's orders (a root row and about three line-item rows each) are
+ * streamed into the Iceberg tables in batches of 50,000 first; that streaming rate is printed too. The reference,
+ * measured in the same run: a plain {@code HashMap} from the same keys to one {@code long} per row, in heap, as the
+ * index was before it moved to disk. Usage: {@code IcebergIndexBenchmark [orders] [workDir]}.
  */
 public final class IcebergIndexBenchmark {
     private static final int BATCH = 50_000;
@@ -78,26 +83,52 @@ public final class IcebergIndexBenchmark {
         }
         double streamSeconds = (System.nanoTime() - start) / 1e9;
 
-        before = usedHeap(memory);
-        start = System.nanoTime();
-        long indexBytes;
-        int documents;
-        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config)) {
-            double openSeconds = (System.nanoTime() - start) / 1e9;
-            indexBytes = usedHeap(memory) - before;
-            documents = tables.documents();
-            System.out.printf(Locale.ROOT, "open (rebuild the index from the tables)  %,10.1f s%n", openSeconds);
-        }
+        Path index = MirrorLayout.containerDirectory(mirror, "orders").resolve("document-index");
+        Opened current = open(mirror, flattener, config, memory);
+        long indexDiskBytes = directorySize(index);
+        // A lost index (or one a crash left behind its commit) is rebuilt from the tables' key columns.
+        deleteDirectory(index);
+        Opened rebuilt = open(mirror, flattener, config, memory);
 
         System.out.printf(Locale.ROOT, "orders streamed into Iceberg tables        %,10d in %.1f s (%,.0f docs/s, "
                 + "%,d rows)%n", orders, streamSeconds, orders / streamSeconds, rows);
-        System.out.printf(Locale.ROOT, "documents in the index                     %,10d%n", documents);
-        System.out.printf(Locale.ROOT, "index heap                                 %,10.1f MB (%,.0f bytes a document, "
-                + "%,.0f MB per million)%n", indexBytes / 1e6, (double) indexBytes / documents,
-                indexBytes / 1e6 / documents * 1e6);
-        System.out.printf(Locale.ROOT, "reference: HashMap<String, long[]>         %,10.1f MB (%,.0f bytes a document, "
-                + "ratio %.2f)%n", referenceBytes / 1e6, (double) referenceBytes / orders,
-                (double) indexBytes / referenceBytes);
+        System.out.printf(Locale.ROOT, "documents in the index                     %,10d%n", current.documents());
+        System.out.printf(Locale.ROOT, "open, index current                        %,10.2f s, heap %+,.1f MB%n",
+                current.seconds(), current.heapBytes() / 1e6);
+        System.out.printf(Locale.ROOT, "open, index rebuilt from the tables        %,10.2f s, heap %+,.1f MB%n",
+                rebuilt.seconds(), rebuilt.heapBytes() / 1e6);
+        System.out.printf(Locale.ROOT, "index on disk                              %,10.1f MB (%,.0f bytes a document, "
+                + "%,.0f MB per million)%n", indexDiskBytes / 1e6, (double) indexDiskBytes / current.documents(),
+                indexDiskBytes / 1e6 / current.documents() * 1e6);
+        System.out.printf(Locale.ROOT, "reference: HashMap<String, long[]> in heap %,10.1f MB (%,.0f bytes a document)%n",
+                referenceBytes / 1e6, (double) referenceBytes / orders);
+    }
+
+    /** How long opening the tables took, what it added to the heap, and how many documents the index holds. */
+    private record Opened(double seconds, long heapBytes, long documents) {
+    }
+
+    private static Opened open(Path mirror, FlattenerConfig flattener, MirrorConfig config, MemoryMXBean memory) {
+        long before = usedHeap(memory);
+        long start = System.nanoTime();
+        try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config)) {
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new Opened(seconds, usedHeap(memory) - before, tables.documents());
+        }
+    }
+
+    private static long directorySize(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        }
+    }
+
+    private static void deleteDirectory(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
     }
 
     private static long usedHeap(MemoryMXBean memory) {

@@ -21,6 +21,11 @@ enum CommitStep {
     MANIFESTS_WRITTEN,
     /** A table's next metadata is staged in the batch; in the embedded catalog, its metadata file is written. */
     METADATA_STAGED,
+    /**
+     * What the batch changes in the document index is recorded in it, to be applied once the catalog takes the batch
+     * (not in a backfill, which indexes nothing).
+     */
+    INDEX_PREPARED,
     /** The embedded catalog's SQL transaction is open. */
     CATALOG_TRANSACTION_BEGUN,
     /** A table's pointer moved to its staged metadata inside the SQL transaction (or was removed, for a drop). */

@@ -89,16 +89,18 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A batch of changes becomes one commit across every table it touches ({@link CatalogBatch}): new rows go into
  * new data files, and the rows an update or a delete replaces get deletion vectors, found through
- * {@link DocumentRows}, which knows where each document's current rows are. The root table's snapshot summary holds
- * the feed checkpoint the batch ends at and the flattener's schema ({@link MirrorSummary}), so a restart resumes
- * exactly where the last commit ended, with the same flattening decisions. Only one process writes a container's
- * tables at a time ({@link WriterLock}).
+ * {@link DocumentIndex}, which knows, on disk, where each document's current rows are. The root table's snapshot
+ * summary holds the feed checkpoint the batch ends at and the flattener's schema ({@link MirrorSummary}), so a
+ * restart resumes exactly where the last commit ended, with the same flattening decisions. Only one process writes a
+ * container's tables at a time ({@link WriterLock}).
  *
  * <p>Between batches ({@link #maintain}) the container's analytical TTL is applied as a commit of its own, so that
  * every engine reading the tables leaves out expired documents, not only the SQL endpoint's views.
  */
 public final class ContainerTables implements MirrorTarget {
     private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
+    /** The document index's directory, in the container's directory. */
+    private static final String DOCUMENT_INDEX = "document-index";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The clock of tables opened without an analytical TTL (-1), which never read it. */
     private static final Clock NO_TTL_CLOCK = Clock.systemUTC();
@@ -121,7 +123,10 @@ public final class ContainerTables implements MirrorTarget {
     private Instant ttlAppliedAt;
     /** By table (the root, the history): which of its data files can hold rows past the analytical TTL. */
     private final Map<String, ExpiredRows> expiredRows = new HashMap<>();
-    private final DocumentRows rows;
+    private final DocumentIndex rows;
+    /** The root table's Iceberg UUID, which names the index's commits; null until the root table exists. */
+    private String rootUuid;
+    private final boolean indexRebuilt;
     /**
      * False once a backfill's batch is committed. A backfill does not note where each document's rows are: every
      * document it writes is new to the tables (a feed range's snapshot, or tables it replaces), and the index of a
@@ -162,8 +167,9 @@ public final class ContainerTables implements MirrorTarget {
     private CompletableFuture<Compaction> rewriting;
 
     private ContainerTables(String container, CatalogSettings settings, CatalogConnection catalog, FileIO io,
-            FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, TablesState state,
-            OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding, CommitObserver observer) {
+            FlattenerConfig flattenerConfig, MirrorConfig config, WriterLock lock, DocumentIndex index,
+            TablesState state, OptionalLong analyticalTtl, Clock clock, Path directory, boolean rebuilding,
+            CommitObserver observer) {
         this.container = container;
         this.settings = settings;
         this.catalog = catalog;
@@ -174,7 +180,9 @@ public final class ContainerTables implements MirrorTarget {
         this.readers = new ReaderLeases(directory);
         this.analyticalTtl = analyticalTtl;
         this.clock = clock;
-        this.rows = state.rows();
+        this.rows = index;
+        this.rootUuid = state.rootUuid();
+        this.indexRebuilt = state.indexRebuilt();
         this.vectors = new HashMap<>(state.vectors());
         this.committedSchema = state.flattenerSchema();
         this.committedSchemaLocation = state.flattenerSchemaLocation();
@@ -278,6 +286,7 @@ public final class ContainerTables implements MirrorTarget {
         CatalogSettings settings = config.catalog().settings(mirrorDirectory);
         CatalogConnection catalog = null;
         FileIO io = null;
+        DocumentIndex index = null;
         try {
             catalog = MirrorCatalog.open(settings);
             // The catalog's own file access (local, or an object store's): every file the mirror writes, reads or
@@ -285,13 +294,14 @@ public final class ContainerTables implements MirrorTarget {
             io = MirrorCatalog.openFileIO(settings);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             SystemColumnMigration.migrate(catalog.catalog(), container, flattenerConfig.rootTable(), rebuilding);
+            index = DocumentIndex.open(directory.resolve(DOCUMENT_INDEX));
             TablesState state = TablesState.load(catalog.catalog(), catalog.workers(), container, flattenerConfig,
-                    rebuilding);
+                    rebuilding, index);
             OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, directory, config);
-            return new ContainerTables(container, settings, catalog, io, flattenerConfig, config, lock, state,
-                    analyticalTtl, clock, directory, rebuilding, observer);
+            return new ContainerTables(container, settings, catalog, io, flattenerConfig, config, lock, index,
+                    state, analyticalTtl, clock, directory, rebuilding, observer);
         } catch (RuntimeException e) {
-            closeAfterFailure(e, catalog, io, lock);
+            closeAfterFailure(e, index, catalog, io, lock);
             throw e;
         }
     }
@@ -336,7 +346,7 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("Cannot rebuild the tables of " + container + ": its backfill has not "
                     + "finished; run `docmirror backfill --container " + container + "` again first");
         });
-        return startBatch("rebuild");
+        return startBatch(CommitKind.REBUILD);
     }
 
     /**
@@ -348,12 +358,12 @@ public final class ContainerTables implements MirrorTarget {
         if (!rebuilding) {
             throw new IllegalStateException("The tables of " + container + " were not opened to be replaced");
         }
-        return startBatch("backfill");
+        return startBatch(CommitKind.BACKFILL);
     }
 
     /** Starts the batch of one feed range's backfill snapshot; {@link Batch#commitBackfillRange} ends it. */
     public Batch beginBackfill() {
-        return startBatch("backfill");
+        return startBatch(CommitKind.BACKFILL);
     }
 
     /**
@@ -364,7 +374,7 @@ public final class ContainerTables implements MirrorTarget {
         BackfillState state = backfill().filter(BackfillState::isComplete).orElseThrow(() ->
                 new IllegalStateException("The backfill of " + container + " has feed ranges left to do"));
         // The backfill's last commit: no change, the feed's starting point and where the history starts.
-        Batch batch = startBatch("backfill");
+        Batch batch = startBatch(CommitKind.BACKFILL);
         batch.summaryChanges.put(BackfillState.SUMMARY_KEY, null);
         batch.summaryChanges.put(MirrorSummary.HISTORY_FROM, json(state.rangeLsns()));
         batch.commit(checkpoint);
@@ -446,7 +456,7 @@ public final class ContainerTables implements MirrorTarget {
      * them).
      */
     public void repairHistory(List<DataFile> damaged, List<ChangeEvent> recovered) {
-        Batch batch = new Batch(batches + 1, "repair");
+        Batch batch = new Batch(batches + 1, CommitKind.REPAIR);
         openBatch = batch;
         try {
             String historyName = MirrorTables.history(rootTable());
@@ -481,8 +491,27 @@ public final class ContainerTables implements MirrorTarget {
         return batches;
     }
 
+    /**
+     * The root table's UUID, read from the catalog the first time (a batch that creates the root table) and after a
+     * batch that replaced it.
+     */
+    private String rootUuid() {
+        if (rootUuid == null || rebuilding) {
+            rootUuid = catalog.catalog().loadTable(table(rootTable())).uuid().toString();
+        }
+        return rootUuid;
+    }
+
+    /**
+     * Whether opening the tables rebuilt the document index from their rows: only when it did not reflect their last
+     * commit (a crash between the catalog's commit and the index's, a backfill, a lost index).
+     */
+    public boolean indexRebuilt() {
+        return indexRebuilt;
+    }
+
     /** How many documents have rows in the tables now. */
-    public int documents() {
+    public long documents() {
         return rows.documents();
     }
 
@@ -497,7 +526,7 @@ public final class ContainerTables implements MirrorTarget {
 
     @Override
     public Batch begin() {
-        startBatch("stream");
+        startBatch(CommitKind.STREAM);
         if (rewriting != null && rewriting.isDone() && !rewriting.isCompletedExceptionally()) {
             // A commit of its own would hold the batches back: this batch's commit takes the compaction in.
             openBatch.compaction = rewriting.join();
@@ -507,7 +536,7 @@ public final class ContainerTables implements MirrorTarget {
     }
 
     /** Opens the next batch, one of {@code kind}; one batch is open at a time. */
-    private Batch startBatch(String kind) {
+    private Batch startBatch(CommitKind kind) {
         if (openBatch != null) {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
@@ -610,7 +639,7 @@ public final class ContainerTables implements MirrorTarget {
         }
         ttlAppliedAt = clock.instant();
         long cutoffTs = Math.subtractExact(ttlAppliedAt.getEpochSecond(), analyticalTtl.getAsLong());
-        Batch batch = new Batch(batches + 1, "ttl");
+        Batch batch = new Batch(batches + 1, CommitKind.TTL);
         openBatch = batch;
         TtlExpiry expiry;
         try {
@@ -699,7 +728,7 @@ public final class ContainerTables implements MirrorTarget {
      * dropped.
      */
     private boolean commitCompaction(Compaction compaction) {
-        Batch batch = new Batch(batches + 1, "compaction");
+        Batch batch = new Batch(batches + 1, CommitKind.COMPACTION);
         openBatch = batch;
         boolean any;
         try {
@@ -742,6 +771,7 @@ public final class ContainerTables implements MirrorTarget {
                 } finally {
                     try {
                         scratch.remove();
+                        rows.close();
                     } finally {
                         try {
                             catalog.close();
@@ -786,8 +816,8 @@ public final class ContainerTables implements MirrorTarget {
     /** The changes of one commit. Either {@link #commit} or {@link #abort} ends it. */
     public final class Batch implements MirrorTarget.Batch {
         private final long number;
-        /** What kind of commit the batch is ({@link MirrorSummary#COMMIT_KIND}). */
-        private final String kind;
+        /** What kind of commit the batch is. */
+        private final CommitKind kind;
         /** Root summary entries the batch sets (null: removes) among those that carry on. */
         private final Map<String, String> summaryChanges = new HashMap<>();
         private final CatalogBatch catalogBatch = CatalogBatch.of(settings, catalog, io, observer);
@@ -799,7 +829,7 @@ public final class ContainerTables implements MirrorTarget {
          * The data files a compaction rewrote with DuckDB, by location: where their rows went, which the documents'
          * places follow when the batch commits.
          */
-        private final Map<String, DocumentRows.Moved> moves = new HashMap<>();
+        private final Map<String, DocumentIndex.Moved> moves = new HashMap<>();
         /** A compaction rewritten off the daemon's thread that the batch's commit takes in; null when none. */
         private Compaction compaction;
         /** The compaction the batch put in place of its files ({@link #applyCompaction}); null when none. */
@@ -807,41 +837,31 @@ public final class ContainerTables implements MirrorTarget {
         private long events;
         private long batchLastEventTs;
 
-        private Batch(long number, String kind) {
+        private Batch(long number, CommitKind kind) {
             if (outOfStep != null) {
                 throw new IllegalStateException("Cannot begin a batch of " + container + ": " + outOfStep
                         + "; open the container's tables again to go on from what the catalog holds");
             }
-            if (!documentsIndexed && !kind.equals("backfill")) {
+            if (!documentsIndexed && kind.indexesDocuments()) {
                 throw new IllegalStateException("The tables of " + container + " were backfilled here and do not "
-                        + "know where the backfilled documents' rows are; open them again for a " + kind + " batch");
+                        + "know where the backfilled documents' rows are; open them again for a " + kind.summaryName()
+                        + " batch");
             }
             this.number = number;
             this.kind = kind;
         }
 
-        /** Whether the batch notes where each document's rows are: every batch but a backfill's. */
         private boolean indexesDocuments() {
-            return !kind.equals("backfill");
+            return kind.indexesDocuments();
         }
 
         private boolean rebuild() {
-            return kind.equals("rebuild");
-        }
-
-        /** Whether the batch is one of the daemon's streamed batches, whose files compaction soon rewrites. */
-        private boolean streamed() {
-            return kind.equals("stream");
-        }
-
-        /** Whether the batch is a compaction's commit of its own, a rewrite that changes no row. */
-        private boolean compactionOnly() {
-            return kind.equals("compaction");
+            return kind == CommitKind.REBUILD;
         }
 
         /** Whether the batch replaces the tables (a rebuild, or a backfill over a mirror) rather than adds to them. */
         private boolean replacing() {
-            return rebuilding && (rebuild() || kind.equals("backfill"));
+            return rebuilding && kind.mayReplaceTables();
         }
 
         /**
@@ -877,7 +897,7 @@ public final class ContainerTables implements MirrorTarget {
                 filesRead += expiredRows.computeIfAbsent(rootTable(), name -> new ExpiredRows()).find(
                         catalogBatch.table(root), catalog.workers(), cutoffTs, List.of("id", "_pk"),
                         (file, position, row) ->
-                                documents.add(DocumentRows.key((String) row.getField("id"),
+                                documents.add(DocumentIndex.key((String) row.getField("id"),
                                         (String) row.getField("_pk"))));
             }
             // The same path as a streamed delete: the root row and every child row the document has go.
@@ -926,7 +946,7 @@ public final class ContainerTables implements MirrorTarget {
                     }
                     if (table == null) {
                         table = open(rewrite.name(), committed.schema(), Map.of());
-                        if (compactionOnly()) {
+                        if (kind == CommitKind.COMPACTION) {
                             table.rewriteOnly();
                         }
                     }
@@ -955,7 +975,7 @@ public final class ContainerTables implements MirrorTarget {
                     }
                     if (rewrite.keyColumn() != null) {
                         rewritten.newPositions().forEach((file, positions) -> moves.put(file,
-                                new DocumentRows.Moved(rewrite.name(), group.location(), positions)));
+                                new DocumentIndex.Moved(rewrite.name(), group.location(), positions)));
                     }
                 }
             }
@@ -976,7 +996,7 @@ public final class ContainerTables implements MirrorTarget {
             events++;
             batchLastEventTs = Math.max(batchLastEventTs, event.ts());
             String partitionKey = event.partitionKey().toString();
-            String key = indexesDocuments() ? DocumentRows.key(event.id(), partitionKey) : null;
+            String key = indexesDocuments() ? DocumentIndex.key(event.id(), partitionKey) : null;
             if (event.operation() == Operation.DELETE) {
                 history(event, partitionKey, event.ts() / 1000, null);
                 // A TTL expiry in the store leaves the mirror's rows: the analytical TTL decides how long they stay.
@@ -1024,8 +1044,8 @@ public final class ContainerTables implements MirrorTarget {
         private void replaceRows(String key, long[] places) {
             long[] previous = changedRows.containsKey(key) ? changedRows.get(key) : rows.of(key);
             for (long place : previous) {
-                DocumentRows.DataFileRef file = rows.file(place);
-                flattenedTable(file.table()).delete(file.location(), DocumentRows.position(place));
+                DocumentIndex.DataFileRef file = rows.file(place);
+                flattenedTable(file.table()).delete(file.location(), DocumentIndex.position(place));
             }
             changedRows.put(key, places);
         }
@@ -1123,7 +1143,7 @@ public final class ContainerTables implements MirrorTarget {
             }
             TableChanges table = new TableChanges(identifier, transaction, base,
                     replaced ? Map.of() : vectors.getOrDefault(name, Map.of()), number, catalog.workers(), encoders,
-                    writers, !streamed());
+                    writers, !kind.streamed());
             tables.put(name, table);
             return table;
         }
@@ -1167,7 +1187,7 @@ public final class ContainerTables implements MirrorTarget {
                     Map<String, String> summary = new LinkedHashMap<>();
                     summary.put(MirrorSummary.BATCH, Long.toString(number));
                     if (table == root) {
-                        summary.put(MirrorSummary.COMMIT_KIND, kind);
+                        summary.put(MirrorSummary.COMMIT_KIND, kind.summaryName());
                         summary.put(MirrorSummary.CHECKPOINT, JSON.writeValueAsString(checkpoint));
                         summary.put(MirrorSummary.POSITIONS, JSON.writeValueAsString(checkpoint.positions()));
                         summary.put(MirrorSummary.FLATTENER_SCHEMA, schemaLocation);
@@ -1180,6 +1200,16 @@ public final class ContainerTables implements MirrorTarget {
                 throw abort(new IllegalStateException("Cannot write the checkpoint of " + container, e));
             } catch (RuntimeException e) {
                 throw abort(e);
+            }
+            if (indexesDocuments()) {
+                try {
+                    List<String> leaving = new ArrayList<>();
+                    tables.values().forEach(table -> leaving.addAll(table.leavingFiles()));
+                    rows.prepare(number, changedRows, moves, leaving);
+                    observer.reached(CommitStep.INDEX_PREPARED, null);
+                } catch (RuntimeException e) {
+                    throw abort(e);
+                }
             }
             // The point of no return: once the request is sent, the batch may be in the catalog whatever comes back.
             try {
@@ -1198,11 +1228,13 @@ public final class ContainerTables implements MirrorTarget {
                     files += table.addedFiles().size();
                     bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
-                changedRows.forEach(rows::replace);
-                if (!moves.isEmpty()) {
-                    rows.relocate(moves);
+                if (indexesDocuments()) {
+                    rows.apply(number, TablesState.indexMarker(rootUuid(), number));
+                } else {
+                    // A backfill's rows are not in the index: unmarked, it is rebuilt when the tables open.
+                    rows.unmark();
+                    tables.values().forEach(table -> table.leavingFiles().forEach(rows::forget));
                 }
-                tables.values().forEach(table -> table.leavingFiles().forEach(rows::forget));
                 committedSchema = schema;
                 committedSchemaLocation = schemaLocation;
                 Map<String, String> after = carriedAfter();
@@ -1298,6 +1330,8 @@ public final class ContainerTables implements MirrorTarget {
         @Override
         public void abort() {
             openBatch = null;
+            // The catalog did not take the batch (or it was never sent): what the index recorded for it goes.
+            rows.discard(number);
             flattener = committedSchema == null || rebuilding
                     ? Flattener.create(flattenerConfig)
                     : new Flattener(SchemaCodec.fromJson(committedSchema, flattenerConfig));
@@ -1366,9 +1400,9 @@ public final class ContainerTables implements MirrorTarget {
         }
     }
 
-    private static void closeAfterFailure(RuntimeException failure, CatalogConnection catalog, FileIO io,
-            WriterLock lock) {
-        for (AutoCloseable resource : new AutoCloseable[] {catalog, io, lock}) {
+    private static void closeAfterFailure(RuntimeException failure, DocumentIndex index, CatalogConnection catalog,
+            FileIO io, WriterLock lock) {
+        for (AutoCloseable resource : new AutoCloseable[] {index, catalog, io, lock}) {
             if (resource == null) {
                 continue;
             }

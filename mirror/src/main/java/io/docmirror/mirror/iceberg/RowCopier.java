@@ -37,7 +37,7 @@ final class RowCopier {
 
     private final TableChanges table;
     private final String keyColumn;
-    private final DocumentRows rows;
+    private final DocumentIndex rows;
     private final RowMoves moves;
 
     /**
@@ -45,7 +45,7 @@ final class RowCopier {
      *     child table; {@code _pk} completes the key), or null for a table whose rows no document index tracks
      *     (the history, the dead letters)
      */
-    RowCopier(TableChanges table, String keyColumn, DocumentRows rows, RowMoves moves) {
+    RowCopier(TableChanges table, String keyColumn, DocumentIndex rows, RowMoves moves) {
         this.table = table;
         this.keyColumn = keyColumn;
         this.rows = rows;
@@ -96,7 +96,7 @@ final class RowCopier {
             }
             long to = table.write(widened.isEmpty() ? record : converted(record, before, after, widened));
             if (keyColumn != null) {
-                String key = DocumentRows.key((String) record.getField(keyColumn), (String) record.getField("_pk"));
+                String key = DocumentIndex.key((String) record.getField(keyColumn), (String) record.getField("_pk"));
                 moves.moved(key, rows.place(table.name(), location, position),
                         rows.place(table.name(), table.currentFile(), to));
             }

@@ -32,26 +32,40 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * What a container's tables hold as of their last commit, read back when the mirror opens: the checkpoint and the
- * flattener's schema from the root table's snapshot summary, each table's deletion vectors, and where each document's
- * current rows are (its key columns read from every live row of every data file).
+ * flattener's schema from the root table's snapshot summary, and each table's deletion vectors (from manifests). The
+ * document index ({@link DocumentIndex}) is on disk and is used as it is when it reflects that commit, or brought to
+ * it with the commit's recorded changes when a crash left it one behind; otherwise (after a backfill, an index lost)
+ * it is rebuilt from the key columns of every live row.
+ *
+ * @param rootUuid the root table's Iceberg UUID, which names the index's commit with the batch; null before the
+ *     first commit
+ * @param indexRebuilt whether the document index had to be rebuilt from the tables' rows
  */
-record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vectors, String flattenerSchema,
+record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattenerSchema,
         String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs,
-        Map<String, String> summary) {
+        Map<String, String> summary, String rootUuid, boolean indexRebuilt) {
     private static final Logger log = LoggerFactory.getLogger(TablesState.class);
 
     static TablesState empty() {
-        return new TablesState(new DocumentRows(), Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of());
+        return new TablesState(Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of(), null, false);
+    }
+
+    /** How the document index names the commit it reflects: the root table and the batch. */
+    static String indexMarker(String rootUuid, long batch) {
+        return DocumentIndex.marker(rootUuid, batch);
     }
 
     /**
      * @param planner the threads the scans plan with ({@link io.docmirror.layout.IcebergWorkers})
      * @param rebuilding true for a rebuild: the schema may be of another configuration, and no row is read
+     * @param index the container's document index, brought to the tables' last commit here
      */
     static TablesState load(Catalog catalog, ExecutorService planner, String container, FlattenerConfig config,
-            boolean rebuilding) {
+            boolean rebuilding, DocumentIndex index) {
         TableIdentifier rootIdentifier = MirrorTables.table(container, config.rootTable());
         if (!catalog.tableExists(rootIdentifier)) {
+            index.unmark();
+            index.clear();
             return empty();
         }
         Table root = catalog.loadTable(rootIdentifier);
@@ -62,34 +76,46 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
         ContainerSchema schema = rebuilding
                 ? SchemaCodec.fromJson(schemaJson)
                 : SchemaCodec.fromJson(schemaJson, config);
-        DocumentRows rows = new DocumentRows();
+        long batch = Long.parseLong(summary.get(MirrorSummary.BATCH));
+        String marker = indexMarker(root.uuid().toString(), batch);
+        boolean indexCurrent = !rebuilding && index.catchUp(root.uuid().toString(), batch);
+        if (!indexCurrent) {
+            if (!rebuilding) {
+                log.info("Rebuilding the document index of {} from its tables: it reflects {}, the tables are at {}",
+                        container, index.marker().orElse("no commit"), marker);
+            }
+            index.unmark();
+            index.clear();
+        }
         Map<String, Map<String, DeleteFile>> vectors = new HashMap<>();
-        Map<String, List<Long>> places = new HashMap<>();
         for (TableSchema table : rebuilding ? List.<TableSchema>of() : schema.tables()) {
             TableIdentifier identifier = MirrorTables.table(container, table.name());
             if (catalog.tableExists(identifier)) {
-                vectors.put(table.name(), readRows(catalog.loadTable(identifier), planner, table, rows, places));
+                Table flattened = catalog.loadTable(identifier);
+                vectors.put(table.name(), indexCurrent ? readVectors(flattened, planner)
+                        : readRows(flattened, planner, table, index));
             }
         }
-        places.forEach((key, list) -> rows.replace(key, list.stream().mapToLong(Long::longValue).toArray()));
+        if (!indexCurrent && !rebuilding) {
+            index.mark(marker);
+        }
         TableIdentifier history = MirrorTables.table(container, MirrorTables.history(config.rootTable()));
         if (catalog.tableExists(history)) {
             // The history's vectors too: a later deletion in a file that has one must merge with it, and a
             // compaction must leave out the rows it deletes.
             vectors.put(history.name(), readVectors(catalog.loadTable(history), planner));
         }
-        return new TablesState(rows, vectors, schemaJson, schemaLocation,
-                ContainerTables.checkpointOf(snapshot), Long.parseLong(summary.get(MirrorSummary.BATCH)),
-                Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")), summary);
+        return new TablesState(vectors, schemaJson, schemaLocation, ContainerTables.checkpointOf(snapshot), batch,
+                Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")), summary,
+                root.uuid().toString(), !indexCurrent && !rebuilding);
     }
 
     /**
-     * Adds the places of {@code table}'s live rows to {@code places}, by document key (a root row's {@code id} and
+     * Adds the places of {@code table}'s live rows to the index, by document key (a root row's {@code id} and
      * {@code _pk}; a child row's {@code _id} and {@code _pk}); returns the table's deletion vectors.
      */
     private static Map<String, DeleteFile> readRows(Table table, ExecutorService planner, TableSchema schema,
-            DocumentRows rows,
-            Map<String, List<Long>> places) {
+            DocumentIndex index) {
         Map<String, DeleteFile> vectors = new HashMap<>();
         String idColumn = schema.isRoot() ? "id" : "_id";
         Schema keys = table.schema().select(idColumn, "_pk");
@@ -108,11 +134,9 @@ record TablesState(DocumentRows rows, Map<String, Map<String, DeleteFile>> vecto
                             table.name(), damage.get());
                     continue;
                 }
-                LiveRows.read(table.io(), location, vector, keys, (position, record) -> {
-                    String key = DocumentRows.key((String) record.get(0), (String) record.get(1));
-                    places.computeIfAbsent(key, k -> new ArrayList<>()).add(rows.place(schema.name(), location,
-                            position));
-                });
+                LiveRows.read(table.io(), location, vector, keys, (position, record) -> index.add(
+                        DocumentIndex.key((String) record.get(0), (String) record.get(1)),
+                        index.place(schema.name(), location, position), schema.isRoot()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the rows of " + table.name(), e);

@@ -43,6 +43,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The mirror of a container as Iceberg tables, fed from a real store's change feed: Iceberg's own reader, which
@@ -106,6 +107,74 @@ class ContainerTablesTest {
         try (ContainerTables tables = open()) {
             assertThat(tables.documents()).isEqualTo(2);
         }
+    }
+
+    /**
+     * The document index is on disk and reflects the last commit: opening the tables again reads no row to know where
+     * the documents are (it used to read every key column of every table at each start). An index that reflects no
+     * commit it can catch up from (lost, or left behind by a backfill) is rebuilt from the tables.
+     */
+    @Test
+    void theDocumentIndexIsUsedAsItIsWhenItReflectsTheLastCommitAndRebuiltWhenNot() {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A","qty":1},{"sku":"B","qty":2}]}""");
+        store.createItem("orders", """
+                {"id":"o2","customerId":"c2","total":5,"items":[{"sku":"C","qty":1}]}""");
+        sync();
+        try (ContainerTables tables = open()) {
+            assertThat(tables.indexRebuilt()).isFalse();
+            assertThat(tables.documents()).isEqualTo(2);
+        }
+        try (DocumentIndex index = DocumentIndex.open(MirrorLayout.containerDirectory(mirrorDirectory, "orders")
+                .resolve("document-index"))) {
+            index.unmark();
+        }
+        try (ContainerTables tables = open()) {
+            assertThat(tables.indexRebuilt()).isTrue();
+            assertThat(tables.documents()).isEqualTo(2);
+        }
+        // The rebuilt index knows the rows: an update replaces them everywhere.
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","total":11,"items":[{"sku":"D","qty":4}]}""");
+        sync();
+        assertThat(read("orders", "id", "total")).containsExactlyInAnyOrder(List.of("o1", 11L), List.of("o2", 5L));
+        assertThat(read("orders__items", "_id", "sku")).containsExactlyInAnyOrder(List.of("o1", "D"),
+                List.of("o2", "C"));
+        try (ContainerTables tables = open()) {
+            assertThat(tables.indexRebuilt()).isFalse();
+        }
+    }
+
+    /**
+     * A writer that fails right after the catalog took its batch leaves the index one commit behind, with the
+     * commit's changes recorded: opening the tables applies them, reading no row, and the next update finds the rows.
+     */
+    @Test
+    void anIndexTheCatalogsCommitLeftBehindCatchesUpWithoutReadingTheTables() {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A","qty":1}]}""");
+        sync();
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","total":11,"items":[{"sku":"B","qty":2},{"sku":"C","qty":3}]}""");
+        try (ContainerTables tables = ContainerTables.open(mirrorDirectory, "orders",
+                FlattenerConfig.defaults("orders"), MirrorConfig.defaults(), (step, table) -> {
+                    if (step == CommitStep.CATALOG_COMMITTED) {
+                        throw new IllegalStateException("the writer stops right after the catalog commit");
+                    }
+                })) {
+            assertThatThrownBy(() -> FeedSync.sync(store, ORDERS, tables))
+                    .hasMessageContaining("the writer stops right after the catalog commit");
+        }
+
+        try (ContainerTables tables = open()) {
+            assertThat(tables.indexRebuilt()).isFalse();
+            assertThat(tables.batches()).isEqualTo(2);
+        }
+        store.upsertItem("orders", """
+                {"id":"o1","customerId":"c1","total":12,"items":[{"sku":"D","qty":4}]}""");
+        sync();
+        assertThat(read("orders", "id", "total")).containsExactly(List.of("o1", 12L));
+        assertThat(read("orders__items", "_id", "sku")).containsExactly(List.of("o1", "D"));
     }
 
     @Test

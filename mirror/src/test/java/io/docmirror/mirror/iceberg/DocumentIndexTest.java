@@ -1,0 +1,126 @@
+package io.docmirror.mirror.iceberg;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The document index on a real RocksDB in a temporary directory: a commit's changes recorded before the catalog
+ * commit and applied after it, what it keeps across a reopen, and how it catches up after a crash.
+ */
+class DocumentIndexTest {
+    private static final String O1 = DocumentIndex.key("o1", "\"c1\"");
+    private static final String O2 = DocumentIndex.key("o2", "\"c2\"");
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aCommitsChangesTakeEffectWhenAppliedAndLastAcrossAReopen() {
+        long[] o1Rows;
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            o1Rows = new long[] {index.place("orders", "/w/a.parquet", 0), index.place("items", "/w/b.parquet", 0),
+                    index.place("items", "/w/b.parquet", 1)};
+            index.prepare(1, Map.of(O1, o1Rows, O2, new long[] {index.place("orders", "/w/a.parquet", 1)}), Map.of(),
+                    List.of());
+            assertThat(index.of(O1)).as("recorded, not applied").isEmpty();
+            index.apply(1, "root@1");
+            assertThat(index.documents()).isEqualTo(2);
+
+            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/c.parquet", 0)}), Map.of(), List.of());
+            index.apply(2, "root@2");
+        }
+
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            assertThat(index.marker()).contains("root@2");
+            assertThat(index.documents()).isEqualTo(2);
+            assertThat(sorted(index.of(O1))).isEqualTo(sorted(o1Rows));
+            assertThat(describe(index, index.of(O2))).containsExactly("orders /w/c.parquet#0");
+
+            index.prepare(3, Map.of(O2, new long[0]), Map.of(), List.of("/w/c.parquet"));
+            index.apply(3, "root@3");
+            assertThat(index.of(O2)).isEmpty();
+            assertThat(index.documents()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aCompactedFilesRowsMoveAndOtherFilesRowsStay() {
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            long kept = index.place("items", "/w/kept.parquet", 5);
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/old.parquet", 0), kept},
+                    O2, new long[] {index.place("orders", "/w/old.parquet", 2)}), Map.of(), List.of());
+            index.apply(1, "root@1");
+
+            // The old file's row 1 was deleted: rows 0 and 2 become rows 0 and 1 of the new file.
+            index.prepare(2, Map.of(), Map.of("/w/old.parquet", new DocumentIndex.Moved("orders", "/w/new.parquet",
+                    new int[] {0, -1, 1})), List.of("/w/old.parquet"));
+            index.apply(2, "root@2");
+
+            assertThat(describe(index, index.of(O1))).containsExactly("items /w/kept.parquet#5",
+                    "orders /w/new.parquet#0");
+            assertThat(describe(index, index.of(O2))).containsExactly("orders /w/new.parquet#1");
+        }
+    }
+
+    /**
+     * A crash after the catalog took batch 2 and before the index applied it leaves the index at batch 1 with batch
+     * 2's changes recorded: opening the tables applies them. Changes recorded for a batch the catalog never took are
+     * dropped.
+     */
+    @Test
+    void anIndexOneCommitBehindCatchesUpWithTheRecordedChanges() {
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), Map.of(), List.of());
+            index.apply(1, DocumentIndex.marker("root", 1));
+            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), Map.of(), List.of());
+        }
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            assertThat(index.catchUp("root", 2)).isTrue();
+            assertThat(index.marker()).contains(DocumentIndex.marker("root", 2));
+            assertThat(describe(index, index.of(O2))).containsExactly("orders /w/b.parquet#0");
+            assertThat(index.documents()).isEqualTo(2);
+
+            index.prepare(3, Map.of(O1, new long[0]), Map.of(), List.of());
+            // The catalog stays at batch 2: batch 3 never landed.
+            assertThat(index.catchUp("root", 2)).isTrue();
+            assertThat(index.of(O1)).hasSize(1);
+            assertThat(index.catchUp("another-root", 2)).as("another root table: rebuild").isFalse();
+            assertThat(index.catchUp("root", 4)).as("two commits behind: rebuild").isFalse();
+        }
+    }
+
+    @Test
+    void clearingForgetsEverything() {
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 3)}), Map.of(), List.of());
+            index.apply(1, "root@1");
+            index.clear();
+
+            assertThat(index.of(O1)).isEmpty();
+            assertThat(index.documents()).isZero();
+            assertThat(index.marker()).isEmpty();
+        }
+        try (DocumentIndex index = DocumentIndex.open(directory)) {
+            assertThat(index.documents()).isZero();
+            assertThat(DocumentIndex.position(index.place("orders", "/w/b.parquet", 4))).isEqualTo(4);
+        }
+    }
+
+    private static List<String> describe(DocumentIndex index, long[] places) {
+        return Arrays.stream(places).mapToObj(place -> index.file(place).table() + " " + index.file(place).location()
+                + "#" + DocumentIndex.position(place)).sorted().toList();
+    }
+
+    private static long[] sorted(long[] places) {
+        long[] copy = places.clone();
+        Arrays.sort(copy);
+        return copy;
+    }
+}
