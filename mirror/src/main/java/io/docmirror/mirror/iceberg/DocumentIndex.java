@@ -1,5 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -33,9 +35,9 @@ import java.util.Optional;
  * commit it reflects, and an index whose marker is not the catalog's last commit is rebuilt from the tables.
  *
  * <p>A place is one {@code long}: the data file's ordinal (24 bits) and the row's position in it (40 bits). The data
- * files are few (compaction keeps them so) and their ordinals are kept in heap too; the documents are not. Each row
- * is two entries: by document ({@code D}, key then place), so that a document's rows are one prefix, and by place
- * ({@code R}, place then key), so that moving the rows of a compacted file reads only that file's rows.
+ * files are few (compaction keeps them so) and their ordinals are kept in heap too; the documents are not. A document
+ * is one entry ({@code D}, key to its places), found by a point look-up with a Bloom filter; each row is one more
+ * ({@code R}, place to key), so that moving the rows of a compacted file reads only that file's rows.
  *
  * <p>A commit's changes are recorded before the catalog commit ({@link #prepare}) and made after it ({@link #apply}),
  * with the marker in the same last write: a crash before the catalog commit leaves the index at the commit before,
@@ -48,6 +50,8 @@ final class DocumentIndex implements AutoCloseable {
     private static final long POSITION_MASK = (1L << POSITION_BITS) - 1;
     private static final int MAX_FILES = 1 << (Long.SIZE - POSITION_BITS - 1);
     private static final byte DOCUMENT = 'D';
+    /** A row a rebuild took, until {@link #mark} gathers the document's rows ({@link #add}). */
+    private static final byte ADDED_ROW = 'A';
     private static final byte ROW = 'R';
     private static final byte FILE = 'F';
     /** A commit's changes, recorded before the catalog commit ({@link #prepare}). */
@@ -64,6 +68,7 @@ final class DocumentIndex implements AutoCloseable {
     }
 
     private final Path directory;
+    private final BloomFilter filter;
     private final Options options;
     private final RocksDB db;
     private final WriteOptions writes = new WriteOptions();
@@ -86,8 +91,9 @@ final class DocumentIndex implements AutoCloseable {
     record Moved(String table, String newFile, int[] newPositions) {
     }
 
-    private DocumentIndex(Path directory, Options options, RocksDB db) {
+    private DocumentIndex(Path directory, BloomFilter filter, Options options, RocksDB db) {
         this.directory = directory;
+        this.filter = filter;
         this.options = options;
         this.db = db;
     }
@@ -95,18 +101,23 @@ final class DocumentIndex implements AutoCloseable {
     /** Opens the index in {@code directory}, creating it when there is none. */
     static DocumentIndex open(Path directory) {
         // Small memtables: a daemon holds one index per container it mirrors, each with its own native memory.
+        // Bloom filters: most look-ups are of documents the index does not have yet (creates).
+        BloomFilter filter = new BloomFilter(10, false);
         Options options = new Options().setCreateIfMissing(true).setWriteBufferSize(WRITE_BUFFER_BYTES)
-                .setMaxWriteBufferNumber(2);
+                .setMaxWriteBufferNumber(2).setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(filter));
         try {
             Files.createDirectories(directory);
-            DocumentIndex index = new DocumentIndex(directory, options, RocksDB.open(options, directory.toString()));
+            DocumentIndex index = new DocumentIndex(directory, filter, options,
+                    RocksDB.open(options, directory.toString()));
             index.loadFiles();
             return index;
         } catch (IOException e) {
             options.close();
+            filter.close();
             throw new UncheckedIOException("Cannot create the document index in " + directory, e);
         } catch (RocksDBException e) {
             options.close();
+            filter.close();
             throw new IllegalStateException("Cannot open the document index in " + directory + ": " + e.getMessage(),
                     e);
         }
@@ -149,14 +160,15 @@ final class DocumentIndex implements AutoCloseable {
         return marker == null ? Optional.empty() : Optional.of(new String(marker, StandardCharsets.UTF_8));
     }
 
-    /** Says the index reflects no commit: before a commit's changes are applied to it. */
+    /** Says the index reflects no commit: before it is rebuilt, and after a commit it does not follow (a backfill). */
     void unmark() {
         delete(MARKER);
     }
 
-    /** Says the index reflects the commit {@code marker}: after the last of its changes. */
+    /** Says the index, rebuilt from the tables ({@link #add}), reflects the commit {@code marker}. */
     void mark(String marker) {
         flush();
+        gatherAddedRows();
         try (WriteBatch batch = new WriteBatch()) {
             batch.put(DOCUMENTS, ByteBuffer.allocate(Long.BYTES).putLong(documents).array());
             batch.put(MARKER, marker.getBytes(StandardCharsets.UTF_8));
@@ -199,31 +211,20 @@ final class DocumentIndex implements AutoCloseable {
 
     /** The document's rows now; empty when the mirror has none (never mirrored, deleted, or a dead letter). */
     long[] of(String key) {
-        flush();
-        byte[] prefix = documentPrefix(key);
-        long[] places = new long[4];
-        int count = 0;
-        try (RocksIterator entries = db.newIterator()) {
-            for (entries.seek(prefix); entries.isValid() && startsWith(entries.key(), prefix); entries.next()) {
-                if (count == places.length) {
-                    places = Arrays.copyOf(places, count * 2);
-                }
-                places[count++] = ByteBuffer.wrap(entries.key(), prefix.length, Long.BYTES).getLong();
-            }
-        }
-        return Arrays.copyOf(places, count);
+        return decodePlaces(get(documentKey(key.getBytes(StandardCharsets.UTF_8))));
     }
 
     /**
      * Adds one row to a document's rows, written with the next ones: how the index is rebuilt from the tables, a
-     * row at a time. Every document has one root row, so a document is counted with it.
+     * row at a time, in any order; {@link #mark} gathers each document's rows into its entry. Every document has one
+     * root row, so a document is counted with it.
      *
      * @param rootRow whether the row is the document's root row
      */
     void add(String key, long place, boolean rootRow) {
         byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
         try {
-            pending.put(documentKey(keyBytes, place), NOTHING);
+            pending.put(addedRowKey(keyBytes, place), NOTHING);
             pending.put(rowKey(place), keyBytes);
         } catch (RocksDBException e) {
             throw failure("note a row of document " + key.replace('\u0000', '/'), e);
@@ -233,6 +234,41 @@ final class DocumentIndex implements AutoCloseable {
         }
         if (pending.count() >= ADDS_PER_WRITE) {
             flush();
+        }
+    }
+
+    /**
+     * Turns the rows {@link #add} wrote, one entry a row sorted by document, into one entry a document: a single pass
+     * in key order.
+     */
+    private void gatherAddedRows() {
+        byte[] prefix = {ADDED_ROW};
+        try (RocksIterator entries = db.newIterator(); WriteBatch batch = new WriteBatch()) {
+            byte[] document = null;
+            long[] places = new long[0];
+            for (entries.seek(prefix); entries.isValid() && entries.key()[0] == ADDED_ROW; entries.next()) {
+                byte[] key = entries.key();
+                byte[] keyBytes = Arrays.copyOfRange(key, 1 + Integer.BYTES, key.length - Long.BYTES);
+                long place = ByteBuffer.wrap(key, key.length - Long.BYTES, Long.BYTES).getLong();
+                if (document != null && !Arrays.equals(document, keyBytes)) {
+                    batch.put(documentKey(document), encodePlaces(places));
+                    places = new long[0];
+                    if (batch.count() >= ADDS_PER_WRITE) {
+                        db.write(writes, batch);
+                        batch.clear();
+                    }
+                }
+                document = keyBytes;
+                places = Arrays.copyOf(places, places.length + 1);
+                places[places.length - 1] = place;
+            }
+            if (document != null) {
+                batch.put(documentKey(document), encodePlaces(places));
+            }
+            batch.deleteRange(new byte[] {ADDED_ROW}, new byte[] {(byte) (ADDED_ROW + 1)});
+            db.write(writes, batch);
+        } catch (RocksDBException e) {
+            throw failure("gather the rows it was rebuilt with", e);
         }
     }
 
@@ -313,11 +349,14 @@ final class DocumentIndex implements AutoCloseable {
                     }
                     byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
                     for (long place : of(key)) {
-                        batchWrite.delete(documentKey(keyBytes, place));
                         batchWrite.delete(rowKey(place));
                     }
+                    if (rows.length == 0) {
+                        batchWrite.delete(documentKey(keyBytes));
+                    } else {
+                        batchWrite.put(documentKey(keyBytes), encodePlaces(rows));
+                    }
                     for (long place : rows) {
-                        batchWrite.put(documentKey(keyBytes, place), NOTHING);
                         batchWrite.put(rowKey(place), keyBytes);
                     }
                 }
@@ -395,21 +434,31 @@ final class DocumentIndex implements AutoCloseable {
             long newFile = place(moved.table(), moved.newFile(), 0);
             // The row keys of one file: the ordinal is the place's top three bytes.
             byte[] prefix = Arrays.copyOf(rowKey((long) ordinal << POSITION_BITS), 1 + 3);
+            // The documents with rows in the file, with their rows as moved so far: as many as the file has rows.
+            Map<String, long[]> documentsMoved = new HashMap<>();
             try (RocksIterator entries = db.newIterator(); WriteBatch batch = new WriteBatch()) {
                 for (entries.seek(prefix); entries.isValid() && startsWith(entries.key(), prefix); entries.next()) {
                     long from = ByteBuffer.wrap(entries.key(), 1, Long.BYTES).getLong();
-                    byte[] keyBytes = entries.value();
+                    String key = new String(entries.value(), StandardCharsets.UTF_8);
                     int to = moved.newPositions()[Math.toIntExact(position(from))];
                     if (to < 0) {
-                        throw new IllegalStateException("Document " + new String(keyBytes, StandardCharsets.UTF_8)
-                                .replace('\u0000', '/') + " has a row at " + position(from) + " of " + move.getKey()
-                                + ", which that file's deletion vector deletes");
+                        throw new IllegalStateException("Document " + key.replace('\u0000', '/') + " has a row at "
+                                + position(from) + " of " + move.getKey() + ", which that file's deletion vector "
+                                + "deletes");
                     }
                     long place = newFile | to;
-                    batch.delete(documentKey(keyBytes, from));
+                    long[] places = documentsMoved.computeIfAbsent(key, this::of);
+                    for (int index = 0; index < places.length; index++) {
+                        if (places[index] == from) {
+                            places[index] = place;
+                        }
+                    }
                     batch.delete(rowKey(from));
-                    batch.put(documentKey(keyBytes, place), NOTHING);
-                    batch.put(rowKey(place), keyBytes);
+                    batch.put(rowKey(place), entries.value());
+                }
+                for (Map.Entry<String, long[]> document : documentsMoved.entrySet()) {
+                    batch.put(documentKey(document.getKey().getBytes(StandardCharsets.UTF_8)),
+                            encodePlaces(document.getValue()));
                 }
                 db.write(writes, batch);
             } catch (RocksDBException e) {
@@ -456,6 +505,7 @@ final class DocumentIndex implements AutoCloseable {
         db.close();
         writes.close();
         options.close();
+        filter.close();
     }
 
     @Override
@@ -467,15 +517,31 @@ final class DocumentIndex implements AutoCloseable {
         return (int) (place >>> POSITION_BITS);
     }
 
-    private static byte[] documentPrefix(String key) {
-        byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(1 + Integer.BYTES + keyBytes.length).put(DOCUMENT).putInt(keyBytes.length)
-                .put(keyBytes).array();
+    private static byte[] documentKey(byte[] keyBytes) {
+        return ByteBuffer.allocate(1 + keyBytes.length).put(DOCUMENT).put(keyBytes).array();
     }
 
-    private static byte[] documentKey(byte[] keyBytes, long place) {
-        return ByteBuffer.allocate(1 + Integer.BYTES + keyBytes.length + Long.BYTES).put(DOCUMENT)
+    /** A row {@link #add} took: the document's key, length first so that a document's rows sort together. */
+    private static byte[] addedRowKey(byte[] keyBytes, long place) {
+        return ByteBuffer.allocate(1 + Integer.BYTES + keyBytes.length + Long.BYTES).put(ADDED_ROW)
                 .putInt(keyBytes.length).put(keyBytes).putLong(place).array();
+    }
+
+    private static byte[] encodePlaces(long[] places) {
+        ByteBuffer bytes = ByteBuffer.allocate(places.length * Long.BYTES);
+        for (long place : places) {
+            bytes.putLong(place);
+        }
+        return bytes.array();
+    }
+
+    private static long[] decodePlaces(byte[] bytes) {
+        if (bytes == null) {
+            return new long[0];
+        }
+        long[] places = new long[bytes.length / Long.BYTES];
+        ByteBuffer.wrap(bytes).asLongBuffer().get(places);
+        return places;
     }
 
     private static byte[] rowKey(long place) {
