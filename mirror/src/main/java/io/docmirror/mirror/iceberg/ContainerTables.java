@@ -294,7 +294,8 @@ public final class ContainerTables implements MirrorTarget {
             io = MirrorCatalog.openFileIO(settings);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             SystemColumnMigration.migrate(catalog.catalog(), container, flattenerConfig.rootTable(), rebuilding);
-            index = DocumentIndex.open(directory.resolve(DOCUMENT_INDEX));
+            index = DocumentIndex.open(directory.resolve(DOCUMENT_INDEX),
+                    DocumentKeys.reader(catalog.catalog(), container, flattenerConfig.rootTable()));
             TablesState state = TablesState.load(catalog.catalog(), catalog.workers(), container, flattenerConfig,
                     rebuilding, index);
             OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, directory, config);
@@ -825,6 +826,8 @@ public final class ContainerTables implements MirrorTarget {
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
         private final Map<String, long[]> changedRows = new HashMap<>();
+        /** How many more documents have rows than before the batch (negative: fewer). */
+        private long documentsAdded;
         /**
          * The data files a compaction rewrote with DuckDB, by location: where their rows went, which the documents'
          * places follow when the batch commits.
@@ -1047,6 +1050,7 @@ public final class ContainerTables implements MirrorTarget {
                 DocumentIndex.DataFileRef file = rows.file(place);
                 flattenedTable(file.table()).delete(file.location(), DocumentIndex.position(place));
             }
+            documentsAdded += (places.length > 0 ? 1 : 0) - (previous.length > 0 ? 1 : 0);
             changedRows.put(key, places);
         }
 
@@ -1205,7 +1209,7 @@ public final class ContainerTables implements MirrorTarget {
                 try {
                     List<String> leaving = new ArrayList<>();
                     tables.values().forEach(table -> leaving.addAll(table.leavingFiles()));
-                    rows.prepare(number, changedRows, moves, leaving);
+                    rows.prepare(number, changedRows, documentsAdded, moves, leaving);
                     observer.reached(CommitStep.INDEX_PREPARED, null);
                 } catch (RuntimeException e) {
                     throw abort(e);

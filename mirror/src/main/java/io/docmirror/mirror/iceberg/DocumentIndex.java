@@ -2,13 +2,17 @@ package io.docmirror.mirror.iceberg;
 
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
-import org.rocksdb.Options;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -34,15 +38,18 @@ import java.util.Optional;
  * so the mirror's heap does not grow with the container, and it survives a restart: its {@link #marker} names the
  * commit it reflects, and an index whose marker is not the catalog's last commit is rebuilt from the tables.
  *
- * <p>A place is one {@code long}: the data file's ordinal (24 bits) and the row's position in it (40 bits). The data
+ * <p>A place is one {@code long}: the data file's ordinal (23 bits) and the row's position in it (40 bits). The data
  * files are few (compaction keeps them so) and their ordinals are kept in heap too; the documents are not. A document
- * is one entry ({@code D}, key to its places), found by a point look-up with a Bloom filter; each row is one more
- * ({@code R}, place to key), so that moving the rows of a compacted file reads only that file's rows.
+ * is one entry, its key to its places, found by a point look-up with a Bloom filter. There is no entry per row: when
+ * a compaction moves rows, the moved documents are read from the key columns of the file the rows went to
+ * ({@link FileKeys}).
  *
  * <p>A commit's changes are recorded before the catalog commit ({@link #prepare}) and made after it ({@link #apply}),
  * with the marker in the same last write: a crash before the catalog commit leaves the index at the commit before,
  * a crash after it leaves the index one commit behind with that commit's changes recorded, which opening the tables
  * applies ({@link #catchUp}). Only a lost index, or one a backfill left behind, is rebuilt from the tables' rows.
+ * The recorded changes live in a column family of their own, in chunks: a batch's changes can be megabytes, and in
+ * the documents' key space they would make every look-up that a Bloom filter lets through read a huge block.
  * Not thread-safe.
  */
 final class DocumentIndex implements AutoCloseable {
@@ -52,28 +59,48 @@ final class DocumentIndex implements AutoCloseable {
     private static final byte DOCUMENT = 'D';
     /** A row a rebuild took, until {@link #mark} gathers the document's rows ({@link #add}). */
     private static final byte ADDED_ROW = 'A';
-    private static final byte ROW = 'R';
     private static final byte FILE = 'F';
-    /** A commit's changes, recorded before the catalog commit ({@link #prepare}). */
-    private static final byte PENDING = 'P';
     private static final byte[] MARKER = "Mmarker".getBytes(StandardCharsets.UTF_8);
     private static final byte[] DOCUMENTS = "Mdocuments".getBytes(StandardCharsets.UTF_8);
     private static final byte[] NOTHING = new byte[0];
+    private static final byte[] PENDING_FAMILY = "pending".getBytes(StandardCharsets.UTF_8);
+    /** The chunk number of a batch's last pending entry, written last: the document count after the batch. */
+    private static final int PENDING_END = -1;
+    private static final int PENDING_CHUNK_BYTES = 256 << 10;
+    private static final byte CHANGED = 'C';
+    private static final byte MOVED = 'M';
+    private static final byte LEAVING = 'L';
     private static final long WRITE_BUFFER_BYTES = 16L << 20;
-    /** How many entries a rebuild writes at once. */
-    private static final int ADDS_PER_WRITE = 20_000;
+    /** How many entries are written at once: a rebuild's rows, an apply's documents. */
+    private static final int ENTRIES_PER_WRITE = 20_000;
 
     static {
         RocksDB.loadLibrary();
     }
 
+    /** Reads the document key of each row of a data file: how the index learns whose rows a compaction moved. */
+    @FunctionalInterface
+    interface FileKeys {
+        /** Hands each row of {@code dataFile}, a file of {@code table}, to {@code row} with its position. */
+        void read(String table, String dataFile, KeyedRow row);
+    }
+
+    /** One row of a data file and the key of the document it belongs to. */
+    @FunctionalInterface
+    interface KeyedRow {
+        void accept(long position, String documentKey);
+    }
+
     private final Path directory;
+    private final FileKeys fileKeys;
     private final BloomFilter filter;
-    private final Options options;
+    private final List<AutoCloseable> options;
     private final RocksDB db;
+    private final ColumnFamilyHandle documentFamily;
+    private final ColumnFamilyHandle pendingFamily;
     private final WriteOptions writes = new WriteOptions();
     /** Rows {@link #add} took and has not written yet. */
-    private final WriteBatch pending = new WriteBatch();
+    private final WriteBatch added = new WriteBatch();
     private final List<DataFileRef> files = new ArrayList<>();
     private final Map<String, Integer> ordinals = new HashMap<>();
     /** Ordinals of files that left the tables, to give to new files: compaction replaces files all the time. */
@@ -91,32 +118,43 @@ final class DocumentIndex implements AutoCloseable {
     record Moved(String table, String newFile, int[] newPositions) {
     }
 
-    private DocumentIndex(Path directory, BloomFilter filter, Options options, RocksDB db) {
+    private DocumentIndex(Path directory, FileKeys fileKeys, BloomFilter filter, List<AutoCloseable> options,
+            RocksDB db, List<ColumnFamilyHandle> families) {
         this.directory = directory;
+        this.fileKeys = fileKeys;
         this.filter = filter;
         this.options = options;
         this.db = db;
+        this.documentFamily = families.get(0);
+        this.pendingFamily = families.get(1);
     }
 
-    /** Opens the index in {@code directory}, creating it when there is none. */
-    static DocumentIndex open(Path directory) {
+    /**
+     * Opens the index in {@code directory}, creating it when there is none.
+     *
+     * @param fileKeys reads whose rows a data file holds, for the files a compaction writes
+     */
+    static DocumentIndex open(Path directory, FileKeys fileKeys) {
         // Small memtables: a daemon holds one index per container it mirrors, each with its own native memory.
         // Bloom filters: most look-ups are of documents the index does not have yet (creates).
         BloomFilter filter = new BloomFilter(10, false);
-        Options options = new Options().setCreateIfMissing(true).setWriteBufferSize(WRITE_BUFFER_BYTES)
+        ColumnFamilyOptions documentOptions = new ColumnFamilyOptions().setWriteBufferSize(WRITE_BUFFER_BYTES)
                 .setMaxWriteBufferNumber(2).setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(filter));
+        ColumnFamilyOptions pendingOptions = new ColumnFamilyOptions().setWriteBufferSize(WRITE_BUFFER_BYTES)
+                .setMaxWriteBufferNumber(2);
+        DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+        List<AutoCloseable> options = List.of(documentOptions, pendingOptions, dbOptions);
+        List<ColumnFamilyHandle> families = new ArrayList<>();
         try {
             Files.createDirectories(directory);
-            DocumentIndex index = new DocumentIndex(directory, filter, options,
-                    RocksDB.open(options, directory.toString()));
+            RocksDB db = RocksDB.open(dbOptions, directory.toString(), List.of(
+                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, documentOptions),
+                    new ColumnFamilyDescriptor(PENDING_FAMILY, pendingOptions)), families);
+            DocumentIndex index = new DocumentIndex(directory, fileKeys, filter, options, db, families);
             index.loadFiles();
             return index;
-        } catch (IOException e) {
-            options.close();
-            filter.close();
-            throw new UncheckedIOException("Cannot create the document index in " + directory, e);
-        } catch (RocksDBException e) {
-            options.close();
+        } catch (IOException | RocksDBException e) {
+            options.forEach(DocumentIndex::closeQuietly);
             filter.close();
             throw new IllegalStateException("Cannot open the document index in " + directory + ": " + e.getMessage(),
                     e);
@@ -124,7 +162,7 @@ final class DocumentIndex implements AutoCloseable {
     }
 
     private void loadFiles() throws RocksDBException {
-        try (RocksIterator entries = db.newIterator()) {
+        try (RocksIterator entries = db.newIterator(documentFamily)) {
             for (entries.seek(new byte[] {FILE}); entries.isValid() && entries.key()[0] == FILE; entries.next()) {
                 int ordinal = ByteBuffer.wrap(entries.key(), 1, Integer.BYTES).getInt();
                 String[] parts = new String(entries.value(), StandardCharsets.UTF_8).split("\u0000", 2);
@@ -140,7 +178,7 @@ final class DocumentIndex implements AutoCloseable {
                 freeOrdinals.push(ordinal);
             }
         }
-        byte[] count = db.get(DOCUMENTS);
+        byte[] count = db.get(documentFamily, DOCUMENTS);
         documents = count == null ? 0 : ByteBuffer.wrap(count).getLong();
     }
 
@@ -162,16 +200,20 @@ final class DocumentIndex implements AutoCloseable {
 
     /** Says the index reflects no commit: before it is rebuilt, and after a commit it does not follow (a backfill). */
     void unmark() {
-        delete(MARKER);
+        try {
+            db.delete(documentFamily, writes, MARKER);
+        } catch (RocksDBException e) {
+            throw failure("be written", e);
+        }
     }
 
     /** Says the index, rebuilt from the tables ({@link #add}), reflects the commit {@code marker}. */
     void mark(String marker) {
-        flush();
+        writeAdded();
         gatherAddedRows();
         try (WriteBatch batch = new WriteBatch()) {
-            batch.put(DOCUMENTS, ByteBuffer.allocate(Long.BYTES).putLong(documents).array());
-            batch.put(MARKER, marker.getBytes(StandardCharsets.UTF_8));
+            batch.put(documentFamily, DOCUMENTS, longBytes(documents));
+            batch.put(documentFamily, MARKER, marker.getBytes(StandardCharsets.UTF_8));
             db.write(writes, batch);
         } catch (RocksDBException e) {
             throw failure("record the commit it reflects", e);
@@ -196,7 +238,12 @@ final class DocumentIndex implements AutoCloseable {
                 files.add(new DataFileRef(table, dataFile));
             }
             ordinals.put(dataFile, ordinal);
-            put(fileKey(ordinal), (table + '\u0000' + dataFile).getBytes(StandardCharsets.UTF_8));
+            try {
+                db.put(documentFamily, writes, fileKey(ordinal),
+                        (table + '\u0000' + dataFile).getBytes(StandardCharsets.UTF_8));
+            } catch (RocksDBException e) {
+                throw failure("note the data file " + dataFile, e);
+            }
         }
         return ((long) ordinal << POSITION_BITS) | position;
     }
@@ -222,18 +269,29 @@ final class DocumentIndex implements AutoCloseable {
      * @param rootRow whether the row is the document's root row
      */
     void add(String key, long place, boolean rootRow) {
-        byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
         try {
-            pending.put(addedRowKey(keyBytes, place), NOTHING);
-            pending.put(rowKey(place), keyBytes);
+            added.put(documentFamily, addedRowKey(key.getBytes(StandardCharsets.UTF_8), place), NOTHING);
         } catch (RocksDBException e) {
             throw failure("note a row of document " + key.replace('\u0000', '/'), e);
         }
         if (rootRow) {
             documents++;
         }
-        if (pending.count() >= ADDS_PER_WRITE) {
-            flush();
+        if (added.count() >= ENTRIES_PER_WRITE) {
+            writeAdded();
+        }
+    }
+
+    /** Writes the rows {@link #add} holds. */
+    private void writeAdded() {
+        if (added.count() == 0) {
+            return;
+        }
+        try {
+            db.write(writes, added);
+            added.clear();
+        } catch (RocksDBException e) {
+            throw failure("be written", e);
         }
     }
 
@@ -243,7 +301,7 @@ final class DocumentIndex implements AutoCloseable {
      */
     private void gatherAddedRows() {
         byte[] prefix = {ADDED_ROW};
-        try (RocksIterator entries = db.newIterator(); WriteBatch batch = new WriteBatch()) {
+        try (RocksIterator entries = db.newIterator(documentFamily); WriteBatch batch = new WriteBatch()) {
             byte[] document = null;
             long[] places = new long[0];
             for (entries.seek(prefix); entries.isValid() && entries.key()[0] == ADDED_ROW; entries.next()) {
@@ -251,9 +309,9 @@ final class DocumentIndex implements AutoCloseable {
                 byte[] keyBytes = Arrays.copyOfRange(key, 1 + Integer.BYTES, key.length - Long.BYTES);
                 long place = ByteBuffer.wrap(key, key.length - Long.BYTES, Long.BYTES).getLong();
                 if (document != null && !Arrays.equals(document, keyBytes)) {
-                    batch.put(documentKey(document), encodePlaces(places));
+                    batch.put(documentFamily, documentKey(document), encodePlaces(places));
                     places = new long[0];
-                    if (batch.count() >= ADDS_PER_WRITE) {
+                    if (batch.count() >= ENTRIES_PER_WRITE) {
                         db.write(writes, batch);
                         batch.clear();
                     }
@@ -263,25 +321,12 @@ final class DocumentIndex implements AutoCloseable {
                 places[places.length - 1] = place;
             }
             if (document != null) {
-                batch.put(documentKey(document), encodePlaces(places));
+                batch.put(documentFamily, documentKey(document), encodePlaces(places));
             }
-            batch.deleteRange(new byte[] {ADDED_ROW}, new byte[] {(byte) (ADDED_ROW + 1)});
+            batch.deleteRange(documentFamily, new byte[] {ADDED_ROW}, new byte[] {(byte) (ADDED_ROW + 1)});
             db.write(writes, batch);
         } catch (RocksDBException e) {
             throw failure("gather the rows it was rebuilt with", e);
-        }
-    }
-
-    /** Writes the rows {@link #add} holds. */
-    private void flush() {
-        if (pending.count() == 0) {
-            return;
-        }
-        try {
-            db.write(writes, pending);
-            pending.clear();
-        } catch (RocksDBException e) {
-            throw failure("be written", e);
         }
     }
 
@@ -290,42 +335,44 @@ final class DocumentIndex implements AutoCloseable {
      * document's rows from then on, the rows a compaction moves, the files that leave the tables. Nothing else
      * changes yet; {@link #apply} makes it so once the catalog has taken the batch, and a crash in between leaves
      * the index one commit behind with the way to catch up ({@link #catchUp}).
+     *
+     * @param documentsAdded how many more documents have rows after the batch (negative: fewer)
      */
-    void prepare(long batch, Map<String, long[]> changed, Map<String, Moved> moves, List<String> leavingFiles) {
-        flush();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            long documentsAfter = documents;
-            out.writeInt(changed.size());
+    void prepare(long batch, Map<String, long[]> changed, long documentsAdded, Map<String, Moved> moves,
+            List<String> leavingFiles) {
+        writeAdded();
+        try (PendingWriter out = new PendingWriter(batch)) {
             for (Map.Entry<String, long[]> document : changed.entrySet()) {
-                boolean had = of(document.getKey()).length > 0;
-                boolean has = document.getValue().length > 0;
-                documentsAfter += (has ? 1 : 0) - (had ? 1 : 0);
-                out.writeUTF(document.getKey());
-                out.writeInt(document.getValue().length);
+                out.data.writeByte(CHANGED);
+                out.data.writeUTF(document.getKey());
+                out.data.writeInt(document.getValue().length);
                 for (long place : document.getValue()) {
-                    out.writeLong(place);
+                    out.data.writeLong(place);
                 }
+                out.endOfEntry();
             }
-            out.writeInt(moves.size());
             for (Map.Entry<String, Moved> move : moves.entrySet()) {
-                out.writeUTF(move.getKey());
-                out.writeUTF(move.getValue().table());
-                out.writeUTF(move.getValue().newFile());
-                out.writeInt(move.getValue().newPositions().length);
+                out.data.writeByte(MOVED);
+                out.data.writeUTF(move.getKey());
+                out.data.writeUTF(move.getValue().table());
+                out.data.writeUTF(move.getValue().newFile());
+                out.data.writeInt(move.getValue().newPositions().length);
                 for (int position : move.getValue().newPositions()) {
-                    out.writeInt(position);
+                    out.data.writeInt(position);
                 }
+                out.endOfEntry();
             }
-            out.writeInt(leavingFiles.size());
             for (String file : leavingFiles) {
-                out.writeUTF(file);
+                out.data.writeByte(LEAVING);
+                out.data.writeUTF(file);
+                out.endOfEntry();
             }
-            out.writeLong(documentsAfter);
+            out.end(documents + documentsAdded);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot encode the index changes of batch " + batch, e);
+        } catch (RocksDBException e) {
+            throw failure("record the changes of batch " + batch, e);
         }
-        put(pendingKey(batch), bytes.toByteArray());
     }
 
     /**
@@ -333,62 +380,68 @@ final class DocumentIndex implements AutoCloseable {
      * Applying it again after a crash midway gives the same index: every step sets a state, none adds to one.
      */
     void apply(long batch, String marker) {
-        byte[] delta = get(pendingKey(batch));
-        if (delta == null) {
+        byte[] end = getPending(pendingKey(batch, PENDING_END));
+        if (end == null) {
             throw new IllegalStateException("The document index in " + directory + " has no changes recorded for "
                     + "batch " + batch);
         }
-        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(delta))) {
-            try (WriteBatch batchWrite = new WriteBatch()) {
-                int changed = in.readInt();
-                for (int document = 0; document < changed; document++) {
-                    String key = in.readUTF();
-                    long[] rows = new long[in.readInt()];
-                    for (int index = 0; index < rows.length; index++) {
-                        rows[index] = in.readLong();
-                    }
-                    byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
-                    for (long place : of(key)) {
-                        batchWrite.delete(rowKey(place));
-                    }
-                    if (rows.length == 0) {
-                        batchWrite.delete(documentKey(keyBytes));
-                    } else {
-                        batchWrite.put(documentKey(keyBytes), encodePlaces(rows));
-                    }
-                    for (long place : rows) {
-                        batchWrite.put(rowKey(place), keyBytes);
+        Map<String, Moved> moves = new HashMap<>();
+        List<String> leaving = new ArrayList<>();
+        byte[] prefix = pendingKey(batch, 0);
+        try (RocksIterator chunks = db.newIterator(pendingFamily); WriteBatch write = new WriteBatch()) {
+            prefix = Arrays.copyOf(prefix, Long.BYTES);
+            for (chunks.seek(prefix); chunks.isValid() && startsWith(chunks.key(), prefix); chunks.next()) {
+                if (ByteBuffer.wrap(chunks.key(), prefix.length, Integer.BYTES).getInt() == PENDING_END) {
+                    continue;
+                }
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(chunks.value()));
+                while (in.available() > 0) {
+                    byte kind = in.readByte();
+                    switch (kind) {
+                        case CHANGED -> {
+                            byte[] key = documentKey(in.readUTF().getBytes(StandardCharsets.UTF_8));
+                            long[] places = new long[in.readInt()];
+                            for (int index = 0; index < places.length; index++) {
+                                places[index] = in.readLong();
+                            }
+                            if (places.length == 0) {
+                                write.delete(documentFamily, key);
+                            } else {
+                                write.put(documentFamily, key, encodePlaces(places));
+                            }
+                            if (write.count() >= ENTRIES_PER_WRITE) {
+                                db.write(writes, write);
+                                write.clear();
+                            }
+                        }
+                        case MOVED -> {
+                            String file = in.readUTF();
+                            String table = in.readUTF();
+                            String newFile = in.readUTF();
+                            int[] positions = new int[in.readInt()];
+                            for (int position = 0; position < positions.length; position++) {
+                                positions[position] = in.readInt();
+                            }
+                            moves.put(file, new Moved(table, newFile, positions));
+                        }
+                        case LEAVING -> leaving.add(in.readUTF());
+                        default -> throw new IOException("unknown entry " + kind);
                     }
                 }
-                db.write(writes, batchWrite);
             }
-            Map<String, Moved> moves = new HashMap<>();
-            int moved = in.readInt();
-            for (int index = 0; index < moved; index++) {
-                String file = in.readUTF();
-                String table = in.readUTF();
-                String newFile = in.readUTF();
-                int[] positions = new int[in.readInt()];
-                for (int position = 0; position < positions.length; position++) {
-                    positions[position] = in.readInt();
-                }
-                moves.put(file, new Moved(table, newFile, positions));
-            }
-            relocate(moves);
-            int leaving = in.readInt();
-            for (int index = 0; index < leaving; index++) {
-                forget(in.readUTF());
-            }
-            documents = in.readLong();
+            db.write(writes, write);
         } catch (IOException | RocksDBException e) {
             throw new IllegalStateException("The document index in " + directory + " cannot apply the changes of "
                     + "batch " + batch + ": " + e.getMessage(), e);
         }
-        try (WriteBatch batchWrite = new WriteBatch()) {
-            batchWrite.put(DOCUMENTS, ByteBuffer.allocate(Long.BYTES).putLong(documents).array());
-            batchWrite.put(MARKER, marker.getBytes(StandardCharsets.UTF_8));
-            batchWrite.delete(pendingKey(batch));
-            db.write(writes, batchWrite);
+        relocate(moves);
+        leaving.forEach(this::forget);
+        documents = ByteBuffer.wrap(end).getLong();
+        try (WriteBatch write = new WriteBatch()) {
+            write.put(documentFamily, DOCUMENTS, longBytes(documents));
+            write.put(documentFamily, MARKER, marker.getBytes(StandardCharsets.UTF_8));
+            write.deleteRange(pendingFamily, pendingKey(batch, 0), pendingKey(batch + 1, 0));
+            db.write(writes, write);
         } catch (RocksDBException e) {
             throw failure("record the commit it reflects", e);
         }
@@ -396,7 +449,11 @@ final class DocumentIndex implements AutoCloseable {
 
     /** Drops what {@link #prepare} recorded for a batch the catalog did not take. */
     void discard(long batch) {
-        delete(pendingKey(batch));
+        try {
+            db.deleteRange(pendingFamily, writes, pendingKey(batch, 0), pendingKey(batch + 1, 0));
+        } catch (RocksDBException e) {
+            throw failure("drop the changes of batch " + batch, e);
+        }
     }
 
     /**
@@ -412,7 +469,8 @@ final class DocumentIndex implements AutoCloseable {
         if (marker.filter(current::equals).isPresent()) {
             return true;
         }
-        if (marker.filter(marker(rootUuid, batch - 1)::equals).isPresent() && get(pendingKey(batch)) != null) {
+        if (marker.filter(marker(rootUuid, batch - 1)::equals).isPresent()
+                && getPending(pendingKey(batch, PENDING_END)) != null) {
             apply(batch, current);
             return true;
         }
@@ -420,49 +478,59 @@ final class DocumentIndex implements AutoCloseable {
     }
 
     /**
-     * Moves the rows of the data files a compaction rewrote ({@code moves}, by their location): only the rows those
-     * files hold are read and written, whatever the number of documents.
+     * Moves the rows of the data files a compaction rewrote ({@code moves}, by their location). The documents whose
+     * rows moved are read from the key columns of the files the rows went to, so only those rows are read and only
+     * those documents written, whatever the number of documents. Moving the same rows again changes nothing.
      */
-    void relocate(Map<String, Moved> moves) {
-        flush();
+    private void relocate(Map<String, Moved> moves) {
+        Map<Integer, Moved> byOrdinal = new HashMap<>();
+        Map<String, List<Integer>> byNewFile = new HashMap<>();
         for (Map.Entry<String, Moved> move : moves.entrySet()) {
             Integer ordinal = ordinals.get(move.getKey());
-            if (ordinal == null) {
-                continue;
+            if (ordinal != null) {
+                byOrdinal.put(ordinal, move.getValue());
+                byNewFile.computeIfAbsent(move.getValue().newFile(), file -> new ArrayList<>()).add(ordinal);
             }
-            Moved moved = move.getValue();
-            long newFile = place(moved.table(), moved.newFile(), 0);
-            // The row keys of one file: the ordinal is the place's top three bytes.
-            byte[] prefix = Arrays.copyOf(rowKey((long) ordinal << POSITION_BITS), 1 + 3);
-            // The documents with rows in the file, with their rows as moved so far: as many as the file has rows.
-            Map<String, long[]> documentsMoved = new HashMap<>();
-            try (RocksIterator entries = db.newIterator(); WriteBatch batch = new WriteBatch()) {
-                for (entries.seek(prefix); entries.isValid() && startsWith(entries.key(), prefix); entries.next()) {
-                    long from = ByteBuffer.wrap(entries.key(), 1, Long.BYTES).getLong();
-                    String key = new String(entries.value(), StandardCharsets.UTF_8);
-                    int to = moved.newPositions()[Math.toIntExact(position(from))];
-                    if (to < 0) {
-                        throw new IllegalStateException("Document " + key.replace('\u0000', '/') + " has a row at "
-                                + position(from) + " of " + move.getKey() + ", which that file's deletion vector "
-                                + "deletes");
-                    }
-                    long place = newFile | to;
-                    long[] places = documentsMoved.computeIfAbsent(key, this::of);
+        }
+        for (Map.Entry<String, List<Integer>> newFile : byNewFile.entrySet()) {
+            Moved into = byOrdinal.get(newFile.getValue().get(0));
+            long newFileBase = place(into.table(), newFile.getKey(), 0);
+            try (WriteBatch write = new WriteBatch()) {
+                fileKeys.read(into.table(), newFile.getKey(), (position, documentKey) -> {
+                    byte[] key = documentKey(documentKey.getBytes(StandardCharsets.UTF_8));
+                    long[] places = decodePlaces(get(key));
+                    boolean changed = false;
                     for (int index = 0; index < places.length; index++) {
-                        if (places[index] == from) {
-                            places[index] = place;
+                        Moved moved = byOrdinal.get(ordinalOf(places[index]));
+                        if (moved != null && moved.newFile().equals(newFile.getKey())) {
+                            int to = moved.newPositions()[Math.toIntExact(position(places[index]))];
+                            if (to < 0) {
+                                throw new IllegalStateException("Document " + documentKey.replace('\u0000', '/')
+                                        + " has a row at " + position(places[index]) + " of "
+                                        + file(places[index]).location() + ", which that file's deletion vector "
+                                        + "deletes");
+                            }
+                            places[index] = newFileBase | to;
+                            changed = true;
                         }
                     }
-                    batch.delete(rowKey(from));
-                    batch.put(rowKey(place), entries.value());
-                }
-                for (Map.Entry<String, long[]> document : documentsMoved.entrySet()) {
-                    batch.put(documentKey(document.getKey().getBytes(StandardCharsets.UTF_8)),
-                            encodePlaces(document.getValue()));
-                }
-                db.write(writes, batch);
+                    if (changed) {
+                        try {
+                            // A document with several rows in the file is read again before this write lands,
+                            // and moved the same way again.
+                            write.put(documentFamily, key, encodePlaces(places));
+                            if (write.count() >= ENTRIES_PER_WRITE) {
+                                db.write(writes, write);
+                                write.clear();
+                            }
+                        } catch (RocksDBException e) {
+                            throw failure("move the rows of document " + documentKey.replace('\u0000', '/'), e);
+                        }
+                    }
+                });
+                db.write(writes, write);
             } catch (RocksDBException e) {
-                throw failure("move the rows of " + move.getKey(), e);
+                throw failure("move the rows into " + newFile.getKey(), e);
             }
         }
     }
@@ -476,15 +544,20 @@ final class DocumentIndex implements AutoCloseable {
         if (ordinal != null) {
             files.set(ordinal, null);
             freeOrdinals.push(ordinal);
-            delete(fileKey(ordinal));
+            try {
+                db.delete(documentFamily, writes, fileKey(ordinal));
+            } catch (RocksDBException e) {
+                throw failure("forget the data file " + dataFile, e);
+            }
         }
     }
 
     /** Forgets every document and file (the index is rebuilt from the tables, or a rebuild derives them afresh). */
     void clear() {
-        pending.clear();
+        added.clear();
         try {
-            db.deleteRange(new byte[] {0}, new byte[] {(byte) 0xFF});
+            db.deleteRange(documentFamily, writes, new byte[] {0}, new byte[] {(byte) 0xFF});
+            db.deleteRange(pendingFamily, writes, new byte[] {0}, new byte[] {(byte) 0xFF});
         } catch (RocksDBException e) {
             throw failure("be emptied", e);
         }
@@ -501,16 +574,57 @@ final class DocumentIndex implements AutoCloseable {
 
     @Override
     public void close() {
-        pending.close();
+        added.close();
+        documentFamily.close();
+        pendingFamily.close();
         db.close();
         writes.close();
-        options.close();
+        options.forEach(DocumentIndex::closeQuietly);
         filter.close();
     }
 
     @Override
     public String toString() {
         return "DocumentIndex[" + documents + " documents in " + ordinals.size() + " files, at " + directory + "]";
+    }
+
+    /**
+     * Writes a batch's recorded changes in chunks of about {@link #PENDING_CHUNK_BYTES}, an entry never split between
+     * two, so that neither the heap nor a RocksDB block holds a large batch whole; the end entry goes last.
+     */
+    private final class PendingWriter implements AutoCloseable {
+        private final long batch;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final DataOutputStream data = new DataOutputStream(bytes);
+        private int chunk;
+
+        PendingWriter(long batch) {
+            this.batch = batch;
+            discard(batch);
+        }
+
+        void endOfEntry() throws RocksDBException {
+            if (bytes.size() >= PENDING_CHUNK_BYTES) {
+                writeChunk();
+            }
+        }
+
+        void end(long documentsAfter) throws RocksDBException {
+            writeChunk();
+            db.put(pendingFamily, writes, pendingKey(batch, PENDING_END), longBytes(documentsAfter));
+        }
+
+        private void writeChunk() throws RocksDBException {
+            if (bytes.size() > 0) {
+                db.put(pendingFamily, writes, pendingKey(batch, chunk++), bytes.toByteArray());
+                bytes.reset();
+            }
+        }
+
+        @Override
+        public void close() {
+            bytes.reset();
+        }
     }
 
     private static int ordinalOf(long place) {
@@ -544,12 +658,16 @@ final class DocumentIndex implements AutoCloseable {
         return places;
     }
 
-    private static byte[] rowKey(long place) {
-        return ByteBuffer.allocate(1 + Long.BYTES).put(ROW).putLong(place).array();
+    private static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 
-    private static byte[] pendingKey(long batch) {
-        return ByteBuffer.allocate(1 + Long.BYTES).put(PENDING).putLong(batch).array();
+    /**
+     * A chunk of a batch's recorded changes: the batch, then the chunk's number, both so that they sort in order
+     * (the batch is never negative; the end entry, {@link #PENDING_END}, sorts after the chunks as an unsigned int).
+     */
+    private static byte[] pendingKey(long batch, int chunk) {
+        return ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(batch).putInt(chunk).array();
     }
 
     private static byte[] fileKey(int ordinal) {
@@ -562,25 +680,25 @@ final class DocumentIndex implements AutoCloseable {
 
     private byte[] get(byte[] key) {
         try {
-            return db.get(key);
+            return db.get(documentFamily, key);
         } catch (RocksDBException e) {
             throw failure("be read", e);
         }
     }
 
-    private void put(byte[] key, byte[] value) {
+    private byte[] getPending(byte[] key) {
         try {
-            db.put(writes, key, value);
+            return db.get(pendingFamily, key);
         } catch (RocksDBException e) {
-            throw failure("be written", e);
+            throw failure("be read", e);
         }
     }
 
-    private void delete(byte[] key) {
+    private static void closeQuietly(AutoCloseable resource) {
         try {
-            db.delete(writes, key);
-        } catch (RocksDBException e) {
-            throw failure("be written", e);
+            resource.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot close " + resource, e);
         }
     }
 

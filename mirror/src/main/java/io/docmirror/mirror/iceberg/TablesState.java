@@ -10,7 +10,6 @@ import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.source.Checkpoint;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -117,8 +116,6 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
     private static Map<String, DeleteFile> readRows(Table table, ExecutorService planner, TableSchema schema,
             DocumentIndex index) {
         Map<String, DeleteFile> vectors = new HashMap<>();
-        String idColumn = schema.isRoot() ? "id" : "_id";
-        Schema keys = table.schema().select(idColumn, "_pk");
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planWith(planner).planFiles()) {
             for (FileScanTask task : tasks) {
                 DeleteFile vector = LiveRows.vectorOf(task);
@@ -134,9 +131,8 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
                             table.name(), damage.get());
                     continue;
                 }
-                LiveRows.read(table.io(), location, vector, keys, (position, record) -> index.add(
-                        DocumentIndex.key((String) record.get(0), (String) record.get(1)),
-                        index.place(schema.name(), location, position), schema.isRoot()));
+                DocumentKeys.read(table, schema.isRoot(), location, vector, (position, key) ->
+                        index.add(key, index.place(schema.name(), location, position), schema.isRoot()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the rows of " + table.name(), e);

@@ -126,7 +126,7 @@ class ContainerTablesTest {
             assertThat(tables.documents()).isEqualTo(2);
         }
         try (DocumentIndex index = DocumentIndex.open(MirrorLayout.containerDirectory(mirrorDirectory, "orders")
-                .resolve("document-index"))) {
+                .resolve("document-index"), DocumentIndexTest.NO_FILES)) {
             index.unmark();
         }
         try (ContainerTables tables = open()) {

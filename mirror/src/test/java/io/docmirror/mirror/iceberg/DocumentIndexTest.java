@@ -4,7 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,50 +20,66 @@ class DocumentIndexTest {
     private static final String O1 = DocumentIndex.key("o1", "\"c1\"");
     private static final String O2 = DocumentIndex.key("o2", "\"c2\"");
 
+    /** Reads no data file: for the tests where no compaction moves rows. */
+    static final DocumentIndex.FileKeys NO_FILES = (table, dataFile, row) -> {
+        throw new AssertionError("No data file is read here, yet " + dataFile + " was");
+    };
+
     @TempDir
     Path directory;
 
     @Test
     void aCommitsChangesTakeEffectWhenAppliedAndLastAcrossAReopen() {
         long[] o1Rows;
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
             o1Rows = new long[] {index.place("orders", "/w/a.parquet", 0), index.place("items", "/w/b.parquet", 0),
                     index.place("items", "/w/b.parquet", 1)};
-            index.prepare(1, Map.of(O1, o1Rows, O2, new long[] {index.place("orders", "/w/a.parquet", 1)}), Map.of(),
-                    List.of());
+            index.prepare(1, Map.of(O1, o1Rows, O2, new long[] {index.place("orders", "/w/a.parquet", 1)}), 2,
+                    Map.of(), List.of());
             assertThat(index.of(O1)).as("recorded, not applied").isEmpty();
             index.apply(1, "root@1");
             assertThat(index.documents()).isEqualTo(2);
 
-            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/c.parquet", 0)}), Map.of(), List.of());
+            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/c.parquet", 0)}), 0, Map.of(),
+                    List.of());
             index.apply(2, "root@2");
         }
 
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
             assertThat(index.marker()).contains("root@2");
             assertThat(index.documents()).isEqualTo(2);
             assertThat(sorted(index.of(O1))).isEqualTo(sorted(o1Rows));
             assertThat(describe(index, index.of(O2))).containsExactly("orders /w/c.parquet#0");
 
-            index.prepare(3, Map.of(O2, new long[0]), Map.of(), List.of("/w/c.parquet"));
+            index.prepare(3, Map.of(O2, new long[0]), -1, Map.of(), List.of("/w/c.parquet"));
             index.apply(3, "root@3");
             assertThat(index.of(O2)).isEmpty();
             assertThat(index.documents()).isEqualTo(1);
         }
     }
 
+    /**
+     * The old file's row 1 was deleted: rows 0 and 2 become rows 0 and 1 of the new file, which the index learns
+     * from the new file's key columns.
+     */
     @Test
     void aCompactedFilesRowsMoveAndOtherFilesRowsStay() {
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
+        List<String> filesRead = new ArrayList<>();
+        DocumentIndex.FileKeys newFile = (table, dataFile, row) -> {
+            filesRead.add(table + " " + dataFile);
+            row.accept(0, O1);
+            row.accept(1, O2);
+        };
+        try (DocumentIndex index = DocumentIndex.open(directory, newFile)) {
             long kept = index.place("items", "/w/kept.parquet", 5);
             index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/old.parquet", 0), kept},
-                    O2, new long[] {index.place("orders", "/w/old.parquet", 2)}), Map.of(), List.of());
+                    O2, new long[] {index.place("orders", "/w/old.parquet", 2)}), 2, Map.of(), List.of());
             index.apply(1, "root@1");
 
-            // The old file's row 1 was deleted: rows 0 and 2 become rows 0 and 1 of the new file.
-            index.prepare(2, Map.of(), Map.of("/w/old.parquet", new DocumentIndex.Moved("orders", "/w/new.parquet",
-                    new int[] {0, -1, 1})), List.of("/w/old.parquet"));
+            index.prepare(2, Map.of(), 0, Map.of("/w/old.parquet", new DocumentIndex.Moved("orders",
+                    "/w/new.parquet", new int[] {0, -1, 1})), List.of("/w/old.parquet"));
             index.apply(2, "root@2");
+            assertThat(filesRead).containsExactly("orders /w/new.parquet");
 
             assertThat(describe(index, index.of(O1))).containsExactly("items /w/kept.parquet#5",
                     "orders /w/new.parquet#0");
@@ -76,18 +94,20 @@ class DocumentIndexTest {
      */
     @Test
     void anIndexOneCommitBehindCatchesUpWithTheRecordedChanges() {
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
-            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), Map.of(), List.of());
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), 1, Map.of(),
+                    List.of());
             index.apply(1, DocumentIndex.marker("root", 1));
-            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), Map.of(), List.of());
+            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), 1, Map.of(),
+                    List.of());
         }
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
             assertThat(index.catchUp("root", 2)).isTrue();
             assertThat(index.marker()).contains(DocumentIndex.marker("root", 2));
             assertThat(describe(index, index.of(O2))).containsExactly("orders /w/b.parquet#0");
             assertThat(index.documents()).isEqualTo(2);
 
-            index.prepare(3, Map.of(O1, new long[0]), Map.of(), List.of());
+            index.prepare(3, Map.of(O1, new long[0]), -1, Map.of(), List.of());
             // The catalog stays at batch 2: batch 3 never landed.
             assertThat(index.catchUp("root", 2)).isTrue();
             assertThat(index.of(O1)).hasSize(1);
@@ -96,10 +116,31 @@ class DocumentIndexTest {
         }
     }
 
+    /** A batch's changes are recorded in chunks; a batch of many documents spans several and comes back whole. */
+    @Test
+    void aLargeBatchsChangesComeBackWhole() {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            Map<String, long[]> changed = new HashMap<>();
+            for (int document = 0; document < 30_000; document++) {
+                changed.put(DocumentIndex.key("o" + document, "\"c\""),
+                        new long[] {index.place("orders", "/w/a.parquet", document)});
+            }
+            index.prepare(1, changed, changed.size(), Map.of(), List.of());
+        }
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            assertThat(index.catchUp("root", 1)).as("an index that names no commit is rebuilt").isFalse();
+            index.apply(1, "root@1");
+            assertThat(index.documents()).isEqualTo(30_000);
+            assertThat(describe(index, index.of(DocumentIndex.key("o29999", "\"c\""))))
+                    .containsExactly("orders /w/a.parquet#29999");
+        }
+    }
+
     @Test
     void clearingForgetsEverything() {
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
-            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 3)}), Map.of(), List.of());
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 3)}), 1, Map.of(),
+                    List.of());
             index.apply(1, "root@1");
             index.clear();
 
@@ -107,7 +148,7 @@ class DocumentIndexTest {
             assertThat(index.documents()).isZero();
             assertThat(index.marker()).isEmpty();
         }
-        try (DocumentIndex index = DocumentIndex.open(directory)) {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
             assertThat(index.documents()).isZero();
             assertThat(DocumentIndex.position(index.place("orders", "/w/b.parquet", 4))).isEqualTo(4);
         }
