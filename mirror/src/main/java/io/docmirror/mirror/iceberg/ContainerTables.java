@@ -101,6 +101,8 @@ public final class ContainerTables implements MirrorTarget {
     private static final Logger log = LoggerFactory.getLogger(ContainerTables.class);
     /** The document index's directory, in the container's directory. */
     private static final String DOCUMENT_INDEX = "document-index";
+    /** How many documents' committed rows a batch looks up in the index at once. */
+    private static final int LOOKUPS_AT_ONCE = 4096;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The clock of tables opened without an analytical TTL (-1), which never read it. */
     private static final Clock NO_TTL_CLOCK = Clock.systemUTC();
@@ -826,6 +828,8 @@ public final class ContainerTables implements MirrorTarget {
         private final Map<String, RowRecords> records = new HashMap<>();
         /** The documents whose rows the batch changed: where their rows are after it (empty: none). */
         private final Map<String, long[]> changedRows = new HashMap<>();
+        /** Documents the batch changed whose committed rows are still to be deleted ({@link #deleteCommittedRows}). */
+        private final List<String> committedRowsToDelete = new ArrayList<>();
         /** How many more documents have rows than before the batch (negative: fewer). */
         private long documentsAdded;
         /**
@@ -926,6 +930,7 @@ public final class ContainerTables implements MirrorTarget {
          * any group was left to commit.
          */
         private boolean applyCompaction(Compaction compaction) {
+            deleteCommittedRows();
             boolean any = false;
             for (Compaction.TableRewrite rewrite : compaction.tables()) {
                 Table committed = catalogBatch.table(table(rewrite.name()));
@@ -1043,15 +1048,47 @@ public final class ContainerTables implements MirrorTarget {
             replaceRows(key, places);
         }
 
-        /** The document's rows become {@code places}; the rows it had (committed or earlier in the batch) go. */
+        /**
+         * The document's rows become {@code places}; the rows it had go. Rows it had earlier in the batch go now; its
+         * committed rows are looked up later with other documents' ({@link #deleteCommittedRows}).
+         */
         private void replaceRows(String key, long[] places) {
-            long[] previous = changedRows.containsKey(key) ? changedRows.get(key) : rows.of(key);
-            for (long place : previous) {
+            long[] previous = changedRows.put(key, places);
+            if (previous == null) {
+                committedRowsToDelete.add(key);
+                documentsAdded += places.length > 0 ? 1 : 0;
+                if (committedRowsToDelete.size() >= LOOKUPS_AT_ONCE) {
+                    deleteCommittedRows();
+                }
+            } else {
+                deleteRows(previous);
+                documentsAdded += (places.length > 0 ? 1 : 0) - (previous.length > 0 ? 1 : 0);
+            }
+        }
+
+        /**
+         * Deletes the committed rows of the documents the batch changed since the last call: looked up together, which
+         * costs the index a third of looking each up as it comes. Runs before anything reads which rows the batch
+         * deleted (a widening's or a compaction's copy, the commit).
+         */
+        private void deleteCommittedRows() {
+            if (committedRowsToDelete.isEmpty()) {
+                return;
+            }
+            // Taken first: deleting opens tables, and opening one evolves it, which comes back here.
+            List<String> documents = List.copyOf(committedRowsToDelete);
+            committedRowsToDelete.clear();
+            for (long[] committed : rows.of(documents)) {
+                deleteRows(committed);
+                documentsAdded -= committed.length > 0 ? 1 : 0;
+            }
+        }
+
+        private void deleteRows(long[] places) {
+            for (long place : places) {
                 DocumentIndex.DataFileRef file = rows.file(place);
                 flattenedTable(file.table()).delete(file.location(), DocumentIndex.position(place));
             }
-            documentsAdded += (places.length > 0 ? 1 : 0) - (previous.length > 0 ? 1 : 0);
-            changedRows.put(key, places);
         }
 
         private void history(ChangeEvent event, String partitionKey, long documentTs, byte[] documentJson) {
@@ -1087,6 +1124,7 @@ public final class ContainerTables implements MirrorTarget {
 
         /** Brings the Iceberg table's schema to the flattener's ({@link SchemaEvolution}). */
         private boolean evolve(TableChanges table, TableSchema schema) {
+            deleteCommittedRows();
             RowCopier copier = new RowCopier(table, schema.isRoot() ? "id" : "_id", rows, this::moved);
             return SchemaEvolution.evolve(table, schema, copier, vectors.getOrDefault(table.name(), Map.of()));
         }
@@ -1167,6 +1205,7 @@ public final class ContainerTables implements MirrorTarget {
             String schemaLocation;
             long eventTs;
             try {
+                deleteCommittedRows();
                 if (compaction != null) {
                     applyCompaction(compaction);
                 }
@@ -1233,7 +1272,7 @@ public final class ContainerTables implements MirrorTarget {
                     bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
                 if (indexesDocuments()) {
-                    rows.apply(number, TablesState.indexMarker(rootUuid(), number));
+                    rows.apply(number, DocumentIndex.marker(rootUuid(), number));
                 } else {
                     // A backfill's rows are not in the index: unmarked, it is rebuilt when the tables open.
                     rows.unmark();

@@ -76,7 +76,7 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
                 ? SchemaCodec.fromJson(schemaJson)
                 : SchemaCodec.fromJson(schemaJson, config);
         long batch = Long.parseLong(summary.get(MirrorSummary.BATCH));
-        String marker = indexMarker(root.uuid().toString(), batch);
+        String marker = DocumentIndex.marker(root.uuid().toString(), batch);
         boolean indexCurrent = !rebuilding && index.catchUp(root.uuid().toString(), batch);
         if (!indexCurrent) {
             if (!rebuilding) {

@@ -116,6 +116,31 @@ class DocumentIndexTest {
         }
     }
 
+    /** Many documents looked up at once come back in the order asked, the unknown ones with no rows. */
+    @Test
+    void manyDocumentsLookedUpAtOnceComeBackInTheOrderAsked() {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            Map<String, long[]> changed = new HashMap<>();
+            List<String> asked = new ArrayList<>();
+            for (int document = 2_500; document > 0; document--) {
+                String key = DocumentIndex.key("o" + document, "\"c\"");
+                asked.add(key);
+                if (document % 3 == 0) {
+                    changed.put(key, new long[] {index.place("orders", "/w/a.parquet", document)});
+                }
+            }
+            index.prepare(1, changed, changed.size(), Map.of(), List.of());
+            index.apply(1, "root@1");
+
+            List<long[]> found = index.of(asked);
+            assertThat(found).hasSize(asked.size());
+            for (int at = 0; at < asked.size(); at++) {
+                assertThat(found.get(at)).as(asked.get(at)).isEqualTo(index.of(asked.get(at)));
+            }
+            assertThat(found.stream().filter(places -> places.length == 1).count()).isEqualTo(changed.size());
+        }
+    }
+
     /** A batch's changes are recorded in chunks; a batch of many documents spans several and comes back whole. */
     @Test
     void aLargeBatchsChangesComeBackWhole() {
