@@ -20,10 +20,18 @@ public final class ChildProcesses {
      * {@code expectedFirstLine}. Its standard error goes to a temporary file, whose end a failure to start shows.
      */
     public static Process startJava(String mainClass, String expectedFirstLine, String... arguments) throws IOException {
+        return startJava(List.of("-Xmx256m"), mainClass, expectedFirstLine, arguments);
+    }
+
+    /** {@link #startJava(String, String, String...)} with these options for the JVM (its heap, say). */
+    public static Process startJava(List<String> jvmOptions, String mainClass, String expectedFirstLine,
+            String... arguments) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
         // Arrow's memory (the mirror hands rows to DuckDB as Arrow) needs java.nio open, as the docmirror launcher has it.
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                mainClass));
+        command.addAll(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(arguments));
         Path errors = Files.createTempFile("docmirror-child-", ".stderr");
         errors.toFile().deleteOnExit();
