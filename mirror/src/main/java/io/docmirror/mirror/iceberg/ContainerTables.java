@@ -1053,6 +1053,13 @@ public final class ContainerTables implements MirrorTarget {
          * committed rows are looked up later with other documents' ({@link #deleteCommittedRows}).
          */
         private void replaceRows(String key, long[] places) {
+            if (rebuild()) {
+                // A rebuild replays the whole history in one batch: its documents' rows go straight into the index,
+                // emptied and unmarked for it, rather than into a map of the whole container.
+                deleteRows(rows.of(key));
+                rows.set(key, places);
+                return;
+            }
             long[] previous = changedRows.put(key, places);
             if (previous == null) {
                 committedRowsToDelete.add(key);
@@ -1137,7 +1144,11 @@ public final class ContainerTables implements MirrorTarget {
                     places[index] = to;
                 }
             }
-            changedRows.put(key, places);
+            if (rebuild()) {
+                rows.set(key, places);
+            } else {
+                changedRows.put(key, places);
+            }
         }
 
         /** The batch's changes of a flattened table, creating the table when the catalog does not have it. */
@@ -1244,7 +1255,7 @@ public final class ContainerTables implements MirrorTarget {
             } catch (RuntimeException e) {
                 throw abort(e);
             }
-            if (indexesDocuments()) {
+            if (indexesDocuments() && !rebuild()) {
                 try {
                     List<String> leaving = new ArrayList<>();
                     tables.values().forEach(table -> leaving.addAll(table.leavingFiles()));
@@ -1271,7 +1282,9 @@ public final class ContainerTables implements MirrorTarget {
                     files += table.addedFiles().size();
                     bytes += table.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
                 }
-                if (indexesDocuments()) {
+                if (rebuild()) {
+                    rows.mark(DocumentIndex.marker(rootUuid(), number));
+                } else if (indexesDocuments()) {
                     rows.apply(number, DocumentIndex.marker(rootUuid(), number));
                 } else {
                     // A backfill's rows are not in the index: unmarked, it is rebuilt when the tables open.

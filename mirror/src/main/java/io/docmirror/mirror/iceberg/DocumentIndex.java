@@ -19,7 +19,8 @@ import java.util.Optional;
  *       made after it ({@link #apply}), caught up on opening after a crash in between ({@link #catchUp});
  *   <li>move the rows a compaction rewrote (a {@link Moved} in {@link #prepare}), and forget data files that left
  *       the tables ({@link #forget});
- *   <li>be rebuilt from the tables' rows when it is lost ({@link #clear}, {@link #add}, {@link #mark}).
+ *   <li>be rebuilt from the tables' rows when it is lost ({@link #clear}, {@link #add}, {@link #mark}), or along
+ *       with the tables ({@link #set}).
  * </ul>
  *
  * <p>A place is one {@code long}: the data file's ordinal in the index (high bits) and the row's position in the
@@ -141,6 +142,12 @@ interface DocumentIndex extends AutoCloseable {
      * @param rootRow whether the row is the document's root row (every document has one: it is counted with it)
      */
     void add(String key, long place, boolean rootRow);
+
+    /**
+     * Sets a document's rows at once, outside any commit: how a rebuild of the tables, which replays the whole history
+     * in one batch, writes the index while it is unmarked; {@link #mark} then names the rebuild's commit.
+     */
+    void set(String key, long[] places);
 
     /** Says the index, rebuilt from the tables ({@link #add}), reflects the commit {@code marker}. */
     void mark(String marker);

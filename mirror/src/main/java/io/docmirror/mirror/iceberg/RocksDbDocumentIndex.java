@@ -249,6 +249,22 @@ final class RocksDbDocumentIndex implements DocumentIndex {
         return Arrays.asList(found);
     }
 
+    @Override
+    public void set(String key, long[] places) {
+        byte[] documentKey = documentKey(key.getBytes(StandardCharsets.UTF_8));
+        boolean had = get(documentKey) != null;
+        try {
+            if (places.length == 0) {
+                db.delete(documentFamily, writes, documentKey);
+            } else {
+                db.put(documentFamily, writes, documentKey, encodePlaces(places));
+            }
+        } catch (RocksDBException e) {
+            throw failure("set the rows of document " + key.replace('\u0000', '/'), e);
+        }
+        documents += (places.length > 0 ? 1 : 0) - (had ? 1 : 0);
+    }
+
     /** Writes the row with the next ones, an entry a row ({@code A}); {@link #mark} gathers them by document. */
     @Override
     public void add(String key, long place, boolean rootRow) {
