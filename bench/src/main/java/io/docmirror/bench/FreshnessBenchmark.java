@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
 
 /**
  * Freshness of the streaming mirror: the store is written at a steady rate (realistic ~1 KB orders, one writer) while
@@ -134,6 +135,18 @@ public final class FreshnessBenchmark {
 
     private static Phase measure(EmbeddedStore store, ContainerProperties container, DemoDataset dataset,
             Path mirrorDirectory, int rate, Duration duration, long firstOrder) throws InterruptedException {
+        return measure(container, mirrorDirectory, rate, duration, written -> store.createItem(DemoDataset.CONTAINER,
+                dataset.generator().order(firstOrder + written, dataset.placedAt(firstOrder + written))));
+    }
+
+    /**
+     * Freshness of {@code write}s at {@code rate} for {@code duration}: the time from each write's acknowledgement to
+     * the commit of the demo's orders that makes it visible.
+     *
+     * @param write makes the {@code n}th write of the phase (from 0) and returns what the store acknowledged
+     */
+    static Phase measure(ContainerProperties container, Path mirrorDirectory, int rate, Duration duration,
+            LongFunction<Item> write) throws InterruptedException {
         List<ArrayDeque<Pending>> pending = new ArrayList<>();
         for (int range = 0; range < container.logPartitions(); range++) {
             pending.add(new ArrayDeque<>());
@@ -152,9 +165,7 @@ public final class FreshnessBenchmark {
                 LockSupport.parkNanos(100_000);
                 continue;
             }
-            long index = firstOrder + written;
-            Item item = store.createItem(DemoDataset.CONTAINER, dataset.generator().order(index,
-                    dataset.placedAt(index)));
+            Item item = write.apply(written);
             long ackedAt = System.nanoTime();
             ArrayDeque<Pending> queue = pending.get(container.logPartitionOf(item.partitionKey()));
             synchronized (queue) {

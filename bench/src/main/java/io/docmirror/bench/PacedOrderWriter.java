@@ -2,6 +2,7 @@ package io.docmirror.bench;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.demo.DemoDataset;
+import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.StoreClient;
@@ -123,10 +124,15 @@ final class PacedOrderWriter implements AutoCloseable {
     }
 
     private void update(long index) {
-        store.patchItem(DemoDataset.CONTAINER, PartitionKey.of(dataset.generator().customerId(index)),
+        update(store, dataset, index, random);
+        updates++;
+    }
+
+    /** Updates order {@code index}: a new {@code status}, at random, and {@code updatedAt} now. */
+    static Item update(StoreClient store, DemoDataset dataset, long index, SplittableRandom random) {
+        return store.patchItem(DemoDataset.CONTAINER, PartitionKey.of(dataset.generator().customerId(index)),
                 "order-" + index, List.of(
                         PatchOperation.set("/status", TextNode.valueOf(STATUSES[random.nextInt(STATUSES.length)])),
                         PatchOperation.set("/updatedAt", TextNode.valueOf(Instant.now().toString()))));
-        updates++;
     }
 }

@@ -28,9 +28,11 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The document index ({@link DocumentIndex}) in RocksDB, in the container's directory: the mirror's heap does not
@@ -480,43 +482,50 @@ final class RocksDbDocumentIndex implements DocumentIndex {
         for (Map.Entry<String, List<Integer>> newFile : byNewFile.entrySet()) {
             Moved into = byOrdinal.get(newFile.getValue().get(0));
             long newFileBase = place(into.table(), newFile.getKey(), 0);
-            try (WriteBatch write = new WriteBatch()) {
-                fileKeys.read(into.table(), newFile.getKey(), (position, documentKey) -> {
-                    byte[] key = documentKey(documentKey.getBytes(StandardCharsets.UTF_8));
-                    long[] places = decodePlaces(get(key));
-                    boolean changed = false;
-                    for (int index = 0; index < places.length; index++) {
-                        Moved moved = byOrdinal.get(ordinalOf(places[index]));
-                        if (moved != null && moved.newFile().equals(newFile.getKey())) {
-                            int to = moved.newPositions()[Math.toIntExact(DocumentIndex.position(places[index]))];
-                            if (to < 0) {
-                                throw new IllegalStateException("Document " + documentKey.replace('\u0000', '/')
-                                        + " has a row at " + DocumentIndex.position(places[index]) + " of "
-                                        + file(places[index]).location() + ", which that file's deletion vector "
-                                        + "deletes");
-                            }
-                            places[index] = newFileBase | to;
-                            changed = true;
+            // The file's documents, a chunk at a time: looked up together, moved, written, then the next chunk. A
+            // document whose rows span two chunks is read again after the first wrote it, and has nothing more to
+            // move.
+            Set<String> chunk = new LinkedHashSet<>();
+            fileKeys.read(into.table(), newFile.getKey(), (position, documentKey) -> {
+                chunk.add(documentKey);
+                if (chunk.size() >= MULTI_GET_KEYS) {
+                    move(chunk, byOrdinal, newFile.getKey(), newFileBase);
+                }
+            });
+            move(chunk, byOrdinal, newFile.getKey(), newFileBase);
+        }
+    }
+
+    /** Moves the places of {@code documents} that are in files a compaction rewrote into {@code newFile}. */
+    private void move(Set<String> documents, Map<Integer, Moved> byOrdinal, String newFile, long newFileBase) {
+        List<String> keys = List.copyOf(documents);
+        documents.clear();
+        List<long[]> found = of(keys);
+        try (WriteBatch write = new WriteBatch()) {
+            for (int document = 0; document < keys.size(); document++) {
+                long[] places = found.get(document);
+                boolean changed = false;
+                for (int index = 0; index < places.length; index++) {
+                    Moved moved = byOrdinal.get(ordinalOf(places[index]));
+                    if (moved != null && moved.newFile().equals(newFile)) {
+                        int to = moved.newPositions()[Math.toIntExact(DocumentIndex.position(places[index]))];
+                        if (to < 0) {
+                            throw new IllegalStateException("Document " + keys.get(document).replace('\u0000', '/')
+                                    + " has a row at " + DocumentIndex.position(places[index]) + " of "
+                                    + file(places[index]).location() + ", which that file's deletion vector deletes");
                         }
+                        places[index] = newFileBase | to;
+                        changed = true;
                     }
-                    if (changed) {
-                        try {
-                            // A document with several rows in the file is read again before this write lands,
-                            // and moved the same way again.
-                            write.put(documentFamily, key, encodePlaces(places));
-                            if (write.count() >= ENTRIES_PER_WRITE) {
-                                db.write(writes, write);
-                                write.clear();
-                            }
-                        } catch (RocksDBException e) {
-                            throw failure("move the rows of document " + documentKey.replace('\u0000', '/'), e);
-                        }
-                    }
-                });
-                db.write(writes, write);
-            } catch (RocksDBException e) {
-                throw failure("move the rows into " + newFile.getKey(), e);
+                }
+                if (changed) {
+                    write.put(documentFamily, documentKey(keys.get(document).getBytes(StandardCharsets.UTF_8)),
+                            encodePlaces(places));
+                }
             }
+            db.write(writes, write);
+        } catch (RocksDBException e) {
+            throw failure("move the rows into " + newFile, e);
         }
     }
 
