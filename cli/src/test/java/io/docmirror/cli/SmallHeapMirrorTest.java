@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code mirror run} follows a container whose document index does not fit its heap. Before the index moved to disk
  * the daemon kept every document's row places in a heap map, about 120 bytes a document of one row: 72 MB for the
- * 600,000 documents here, which a 64 MB heap cannot hold (that daemon ran out of memory on this test). Now the index
- * lives in RocksDB, and the daemon mirrors the container, then its updates in place, with that heap.
+ * 600,000 documents here, which a 64 MB heap cannot hold (that daemon had shown half of them when this test's five
+ * minutes ran out). Now the index lives in RocksDB, and the daemon mirrors the container, then its updates in place,
+ * with that heap.
  */
 @Tag("slow")
 class SmallHeapMirrorTest {
