@@ -41,7 +41,8 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         Duration analyticalTtlInterval, int backfillReaders, long snapshotLoadAbove, CatalogOptions catalog) {
     public static final ConfigOption BATCH_MAX_EVENTS = new ConfigOption("mirror.batch.max-events", "50000",
             "A batch (one commit: Parquet files and a snapshot of each table it changed) closes when it holds this "
-                    + "many changes.")
+                    + "many changes. A commit of the analytical TTL deletes about this many documents at most (and "
+                    + "as many history entries); more due wait for the next upkeep.")
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption BATCH_MAX_INTERVAL_MS = new ConfigOption("mirror.batch.max-interval-ms",
             "500", "... or when its first change is this many milliseconds old: counted from the change's commit in "

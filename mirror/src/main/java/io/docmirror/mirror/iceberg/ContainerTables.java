@@ -66,7 +66,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -663,8 +662,12 @@ public final class ContainerTables implements MirrorTarget {
             throw e;
         }
         log.info("Applied the analytical TTL of {} ({} s): {} documents and {} history entries up to _ts {} "
-                + "deleted in batch {}", container, analyticalTtl.getAsLong(), expiry.documents(),
-                expiry.historyEntries(), cutoffTs, batches);
+                + "deleted in batch {}{}", container, analyticalTtl.getAsLong(), expiry.documents(),
+                expiry.historyEntries(), cutoffTs, batches, expiry.complete() ? "" : "; more are due, next upkeep");
+        if (!expiry.complete()) {
+            // Due again at the next upkeep, between the batches that go on meanwhile.
+            ttlAppliedAt = null;
+        }
         return expiry;
     }
 
@@ -897,29 +900,37 @@ public final class ContainerTables implements MirrorTarget {
          * {@code _ts} is at or before {@code cutoffTs}, and the history entries as old.
          */
         private TtlExpiry expireUpTo(long cutoffTs) {
-            Set<String> documents = new LinkedHashSet<>();
-            int filesRead = 0;
-            TableIdentifier root = table(rootTable());
-            if (catalogBatch.exists(root)) {
-                filesRead += expiredRows.computeIfAbsent(rootTable(), name -> new ExpiredRows()).find(
-                        catalogBatch.table(root), catalog.workers(), cutoffTs, List.of("id", "_pk"),
-                        (file, position, row) ->
-                                documents.add(DocumentIndex.key((String) row.getField("id"),
-                                        (String) row.getField("_pk"))));
+            // A commit deletes at most about a batch of documents, and of history entries: the first expiry of a
+            // large container takes several, one at each upkeep, so that what a commit holds stays bounded.
+            long budget = config.batchMaxEvents();
+            int[] documents = {0};
+            ExpiredRows.Found root = new ExpiredRows.Found(0, true);
+            TableIdentifier rootIdentifier = table(rootTable());
+            if (catalogBatch.exists(rootIdentifier)) {
+                // The same path as a streamed delete: the root row and every child row the document has go. A
+                // document has one live root row, so each comes once.
+                root = expiredRows.computeIfAbsent(rootTable(), name -> new ExpiredRows()).find(
+                        catalogBatch.table(rootIdentifier), catalog.workers(), cutoffTs, List.of("id", "_pk"), budget,
+                        (file, position, row) -> {
+                            replaceRows(DocumentIndex.key((String) row.getField("id"), (String) row.getField("_pk")),
+                                    new long[0]);
+                            documents[0]++;
+                        });
             }
-            // The same path as a streamed delete: the root row and every child row the document has go.
-            documents.forEach(key -> replaceRows(key, new long[0]));
             String historyName = MirrorTables.history(rootTable());
             TableIdentifier history = table(historyName);
             int[] historyEntries = {0};
+            ExpiredRows.Found historyFound = new ExpiredRows.Found(0, true);
             if (catalogBatch.exists(history)) {
-                filesRead += expiredRows.computeIfAbsent(historyName, name -> new ExpiredRows()).find(
-                        catalogBatch.table(history), catalog.workers(), cutoffTs, List.of(), (file, position, row) -> {
+                historyFound = expiredRows.computeIfAbsent(historyName, name -> new ExpiredRows()).find(
+                        catalogBatch.table(history), catalog.workers(), cutoffTs, List.of(), budget,
+                        (file, position, row) -> {
                             logTable(historyName, LogTables.HISTORY, MirrorProperties.HISTORY).delete(file, position);
                             historyEntries[0]++;
                         });
             }
-            return new TtlExpiry(cutoffTs, documents.size(), historyEntries[0], filesRead);
+            return new TtlExpiry(cutoffTs, documents[0], historyEntries[0],
+                    root.filesRead() + historyFound.filesRead(), root.complete() && historyFound.complete());
         }
 
         /**

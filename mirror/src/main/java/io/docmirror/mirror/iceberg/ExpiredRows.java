@@ -38,19 +38,24 @@ final class ExpiredRows {
     /** By data file: the lowest {@code _ts} of the rows it keeps once the expiry that read it is committed. */
     private final Map<String, Long> lowestKept = new HashMap<>();
 
+    /** What one call of {@link #find} did: how many data files it read, and whether it read all that were due. */
+    record Found(int filesRead, boolean complete) {
+    }
+
     /**
      * Hands each live row of {@code table} whose {@code _ts} is at or before {@code cutoff} to {@code sink}, read
-     * with {@code columns}; files that cannot be read as recorded are left to {@code docmirror repair}. What is
-     * remembered counts on these rows being deleted: when their commit fails, {@link #forgetAll} must follow.
-     *
-     * @return how many data files it read
+     * with {@code columns}, a file at a time until it has handed over {@code budget} rows: the files left are read by
+     * the next call. Files that cannot be read as recorded are left to {@code docmirror repair}. What is remembered
+     * counts on these rows being deleted: when their commit fails, {@link #forgetAll} must follow.
      */
-    int find(Table table, ExecutorService planner, long cutoff, List<String> columns, Sink sink) {
+    Found find(Table table, ExecutorService planner, long cutoff, List<String> columns, long budget, Sink sink) {
         if (table.currentSnapshot() == null) {
-            return 0;
+            return new Found(0, true);
         }
         Schema projection = table.schema().select(columnsWithTs(columns));
         int read = 0;
+        long handedOver = 0;
+        boolean complete = true;
         Set<String> planned = new HashSet<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .filter(Expressions.or(Expressions.isNull("_ts"), Expressions.lessThanOrEqual("_ts", cutoff)))
@@ -63,16 +68,23 @@ final class ExpiredRows {
                         || FileDamage.of(table.io(), location, task.file().fileSizeInBytes()).isPresent()) {
                     continue;
                 }
+                if (handedOver >= budget) {
+                    complete = false;
+                    continue;
+                }
                 long[] lowest = {Long.MAX_VALUE};
+                long[] expired = {0};
                 LiveRows.read(table.io(), location, LiveRows.vectorOf(task), projection, (position, row) -> {
                     Long ts = (Long) row.getField("_ts");
                     if (ts == null || ts <= cutoff) {
                         sink.accept(location, position, row);
+                        expired[0]++;
                     } else {
                         lowest[0] = Math.min(lowest[0], ts);
                     }
                 });
                 lowestKept.put(location, lowest[0]);
+                handedOver += expired[0];
                 read++;
             }
         } catch (IOException e) {
@@ -80,7 +92,7 @@ final class ExpiredRows {
         }
         // A remembered file that was not planned has left the table (a compaction, a widening): forget it.
         lowestKept.keySet().retainAll(planned);
-        return read;
+        return new Found(read, complete);
     }
 
     /** Forgets every file read: after a failed commit, their expired rows are still there. */

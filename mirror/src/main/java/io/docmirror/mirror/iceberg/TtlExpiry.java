@@ -8,8 +8,10 @@ package io.docmirror.mirror.iceberg;
  * @param documents the documents whose rows (root and child) were deleted
  * @param historyEntries the history's rows that were deleted
  * @param filesRead the data files read to find them; 0 when the manifests' statistics showed nothing could be due
+ * @param complete whether every row due was deleted; false when the commit reached its bound
+ *     ({@code mirror.batch.max-events} documents, and as many history entries) and more are due
  */
-public record TtlExpiry(long cutoffTs, int documents, int historyEntries, int filesRead) {
+public record TtlExpiry(long cutoffTs, int documents, int historyEntries, int filesRead, boolean complete) {
     /** Whether anything expired, so that the tables got a commit. */
     public boolean committed() {
         return documents > 0 || historyEntries > 0;

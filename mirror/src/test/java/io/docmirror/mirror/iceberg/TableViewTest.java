@@ -206,9 +206,9 @@ class TableViewTest {
         try (ContainerTables tables = openForAnHour(MirrorConfig.defaults())) {
             streamed = tables.checkpoint();
             // The first batch's root and history file are read; the second batch's statistics rule out its files.
-            assertThat(tables.applyAnalyticalTtl()).isEqualTo(new TtlExpiry(start + 4000 - 3600, 2, 3, 2));
+            assertThat(tables.applyAnalyticalTtl()).isEqualTo(new TtlExpiry(start + 4000 - 3600, 2, 3, 2, true));
             assertThat(tables.applyAnalyticalTtl()).as("nothing more due: no data file read, no commit")
-                    .isEqualTo(new TtlExpiry(start + 4000 - 3600, 0, 0, 0));
+                    .isEqualTo(new TtlExpiry(start + 4000 - 3600, 0, 0, 0, true));
             assertThat(tables.batches()).isEqualTo(3);
         }
 
@@ -222,6 +222,31 @@ class TableViewTest {
                     .containsEntry(MirrorSummary.BATCH, "3");
             assertThat(ContainerTables.checkpointOf(ttlCommit)).as("checkpoint carried forward").isEqualTo(streamed);
         }
+    }
+
+    /**
+     * A TTL commit deletes about a batch of documents at most ({@code mirror.batch.max-events}, a data file at a
+     * time), and as many history entries: the first expiry of a large container takes several commits.
+     */
+    @Test
+    void anExpiryLargerThanABatchTakesSeveralCommits() {
+        writeOrdersOfThreeAges();
+        // Every order is due now, in both batches' files.
+        clock.advanceSeconds(2000);
+        MirrorConfig oneEventBatches = MirrorConfig.defaults().withBatch(1, MirrorConfig.defaults().batchMaxInterval());
+        try (ContainerTables tables = openForAnHour(oneEventBatches)) {
+            TtlExpiry first = tables.applyAnalyticalTtl();
+            assertThat(first.complete()).as("the first commit reached its bound").isFalse();
+            assertThat(first.filesRead()).as("a root file and a history file").isEqualTo(2);
+            TtlExpiry second = tables.applyAnalyticalTtl();
+            assertThat(second.complete()).isTrue();
+            assertThat(first.documents() + second.documents()).isEqualTo(5);
+            assertThat(first.historyEntries() + second.historyEntries()).isEqualTo(6);
+            assertThat(tables.documents()).isZero();
+            assertThat(tables.batches()).as("two streamed batches, two TTL commits").isEqualTo(4);
+        }
+        assertThat(icebergIds("orders", "id")).isEmpty();
+        assertThat(icebergIds("orders__items", "_id")).isEmpty();
     }
 
     @Test
@@ -251,7 +276,7 @@ class TableViewTest {
             assertThat(tables.documents()).as("documents with rows after a restart").isEqualTo(3);
             // o5 expires now: its root row and history entry are in files that have a deletion vector already,
             // which the new deletions must be merged with, the history's too.
-            assertThat(tables.applyAnalyticalTtl()).isEqualTo(new TtlExpiry(start + 4700 - 3600, 1, 1, 2));
+            assertThat(tables.applyAnalyticalTtl()).isEqualTo(new TtlExpiry(start + 4700 - 3600, 1, 1, 2, true));
             assertThat(tables.documents()).isEqualTo(2);
         }
         store.deleteItem("orders", PartitionKey.of("c4"), "o4");
