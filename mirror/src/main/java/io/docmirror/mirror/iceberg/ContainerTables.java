@@ -1067,8 +1067,7 @@ public final class ContainerTables implements MirrorTarget {
             if (rebuild()) {
                 // A rebuild replays the whole history in one batch: its documents' rows go straight into the index,
                 // emptied and unmarked for it, rather than into a map of the whole container.
-                deleteRows(rows.of(key));
-                rows.set(key, places);
+                deleteRows(rows.set(key, places));
                 return;
             }
             long[] previous = changedRows.put(key, places);

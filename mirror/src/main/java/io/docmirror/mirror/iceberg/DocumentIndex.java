@@ -145,9 +145,10 @@ interface DocumentIndex extends AutoCloseable {
 
     /**
      * Sets a document's rows at once, outside any commit: how a rebuild of the tables, which replays the whole history
-     * in one batch, writes the index while it is unmarked; {@link #mark} then names the rebuild's commit.
+     * in one batch, writes the index while it is unmarked; {@link #mark} then names the rebuild's commit. Returns the
+     * rows the document had.
      */
-    void set(String key, long[] places);
+    long[] set(String key, long[] places);
 
     /** Says the index, rebuilt from the tables ({@link #add}), reflects the commit {@code marker}. */
     void mark(String marker);

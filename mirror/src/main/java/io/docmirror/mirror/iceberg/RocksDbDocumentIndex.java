@@ -252,9 +252,9 @@ final class RocksDbDocumentIndex implements DocumentIndex {
     }
 
     @Override
-    public void set(String key, long[] places) {
+    public long[] set(String key, long[] places) {
         byte[] documentKey = documentKey(key.getBytes(StandardCharsets.UTF_8));
-        boolean had = get(documentKey) != null;
+        long[] had = decodePlaces(get(documentKey));
         try {
             if (places.length == 0) {
                 db.delete(documentFamily, writes, documentKey);
@@ -264,7 +264,8 @@ final class RocksDbDocumentIndex implements DocumentIndex {
         } catch (RocksDBException e) {
             throw failure("set the rows of document " + key.replace('\u0000', '/'), e);
         }
-        documents += (places.length > 0 ? 1 : 0) - (had ? 1 : 0);
+        documents += (places.length > 0 ? 1 : 0) - (had.length > 0 ? 1 : 0);
+        return had;
     }
 
     /** Writes the row with the next ones, an entry a row ({@code A}); {@link #mark} gathers them by document. */
