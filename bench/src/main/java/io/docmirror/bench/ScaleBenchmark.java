@@ -36,8 +36,8 @@ import java.util.stream.Stream;
  * {@value #UPDATES_PER_SECOND} a second. Per size it prints: the first load (backfill and index), the time from the
  * daemon's start to its first commit on the existing mirror, freshness p50 and p99 of the updates, the daemon's heap
  * from its own GC log (the most used under {@value #HEAP}, and what is live after a full collection at the end of the
- * updates), and the
- * document index's size on disk. The reference beside the heap: what the heap map the index replaced would hold for
+ * updates), the
+ * document index's size on disk, and how long {@code docmirror status} and a first {@code docmirror sql} query take. The reference beside the heap: what the heap map the index replaced would hold for
  * the same orders (178 bytes an order, measured by {@link IcebergIndexBenchmark}). Usage:
  * {@code ScaleBenchmark workDir secondsOfUpdates size...}.
  */
@@ -53,7 +53,8 @@ public final class ScaleBenchmark {
 
     /** One container size's figures; times in seconds, sizes in bytes. */
     record Row(int orders, double firstLoadSeconds, double startToFirstCommitSeconds,
-            FreshnessBenchmark.Phase updates, GcLog.Heap heap, long indexBytes) {
+            FreshnessBenchmark.Phase updates, GcLog.Heap heap, long indexBytes, double statusSeconds,
+            double firstQuerySeconds) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -70,15 +71,16 @@ public final class ScaleBenchmark {
     }
 
     private static void print(List<Row> rows) {
-        System.out.printf(Locale.ROOT, "%12s %11s %12s %10s %10s %9s %11s %11s %16s %12s%n", "orders", "first load",
-                "start→commit", "fresh p50", "fresh p99", "updates/s", "heap used", "live (full)", "ref: heap map",
-                "index disk");
+        System.out.printf(Locale.ROOT, "%12s %11s %12s %10s %10s %9s %11s %11s %16s %12s %9s %12s%n", "orders",
+                "first load", "start→commit", "fresh p50", "fresh p99", "updates/s", "heap used", "live (full)",
+                "ref: heap map", "index disk", "status", "first query");
         for (Row row : rows) {
             System.out.printf(Locale.ROOT, "%,12d %9.0f s %10.2f s %7.0f ms %7.0f ms %,9.0f %8.0f MB %8.0f MB %13.0f MB "
-                            + "%9.0f MB%n", row.orders(), row.firstLoadSeconds(), row.startToFirstCommitSeconds(),
-                    row.updates().p50(), row.updates().p99(), row.updates().achievedRate(),
-                    row.heap().mostUsed() / 1e6, row.heap().mostLive() / 1e6,
-                    row.orders() * HEAP_MAP_BYTES_PER_ORDER / 1e6, row.indexBytes() / 1e6);
+                            + "%9.0f MB %7.2f s %10.2f s%n", row.orders(), row.firstLoadSeconds(),
+                    row.startToFirstCommitSeconds(), row.updates().p50(), row.updates().p99(),
+                    row.updates().achievedRate(), row.heap().mostUsed() / 1e6, row.heap().mostLive() / 1e6,
+                    row.orders() * HEAP_MAP_BYTES_PER_ORDER / 1e6, row.indexBytes() / 1e6, row.statusSeconds(),
+                    row.firstQuerySeconds());
         }
     }
 
@@ -121,11 +123,45 @@ public final class ScaleBenchmark {
                 FreshnessBenchmark.Phase phase = FreshnessBenchmark.measure(container, mirror, UPDATES_PER_SECOND,
                         updates, written -> PacedOrderWriter.update(store, dataset, random.nextLong(orders), random));
                 daemon.collectGarbage();
-                return new Row(orders, firstLoad, startToCommit, phase, GcLog.read(gcLog),
-                        directorySize(MirrorLayout.containerDirectory(mirror, DemoDataset.CONTAINER)
-                                .resolve("document-index")));
+                long indexBytes = directorySize(MirrorLayout.containerDirectory(mirror, DemoDataset.CONTAINER)
+                        .resolve("document-index"));
+                daemon.close();
+                double status = secondsToRun("status", "--data", data.toString(), "--store", server.baseUri());
+                double firstQuery = secondsToRun("sql", "--data", data.toString(),
+                        "SELECT count(*) FROM " + DemoDataset.CONTAINER);
+                System.out.printf(Locale.ROOT, "status: %.2f s, a first query: %.2f s%n", status, firstQuery);
+                return new Row(orders, firstLoad, startToCommit, phase, GcLog.read(gcLog), indexBytes, status,
+                        firstQuery);
             }
         }
+    }
+
+    /**
+     * How long {@code docmirror ARGS} takes in a JVM of its own, as a user runs it, from the process's start to its
+     * end: what a command that opens the mirror costs at this size.
+     */
+    private static double secondsToRun(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(javaCommand());
+        command.addAll(List.of(arguments));
+        Path output = Files.createTempFile("docmirror-scale-command-", ".log");
+        long started = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                .start();
+        int exit = process.waitFor();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (exit != 0) {
+            throw new IllegalStateException("docmirror " + String.join(" ", arguments) + " exited with " + exit
+                    + ":\n" + Files.readString(output, StandardCharsets.UTF_8));
+        }
+        Files.delete(output);
+        return seconds;
+    }
+
+    /** {@code java ... io.docmirror.cli.Docmirror}, on this benchmark's class path, with the daemon's heap. */
+    private static List<String> javaCommand() {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP,
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "io.docmirror.cli.Docmirror");
     }
 
     /** The root table's current snapshot; null before the first commit. */
@@ -169,10 +205,9 @@ public final class ScaleBenchmark {
 
         static Daemon start(Path data, String storeUrl, Path gcLog) throws IOException {
             Path errors = Files.createTempFile("docmirror-scale-daemon-", ".log");
-            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    HEAP, "-Xlog:gc:file=" + gcLog, "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), "io.docmirror.cli.Docmirror",
-                    "mirror", "run", "--data", data.toString(), "--store", storeUrl);
+            List<String> command = new ArrayList<>(javaCommand());
+            command.add(1, "-Xlog:gc:file=" + gcLog);
+            command.addAll(List.of("mirror", "run", "--data", data.toString(), "--store", storeUrl));
             return new Daemon(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(errors.toFile())
                     .start(), errors);
         }

@@ -156,6 +156,8 @@ public final class Backfill {
         String container = properties.id();
         try (ContainerTables tables = ContainerTables.open(mirrorDirectory, properties, flattenerConfig, config,
                 clock)) {
+            // What a killed run left goes first, as the daemon's first upkeep would remove it.
+            tables.removeOrphanFiles();
             int feedRanges = properties.logPartitions();
             BackfillState progress = tables.backfill().orElse(BackfillState.start(feedRanges));
             List<Integer> pending = new ArrayList<>();
@@ -189,6 +191,7 @@ public final class Backfill {
         String container = properties.id();
         try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirrorDirectory, properties,
                 flattenerConfig, config, clock)) {
+            tables.removeOrphanFiles();
             log.info("Backfilling {} over its mirror at {}: the snapshot replaces its tables when done", container,
                     tables.position());
             int feedRanges = properties.logPartitions();

@@ -89,6 +89,8 @@ public final class Rebuild {
     public Result run(String container, FlattenerConfig flattenerConfig, LongConsumer progress) {
         try (ContainerTables tables = ContainerTables.openForRebuild(mirrorDirectory, container, flattenerConfig,
                 config)) {
+            // What a killed run left goes first, as the daemon's first upkeep would remove it.
+            tables.removeOrphanFiles();
             ContainerSnapshot snapshot = read(container);
             ContainerTables.Batch batch = tables.beginRebuild();
             long changes;

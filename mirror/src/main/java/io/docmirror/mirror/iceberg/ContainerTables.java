@@ -155,6 +155,11 @@ public final class ContainerTables implements MirrorTarget {
     private final Map<String, String> carried = new HashMap<>();
     /** The batch number {@link #maintain} last looked at: upkeep is due only after new commits. */
     private long maintainedAt;
+    /**
+     * Whether the files a crash or a dropped table left were looked for since the tables opened: at the first upkeep,
+     * not on opening, since the search reads every retained snapshot's manifests and mirroring can start before.
+     */
+    private boolean orphansRemoved;
     /** The leases readers (the SQL endpoint) hold on batches they read: their snapshots must not expire. */
     private final ReaderLeases readers;
     private final CommitObserver observer;
@@ -299,7 +304,6 @@ public final class ContainerTables implements MirrorTarget {
                     DocumentKeys.reader(catalog.catalog(), container, flattenerConfig.rootTable()));
             TablesState state = TablesState.load(catalog.catalog(), catalog.workers(), container, flattenerConfig,
                     rebuilding, index);
-            OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, directory, config);
             return new ContainerTables(container, settings, catalog, io, flattenerConfig, config, lock, index,
                     state, analyticalTtl, clock, directory, rebuilding, observer);
         } catch (RuntimeException e) {
@@ -565,6 +569,9 @@ public final class ContainerTables implements MirrorTarget {
     }
 
     private boolean maintain(boolean background) {
+        if (!orphansRemoved) {
+            removeOrphanFiles();
+        }
         if (isAnalyticalTtlDue()) {
             applyAnalyticalTtl();
         }
@@ -595,6 +602,19 @@ public final class ContainerTables implements MirrorTarget {
                 MirrorTables.namespace(container)), readers.oldestHeld(), config, catalog.workers());
         maintainedAt = batches;
         return compacted;
+    }
+
+    /**
+     * Removes the files under the container's warehouse folder that no table reaches and that are older than
+     * {@code mirror.snapshots.keep-ms} ({@link OrphanFiles}): what a crash left, the files of tables a rebuild
+     * dropped. The daemon does it at the first upkeep after the tables open; a batch job, before its batch.
+     */
+    public void removeOrphanFiles() {
+        if (openBatch != null) {
+            throw new IllegalStateException("Cannot look for orphan files of " + container + " while a batch is open");
+        }
+        OrphanFiles.removeUnder(catalog.catalog(), io, settings, container, readers, config);
+        orphansRemoved = true;
     }
 
     private Compaction awaitRewrite(CompletableFuture<Compaction> rewrite) {

@@ -25,7 +25,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -52,11 +51,11 @@ final class OrphanFiles {
      * not while a reader holds a lease, as it may read a table a rebuild dropped.
      *
      * @param io the catalog's file access: the warehouse is listed and cleaned through it, local or an object store
-     * @param directory the container's mirror directory, where readers take their leases
+     * @param readers the leases readers hold on the container's batches
      */
-    static void removeUnder(Catalog catalog, FileIO io, CatalogSettings settings, String container, Path directory,
-            MirrorConfig config) {
-        if (new ReaderLeases(directory).oldestHeld().isPresent()) {
+    static void removeUnder(Catalog catalog, FileIO io, CatalogSettings settings, String container,
+            ReaderLeases readers, MirrorConfig config) {
+        if (readers.oldestHeld().isPresent()) {
             return;
         }
         List<Table> tables = new ArrayList<>();
