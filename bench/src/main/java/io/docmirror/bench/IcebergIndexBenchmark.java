@@ -7,6 +7,7 @@ import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.iceberg.ContainerBatch;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.StoreJson;
@@ -67,7 +68,7 @@ public final class IcebergIndexBenchmark {
         long rows = 0;
         try (ContainerTables tables = ContainerTables.open(mirror, "orders", flattener, config)) {
             for (int first = 0; first < orders; first += BATCH) {
-                ContainerTables.Batch batch = tables.begin();
+                ContainerBatch batch = tables.begin();
                 for (int index = first; index < Math.min(orders, first + BATCH); index++) {
                     byte[] json = generator.order(index);
                     ObjectNode document = (ObjectNode) StoreJson.mapper().readTree(json);

@@ -41,7 +41,7 @@ public record FlattenerConfig(String rootTable, TypePolicy typePolicy, int maxDe
                     + "JSON text.")
             .withRule(ConfigRule.atLeast(1));
     /** Root and child tables need their system columns plus {@code _empty}, {@code _overflow} and one value column. */
-    private static final int MIN_COLUMN_LIMIT = SystemColumns.ROOT.size() + 3;
+    private static final int MIN_COLUMN_LIMIT = SystemColumn.ROOT.size() + 3;
     public static final ConfigOption COLUMN_LIMIT = new ConfigOption("flatten.column-limit", ConfigType.INTEGER,
             "1000", "The most columns a table has, system columns included (two places are kept for `_empty` and "
                     + "`_overflow`). Properties past it go to `_overflow` and are reported.")

@@ -10,7 +10,7 @@ import java.util.Map;
 public final class RenamedSystemColumns {
     /** The root table's renamed system columns: the earlier name, then today's. */
     public static final Map<String, String> ROOT = Map.of(
-            "_deleted", SystemColumns.ROOT.get(SystemColumns.DELETED).name());
+            "_deleted", SystemColumn.IS_DELETED.columnName());
 
     private RenamedSystemColumns() {
     }

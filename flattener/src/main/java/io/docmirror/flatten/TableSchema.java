@@ -61,8 +61,8 @@ public final class TableSchema {
             }
         }
         this.rowStep = JsonPath.relativeText(pathInParent);
-        for (SystemColumns.Definition system : parent == null ? SystemColumns.ROOT : SystemColumns.CHILD) {
-            restoreColumn(new Column(nextColumnId, system.name(), jsonPath, List.of(), ColumnRole.SYSTEM,
+        for (SystemColumn system : parent == null ? SystemColumn.ROOT : SystemColumn.CHILD) {
+            restoreColumn(new Column(nextColumnId, system.columnName(), jsonPath, List.of(), ColumnRole.SYSTEM,
                     system.type(), null));
         }
     }

@@ -8,6 +8,7 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.iceberg.BackfillState;
+import io.docmirror.mirror.iceberg.ContainerBatch;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
@@ -168,7 +169,7 @@ public final class Backfill {
             }
             listener.started(feedRanges, feedRanges - pending.size(), progress.items());
             snapshotRanges(container, () -> {
-                ContainerTables.Batch batch = tables.beginBackfill();
+                ContainerBatch batch = tables.beginBackfill();
                 return new RangeBatch(batch::add, batch::abort,
                         (range, lsn) -> batch.commitBackfillRange(range, lsn, feedRanges));
             }, pending, listener);
@@ -200,7 +201,7 @@ public final class Backfill {
                 ranges.add(range);
             }
             listener.started(feedRanges, 0, 0);
-            ContainerTables.Batch batch = tables.beginReplacingBackfill();
+            ContainerBatch batch = tables.beginReplacingBackfill();
             Map<Integer, Long> rangeLsns = new TreeMap<>();
             snapshotRanges(container, () -> new RangeBatch(batch::add, batch::abort, rangeLsns::put), ranges,
                     listener);

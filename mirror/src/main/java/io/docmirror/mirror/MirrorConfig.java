@@ -66,6 +66,12 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
             "Target size of a Parquet page in the files Iceberg's Parquet writer writes (see "
                     + "`mirror.parquet.row-group-bytes`).")
             .withRule(ConfigRule.atLeast(1 << 12));
+    public static final ConfigOption PARQUET_FILE_ROWS = new ConfigOption("mirror.parquet.file-rows", "10000000",
+            "A data file that a backfill, a rebuild or a repair writes holds at most this many rows; the next rows go "
+                    + "into a new file. So a large container's tables are many files of a bounded size, which "
+                    + "engines read in parallel, rather than one file per table. A streamed batch's files are small "
+                    + "anyway.")
+            .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption SNAPSHOTS_KEEP = new ConfigOption("mirror.snapshots.keep", "10",
             "Each table keeps at least its newest this many Iceberg snapshots ...")
             .withRule(ConfigRule.atLeast(1));
@@ -109,7 +115,8 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                     + "always replays. A load a killed process began is finished the same way.")
             .withRule(ConfigRule.atLeastOr(0, -1, "never"));
     public static final List<ConfigOption> OPTIONS = Stream.concat(Stream.of(BATCH_MAX_EVENTS, BATCH_MAX_INTERVAL_MS,
-                    POLL_INTERVAL_MS, PARQUET_COMPRESSION, PARQUET_ROW_GROUP_BYTES, PARQUET_PAGE_BYTES, SNAPSHOTS_KEEP,
+                    POLL_INTERVAL_MS, PARQUET_COMPRESSION, PARQUET_ROW_GROUP_BYTES, PARQUET_PAGE_BYTES,
+                    PARQUET_FILE_ROWS, SNAPSHOTS_KEEP,
                     SNAPSHOTS_KEEP_MS, COMPACTION_FILES, ANALYTICAL_TTL_INTERVAL_MS, BACKFILL_READERS,
                     SNAPSHOT_LOAD_ABOVE_EVENTS),
             // Declared with the tables' layout, which the SQL endpoint reads them through too.
@@ -124,6 +131,7 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
         POLL_INTERVAL_MS.check(pollInterval.toMillis());
         PARQUET_ROW_GROUP_BYTES.check(parquet.rowGroupBytes());
         PARQUET_PAGE_BYTES.check(parquet.pageBytes());
+        PARQUET_FILE_ROWS.check(parquet.fileRows());
         SNAPSHOTS_KEEP.check(keepSnapshots);
         requireNonNull(keepSnapshotsFor, "keepSnapshotsFor is null");
         SNAPSHOTS_KEEP_MS.check(keepSnapshotsFor.toMillis());
@@ -152,7 +160,8 @@ public record MirrorConfig(int batchMaxEvents, Duration batchMaxInterval, Durati
                 Duration.ofMillis(section.longValue(POLL_INTERVAL_MS)),
                 new ParquetOptions(compression(section.text(PARQUET_COMPRESSION).trim()),
                         section.longValue(PARQUET_ROW_GROUP_BYTES),
-                        section.intValue(PARQUET_PAGE_BYTES)),
+                        section.intValue(PARQUET_PAGE_BYTES),
+                        section.longValue(PARQUET_FILE_ROWS)),
                 section.intValue(SNAPSHOTS_KEEP),
                 Duration.ofMillis(section.longValue(SNAPSHOTS_KEEP_MS)),
                 section.intValue(COMPACTION_FILES),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.mirror.iceberg.ContainerBatch;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -92,7 +93,7 @@ public final class Rebuild {
             // What a killed run left goes first, as the daemon's first upkeep would remove it.
             tables.removeOrphanFiles();
             ContainerSnapshot snapshot = read(container);
-            ContainerTables.Batch batch = tables.beginRebuild();
+            ContainerBatch batch = tables.beginRebuild();
             long changes;
             try {
                 changes = replay(snapshot, tables.scratch(), batch::add, progress);

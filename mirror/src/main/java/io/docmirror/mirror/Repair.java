@@ -83,14 +83,17 @@ public final class Repair {
             String files = damagedHistory.stream().map(DataFile::location)
                     .collect(Collectors.joining(", "));
             long fromLsn = damagedHistory.stream().mapToLong(ContainerTables::lowestLsn).min().orElseThrow();
+            long toLsn = damagedHistory.stream().mapToLong(ContainerTables::highestLsn).max().orElseThrow();
             long expected = damagedHistory.stream().mapToLong(DataFile::recordCount).sum();
+            // Only the changes of the damaged files' span of LSNs: what it takes stays as large as what they held,
+            // however long the history is.
             Set<String> intact = new HashSet<>();
             try (ContainerTables tables = ContainerTables.open(mirrorDirectory, container, flattenerConfig,
                     config)) {
-                tables.forEachIntactHistoryChange(damagedHistory, (lsn, partitionKey, id) ->
+                tables.forEachIntactHistoryChange(damagedHistory, fromLsn, toLsn, (lsn, partitionKey, id) ->
                         intact.add(key(lsn, partitionKey, id)));
-                List<ChangeEvent> changes = lostChanges(container, files, fromLsn, expected, positions, historyFrom,
-                        intact);
+                List<ChangeEvent> changes = lostChanges(container, files, fromLsn, toLsn, expected, positions,
+                        historyFrom, intact);
                 tables.repairHistory(damagedHistory, changes);
                 recovered = changes.size();
             }
@@ -101,17 +104,18 @@ public final class Repair {
     }
 
     /**
-     * The changes the damaged history files held: those of the change log from {@code fromLsn} up to the mirror's
-     * {@code positions}, that the intact history files lack ({@code intact}, keys as {@link #key} makes them). Their
-     * number must be what the mirror recorded of the damaged files ({@code expected}).
+     * The changes the damaged history files held: those of the change log from {@code fromLsn} to {@code toLsn} (and
+     * at most up to the mirror's {@code positions}) that the intact history files lack ({@code intact}, keys as
+     * {@link #key} makes them). Their number must be what the mirror recorded of the damaged files
+     * ({@code expected}).
      */
-    private List<ChangeEvent> lostChanges(String container, String damaged, long fromLsn, long expected,
+    private List<ChangeEvent> lostChanges(String container, String damaged, long fromLsn, long toLsn, long expected,
             Map<Integer, Long> positions, Map<Integer, Long> historyFrom, Set<String> intact) {
         List<ChangeEvent> lost = new ArrayList<>();
         int ranges = store.readContainer(container).logPartitions();
         for (int range = 0; range < ranges; range++) {
             long after = fromLsn - 1;
-            long until = positions.getOrDefault(range, 0L);
+            long until = Math.min(toLsn, positions.getOrDefault(range, 0L));
             if (historyFrom.getOrDefault(range, 0L) >= fromLsn) {
                 throw cannotRepair(container, damaged, "they hold entries a backfill wrote of the documents as of "
                         + "its snapshot, which no change log holds");
@@ -137,6 +141,11 @@ public final class Repair {
                     after = event.lsn();
                     if (!intact.contains(key(event.lsn(), event.partitionKey().toString(), event.id()))) {
                         lost.add(event);
+                        if (lost.size() > expected) {
+                            throw cannotRepair(container, damaged, "the change log has more than " + expected
+                                    + " changes the other history files lack, where the damaged files held "
+                                    + expected);
+                        }
                     }
                 }
             }

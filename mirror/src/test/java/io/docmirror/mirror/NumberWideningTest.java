@@ -3,6 +3,7 @@ package io.docmirror.mirror;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +77,52 @@ class NumberWideningTest {
                 List.of("l0", "[1.0000000000000000000, 2.0000000000000000000]"),
                 List.of("l1", "[0.1000000000000000000, 2.5000000000000000000]"),
                 List.of("l2", "[0.1234567890123456789]"));
+    }
+
+    @Test
+    void twoColumnsWideningInOneBatchCopyEachRowOnceAndLaterUpdatesFindTheCopies() throws Exception {
+        store.createItem("numbers", "{\"id\":\"t0\",\"pk\":\"p\",\"a\":1,\"b\":1}");
+        store.createItem("numbers", "{\"id\":\"t1\",\"pk\":\"p\",\"a\":2,\"b\":2}");
+        sync(NEVER_COMPACTS);
+        // One batch: a widens (copying the committed rows of t0 and t1), t1 changes (its copy goes), then b widens.
+        store.createItem("numbers", "{\"id\":\"t2\",\"pk\":\"p\",\"a\":1.5}");
+        store.upsertItem("numbers", "{\"id\":\"t1\",\"pk\":\"p\",\"a\":5,\"b\":2}");
+        store.createItem("numbers", "{\"id\":\"t3\",\"pk\":\"p\",\"b\":2.5}");
+        sync(NEVER_COMPACTS);
+        assertThat(MirrorSql.query(work.resolve("mirror"), "numbers",
+                "SELECT id, CAST(a AS VARCHAR), CAST(b AS VARCHAR) FROM numbers ORDER BY id"))
+                .as("each document once, after two widenings in one batch").containsExactly(
+                        List.of("t0", "1.0", "1.0"), List.of("t1", "5.0", "2.0"), Arrays.asList("t2", "1.5", null),
+                        Arrays.asList("t3", null, "2.5"));
+        // The copied rows' places moved with them: an update deletes the copy, not a row that is gone.
+        store.upsertItem("numbers", "{\"id\":\"t0\",\"pk\":\"p\",\"a\":7,\"b\":8}");
+        store.deleteItem("numbers", PartitionKey.of("p"), "t1");
+        sync(NEVER_COMPACTS);
+        assertThat(MirrorSql.query(work.resolve("mirror"), "numbers",
+                "SELECT id, CAST(a AS VARCHAR), CAST(b AS VARCHAR) FROM numbers ORDER BY id"))
+                .as("after an update and a delete of copied documents").containsExactly(
+                        List.of("t0", "7.0", "8.0"), Arrays.asList("t2", "1.5", null), Arrays.asList("t3", null, "2.5"));
+    }
+
+    @Test
+    void theDocumentsAWideningCopiedAreFoundWhereTheirRowsWent() throws Exception {
+        for (int index = 0; index < 3; index++) {
+            store.createItem("numbers", "{\"id\":\"t" + index + "\",\"pk\":\"p\",\"a\":" + index
+                    + ",\"items\":[{\"n\":" + index + "},{\"n\":1}]}");
+        }
+        sync(NEVER_COMPACTS);
+        // The widening copies every committed row of the root table: the index learns where they went at the commit.
+        store.createItem("numbers", "{\"id\":\"t3\",\"pk\":\"p\",\"a\":1.5,\"items\":[]}");
+        sync(NEVER_COMPACTS);
+        store.upsertItem("numbers", "{\"id\":\"t0\",\"pk\":\"p\",\"a\":7,\"items\":[{\"n\":9}]}");
+        store.deleteItem("numbers", PartitionKey.of("p"), "t1");
+        sync(NEVER_COMPACTS);
+        assertThat(MirrorSql.query(work.resolve("mirror"), "numbers",
+                "SELECT id, CAST(a AS VARCHAR) FROM numbers ORDER BY id")).containsExactly(
+                        List.of("t0", "7.0"), List.of("t2", "2.0"), List.of("t3", "1.5"));
+        assertThat(MirrorSql.query(work.resolve("mirror"), "numbers",
+                "SELECT _id, n FROM numbers__items ORDER BY _id, n")).containsExactly(
+                        List.of("t0", 9L), List.of("t2", 1L), List.of("t2", 2L));
     }
 
     /** One document per commit, each with {@code path} set to the next number; checks SQL before and after compaction. */

@@ -1,9 +1,12 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.SystemColumn;
 import io.docmirror.layout.MirrorTables;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+
+import static io.docmirror.flatten.SystemColumn.PARTITION_KEY;
 
 /**
  * Whose rows a data file of a flattened table holds: each row's document key, from the file's key columns (a root
@@ -22,7 +25,8 @@ final class DocumentKeys {
      * @param vector the file's deletion vector; null when it has none
      */
     static void read(Table table, boolean root, String dataFile, DeleteFile vector, DocumentIndex.KeyedRow row) {
-        LiveRows.read(table.io(), dataFile, vector, table.schema().select(root ? "id" : "_id", "_pk"),
+        LiveRows.read(table.io(), dataFile, vector, table.schema().select(
+                SystemColumn.documentId(root).columnName(), PARTITION_KEY.columnName()),
                 (position, record) -> row.accept(position,
                         DocumentIndex.key((String) record.get(0), (String) record.get(1))));
     }

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
+import static io.docmirror.flatten.SystemColumn.TS;
+
 /**
  * Finds the rows an analytical TTL expires in one table with a {@code _ts} column (the root table, the history): the
  * live rows whose {@code _ts} is at or before a cutoff, or null, since the views' {@code _ts > now - ttl} keeps
@@ -58,7 +60,8 @@ final class ExpiredRows {
         boolean complete = true;
         Set<String> planned = new HashSet<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
-                .filter(Expressions.or(Expressions.isNull("_ts"), Expressions.lessThanOrEqual("_ts", cutoff)))
+                .filter(Expressions.or(Expressions.isNull(TS.columnName()),
+                        Expressions.lessThanOrEqual(TS.columnName(), cutoff)))
                 .planWith(planner)
                 .planFiles()) {
             for (FileScanTask task : tasks) {
@@ -75,7 +78,7 @@ final class ExpiredRows {
                 long[] lowest = {Long.MAX_VALUE};
                 long[] expired = {0};
                 LiveRows.read(table.io(), location, LiveRows.vectorOf(task), projection, (position, row) -> {
-                    Long ts = (Long) row.getField("_ts");
+                    Long ts = (Long) row.getField(TS.columnName());
                     if (ts == null || ts <= cutoff) {
                         sink.accept(location, position, row);
                         expired[0]++;
@@ -102,8 +105,8 @@ final class ExpiredRows {
 
     private static List<String> columnsWithTs(List<String> columns) {
         List<String> withTs = new ArrayList<>(columns);
-        if (!withTs.contains("_ts")) {
-            withTs.add("_ts");
+        if (!withTs.contains(TS.columnName())) {
+            withTs.add(TS.columnName());
         }
         return withTs;
     }

@@ -11,6 +11,11 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
+import static io.docmirror.flatten.SystemColumn.ID;
+import static io.docmirror.flatten.SystemColumn.LSN;
+import static io.docmirror.flatten.SystemColumn.PARTITION_KEY;
+import static io.docmirror.flatten.SystemColumn.TS;
+
 /**
  * The two tables that log what came rather than flatten it: the change history (one row per change, with the raw
  * document, which backs {@code <table>_history} and lets a table be rebuilt without the store) and the dead letters
@@ -23,10 +28,10 @@ final class LogTables {
      * {@code DELETE}), {@code ttl_expired}, {@code document} (the JSON text after the change; null for a delete).
      */
     static final Schema HISTORY = new Schema(
-            Types.NestedField.optional(1, "id", Types.StringType.get()),
-            Types.NestedField.optional(2, "_pk", Types.StringType.get()),
-            Types.NestedField.optional(3, "_lsn", Types.LongType.get()),
-            Types.NestedField.optional(4, "_ts", Types.LongType.get()),
+            Types.NestedField.optional(1, ID.columnName(), Types.StringType.get()),
+            Types.NestedField.optional(2, PARTITION_KEY.columnName(), Types.StringType.get()),
+            Types.NestedField.optional(3, LSN.columnName(), Types.LongType.get()),
+            Types.NestedField.optional(4, TS.columnName(), Types.LongType.get()),
             Types.NestedField.optional(5, "_commit_time", Types.TimestampType.withoutZone()),
             Types.NestedField.optional(6, "operation", Types.StringType.get()),
             Types.NestedField.optional(7, "ttl_expired", Types.BooleanType.get()),
@@ -35,8 +40,8 @@ final class LogTables {
     /** {@code container, id, _lsn, reason, raw_document} (the SQL catalog's {@code docmirror_dead_letters}). */
     static final Schema DEAD_LETTERS = new Schema(
             Types.NestedField.optional(1, "container", Types.StringType.get()),
-            Types.NestedField.optional(2, "id", Types.StringType.get()),
-            Types.NestedField.optional(3, "_lsn", Types.LongType.get()),
+            Types.NestedField.optional(2, ID.columnName(), Types.StringType.get()),
+            Types.NestedField.optional(3, LSN.columnName(), Types.LongType.get()),
             Types.NestedField.optional(4, "reason", Types.StringType.get()),
             Types.NestedField.optional(5, "raw_document", Types.StringType.get()));
 
@@ -51,10 +56,10 @@ final class LogTables {
      */
     static Record history(Record record, ChangeEvent event, String partitionKey, long documentTs,
             byte[] documentJson) {
-        record.setField("id", event.id());
-        record.setField("_pk", partitionKey);
-        record.setField("_lsn", event.lsn());
-        record.setField("_ts", documentTs);
+        record.setField(ID.columnName(), event.id());
+        record.setField(PARTITION_KEY.columnName(), partitionKey);
+        record.setField(LSN.columnName(), event.lsn());
+        record.setField(TS.columnName(), documentTs);
         record.setField("_commit_time", LocalDateTime.ofInstant(Instant.ofEpochMilli(event.ts()), ZoneOffset.UTC));
         record.setField("operation", event.operation().name());
         record.setField("ttl_expired", event.ttlExpired());
@@ -67,8 +72,8 @@ final class LogTables {
     /** Fills {@code record}, an empty record of the dead letters' schema, with a dead letter. */
     static Record deadLetter(Record record, DeadLetter deadLetter) {
         record.setField("container", deadLetter.container());
-        record.setField("id", deadLetter.id());
-        record.setField("_lsn", deadLetter.lsn());
+        record.setField(ID.columnName(), deadLetter.id());
+        record.setField(LSN.columnName(), deadLetter.lsn());
         record.setField("reason", deadLetter.reason());
         record.setField("raw_document", deadLetter.rawDocument());
         return record;

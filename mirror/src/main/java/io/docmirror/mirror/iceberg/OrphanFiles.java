@@ -52,11 +52,12 @@ final class OrphanFiles {
      *
      * @param io the catalog's file access: the warehouse is listed and cleaned through it, local or an object store
      * @param readers the leases readers hold on the container's batches
+     * @return whether it looked: false while a reader holds a lease
      */
-    static void removeUnder(Catalog catalog, FileIO io, CatalogSettings settings, String container,
+    static boolean removeUnder(Catalog catalog, FileIO io, CatalogSettings settings, String container,
             ReaderLeases readers, MirrorConfig config) {
         if (readers.oldestHeld().isPresent()) {
-            return;
+            return false;
         }
         List<Table> tables = new ArrayList<>();
         for (TableIdentifier identifier : catalog.listTables(MirrorTables.namespace(container))) {
@@ -64,6 +65,7 @@ final class OrphanFiles {
         }
         remove(io, MirrorTables.containerLocation(settings.warehouse(), container), tables,
                 System.currentTimeMillis() - config.keepSnapshotsFor().toMillis());
+        return true;
     }
 
     /**

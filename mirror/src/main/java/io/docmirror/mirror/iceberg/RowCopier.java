@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.SystemColumn;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
@@ -11,6 +12,7 @@ import org.apache.iceberg.types.Types;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,26 +32,39 @@ import java.util.Set;
  * there. A double becomes a decimal through its shortest spelling, the number the flattener read.
  */
 final class RowCopier {
-    /** Told where a moved row went, so that the document's places follow it. */
+    /** Told where moved rows went, so that the documents' places follow them. */
     interface RowMoves {
+        /** One row of a document moved. */
         void moved(String documentKey, long from, long to);
+
+        /**
+         * The rows of committed data file {@code file} moved as {@code moved} says; the index finds their documents
+         * in the file they went to when the batch commits. Only called when the copier was made to hand over files.
+         */
+        void fileMoved(String file, DocumentIndex.Moved moved);
     }
 
     private final TableChanges table;
     private final String keyColumn;
     private final DocumentIndex rows;
     private final RowMoves moves;
+    private final boolean movesByFile;
 
     /**
      * @param keyColumn the column holding the document id of a row ({@code id} in a root table, {@code _id} in a
      *     child table; {@code _pk} completes the key), or null for a table whose rows no document index tracks
      *     (the history, the dead letters)
+     * @param movesByFile whether the rows of a committed file are handed over as one move of the file (whatever the
+     *     number of its rows and documents: what a batch holds stays bounded when a widening copies a whole
+     *     table) rather than row by row (a rebuild, which writes each document's places straight into the index);
+     *     the rows of files the batch wrote itself go row by row
      */
-    RowCopier(TableChanges table, String keyColumn, DocumentIndex rows, RowMoves moves) {
+    RowCopier(TableChanges table, String keyColumn, DocumentIndex rows, RowMoves moves, boolean movesByFile) {
         this.table = table;
         this.keyColumn = keyColumn;
         this.rows = rows;
         this.moves = moves;
+        this.movesByFile = movesByFile;
     }
 
     /**
@@ -60,47 +75,80 @@ final class RowCopier {
      */
     void widen(Schema before, Schema after, Set<String> widened, Map<String, DeleteFile> committedVectors) {
         table.roll();
-        List<DataFile> affected = new ArrayList<>();
-        List<DataFile> candidates = new ArrayList<>(table.committedFiles());
-        candidates.addAll(table.addedFiles());
-        for (DataFile file : candidates) {
-            if (holdsValues(file, before, widened)) {
-                affected.add(file);
+        List<DataFile> added = table.addedFiles();
+        // A committed file an earlier widening of the batch copied is on its way out: its rows are copies now.
+        Set<String> leaving = Set.copyOf(table.leavingFiles());
+        for (DataFile file : table.committedFiles()) {
+            if (!leaving.contains(file.location()) && holdsValues(file, before, widened)) {
+                copy(file, true, before, after, widened, committedVectors);
             }
         }
-        copy(affected, before, after, widened, committedVectors);
+        for (DataFile file : added) {
+            if (holdsValues(file, before, widened)) {
+                copy(file, false, before, after, widened, committedVectors);
+            }
+        }
     }
 
     /** Copies the live rows of committed {@code files} into one new file (compaction); their vectors go too. */
     void compact(List<DataFile> files, Map<String, DeleteFile> committedVectors) {
         table.roll();
         Schema schema = table.table().schema();
-        copy(files, schema, schema, Set.of(), committedVectors);
+        for (DataFile file : files) {
+            copy(file, true, schema, schema, Set.of(), committedVectors);
+        }
         table.roll();
     }
 
-    private void copy(List<DataFile> files, Schema before, Schema after, Set<String> widened,
+    /** Copies the live rows of {@code file} into the batch's current data file, and takes the file out. */
+    private void copy(DataFile file, boolean committed, Schema before, Schema after, Set<String> widened,
             Map<String, DeleteFile> committedVectors) {
-        for (DataFile file : files) {
-            DeleteFile vector = committedVectors.get(file.location());
-            copyLiveRows(file.location(), vector, before, after, widened);
-            table.removeFile(file, vector);
-        }
-    }
-
-    private void copyLiveRows(String location, DeleteFile vector, Schema before, Schema after,
-            Set<String> widened) {
+        String location = file.location();
+        DeleteFile vector = committedVectors.get(location);
+        FileMove byFile = keyColumn != null && committed && movesByFile
+                ? new FileMove(Math.toIntExact(file.recordCount())) : null;
         LiveRows.read(table.table().io(), location, vector, before, (position, record) -> {
             if (table.isDeleted(location, position)) {
                 return;
             }
             long to = table.write(widened.isEmpty() ? record : converted(record, before, after, widened));
-            if (keyColumn != null) {
-                String key = DocumentIndex.key((String) record.getField(keyColumn), (String) record.getField("_pk"));
+            if (keyColumn == null) {
+                return;
+            }
+            if (byFile == null || !byFile.add(position, table.currentFile(), to)) {
+                // A row of a file the batch wrote, or one that went to a second file (the first was full).
+                String key = DocumentIndex.key((String) record.getField(keyColumn),
+                        (String) record.getField(SystemColumn.PARTITION_KEY.columnName()));
                 moves.moved(key, rows.place(table.name(), location, position),
                         rows.place(table.name(), table.currentFile(), to));
             }
         });
+        if (byFile != null && byFile.into != null) {
+            moves.fileMoved(location, new DocumentIndex.Moved(table.name(), byFile.into, byFile.positions));
+        }
+        table.removeFile(file, vector);
+    }
+
+    /** Where the rows of one file went, while they all go into one file. */
+    private static final class FileMove {
+        final int[] positions;
+        String into;
+
+        FileMove(int rows) {
+            positions = new int[rows];
+            Arrays.fill(positions, -1);
+        }
+
+        /** Notes a row's move; false when it went to another file than the rows before it. */
+        boolean add(long position, String file, long to) {
+            if (into == null) {
+                into = file;
+            } else if (!into.equals(file)) {
+                return false;
+            }
+            positions[Math.toIntExact(position)] = Math.toIntExact(to);
+            return true;
+        }
     }
 
     private static Record converted(Record record, Schema before, Schema after, Set<String> widened) {

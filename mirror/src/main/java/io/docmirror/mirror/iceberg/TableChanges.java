@@ -44,6 +44,9 @@ final class TableChanges {
     private final EncoderThreads encoders;
     private final DuckDbWriters writers;
     private final boolean lasting;
+    private final long fileRows;
+    /** How many rows the current data file holds. */
+    private long rowsInFile;
     private final List<DataFile> added = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
@@ -69,12 +72,15 @@ final class TableChanges {
      *     then written by DuckDB, which reads its own files fastest, and its records with dictionaries; a streamed
      *     batch's files are small, and the daemon waits for their commit: Iceberg's writer writes them plain, the
      *     quickest way, until compaction rewrites them with DuckDB
+     * @param fileRows how many rows a file that lasts holds at most ({@code mirror.parquet.file-rows}): a backfill
+     *     of a large container writes many files of a bounded size, not one per table
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
             Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders,
-            DuckDbWriters writers, boolean lasting) {
+            DuckDbWriters writers, boolean lasting, long fileRows) {
         this.identifier = identifier;
         this.lasting = lasting;
+        this.fileRows = fileRows;
         this.workers = workers;
         this.encoders = encoders;
         this.writers = writers;
@@ -114,7 +120,8 @@ final class TableChanges {
 
     /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
     long write(Record row) {
-        return icebergWriter().write(row);
+        rollWhenFull();
+        return counted(icebergWriter().write(row));
     }
 
     /**
@@ -122,14 +129,21 @@ final class TableChanges {
      * the table's current schema; returns its position.
      */
     long write(Row row, RowRecords records) {
+        rollWhenFull();
         if (!lasting) {
-            return icebergWriter().write(row, records);
+            return counted(icebergWriter().write(row, records));
         }
         RowVectors vectors = records.vectors();
         if (!(writer instanceof DuckDbFileWriter)) {
             open(new DuckDbFileWriter(table(), nextFileName(), vectors, writers));
         }
-        return ((DuckDbFileWriter) writer).write(row, vectors);
+        return counted(((DuckDbFileWriter) writer).write(row, vectors));
+    }
+
+    /** Notes a row written at {@code position} of the current file; returns the position. */
+    private long counted(long position) {
+        rowsInFile = position + 1;
+        return position;
     }
 
     private DataFileWriter icebergWriter() {
@@ -137,6 +151,13 @@ final class TableChanges {
             open(new DataFileWriter(table(), table().schema(), nextFileName(), encoders, lasting));
         }
         return (DataFileWriter) writer;
+    }
+
+    /** Closes a lasting file that holds {@code fileRows} rows: the row about to be written starts the next. */
+    private void rollWhenFull() {
+        if (writer != null && lasting && rowsInFile >= fileRows) {
+            roll();
+        }
     }
 
     /** Makes {@code file} the one rows go into, closing the one before. */
@@ -171,6 +192,7 @@ final class TableChanges {
             added.add(writer.finish());
             writer = null;
         }
+        rowsInFile = 0;
     }
 
     void delete(String dataFile, long position) {

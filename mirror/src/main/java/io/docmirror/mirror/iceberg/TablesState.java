@@ -1,5 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
@@ -22,7 +24,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,7 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
         String flattenerSchemaLocation, Checkpoint checkpoint, long batches, long lastEventTs,
         Map<String, String> summary, String rootUuid, boolean indexRebuilt) {
     private static final Logger log = LoggerFactory.getLogger(TablesState.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     static TablesState empty() {
         return new TablesState(Map.of(), null, null, Checkpoint.NONE, 0, 0, Map.of(), null, false);
@@ -104,7 +106,7 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
             // compaction must leave out the rows it deletes.
             vectors.put(history.name(), readVectors(catalog.loadTable(history), planner));
         }
-        return new TablesState(vectors, schemaJson, schemaLocation, ContainerTables.checkpointOf(snapshot), batch,
+        return new TablesState(vectors, schemaJson, schemaLocation, checkpointOf(snapshot), batch,
                 Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")), summary,
                 root.uuid().toString(), !indexCurrent && !rebuilding);
     }
@@ -168,6 +170,20 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the flattener schema " + location, e);
+        }
+    }
+
+    /** The checkpoint a root snapshot's summary records; {@link Checkpoint#NONE} for none (or no snapshot). */
+    static Checkpoint checkpointOf(Snapshot snapshot) {
+        String json = snapshot == null ? null : snapshot.summary().get(MirrorSummary.CHECKPOINT);
+        if (json == null) {
+            return Checkpoint.NONE;
+        }
+        try {
+            return JSON.readValue(json, Checkpoint.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("The snapshot " + snapshot.snapshotId() + " holds a checkpoint that "
+                    + "cannot be read: " + json, e);
         }
     }
 }

@@ -27,7 +27,7 @@ final class FeedSync {
     /** One batch of every change since the checkpoint of {@code tables}, which stay open; returns its commit. */
     static MirrorTarget.Committed sync(StoreClient store, ContainerProperties container, ContainerTables tables) {
         try (ChangeSource source = EmbeddedFeedSource.open(store, container, tables.checkpoint())) {
-            ContainerTables.Batch batch = tables.begin();
+            ContainerBatch batch = tables.begin();
             ChangeSource.Changes changes;
             do {
                 changes = source.read(1000);

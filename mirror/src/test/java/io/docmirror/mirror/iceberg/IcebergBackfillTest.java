@@ -160,12 +160,31 @@ class IcebergBackfillTest {
     }
 
     @Test
+    void aBackfillWritesFilesOfAtMostFileRowsRows() throws Exception {
+        Path mirror = work.resolve("mirror");
+        writeOrdersOfOneShape(0, 200);
+        MirrorConfig smallFiles = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "0",
+                "mirror.parquet.file-rows", "16"));
+        new Backfill(store, mirror, smallFiles, FlattenerConfig.defaults("orders"), clock).run("orders",
+                Backfill.Listener.NONE);
+
+        Map<Path, Long> rows = rowsPerFile(mirror);
+        System.out.println("rows per data file: " + rows.values());
+        assertThat(rows.values()).as("the rows of each data file").allMatch(count -> count <= 16);
+        // 200 orders, 200 items and 200 history entries over 4 feed ranges, at most 16 rows a file.
+        assertThat(rows.keySet().stream().filter(file -> file.toString().contains("/orders/data/")))
+                .as("the root table's data files").hasSizeGreaterThanOrEqualTo(200 / 16);
+        assertThat(rows.values().stream().mapToLong(Long::longValue).sum()).as("every row, once").isEqualTo(600);
+        assertExact(mirror, "after a backfill into files of 16 rows");
+    }
+
+    @Test
     void tablesABackfillWroteTakeNoOtherBatchUntilOpenedAgainWhichFindsTheBackfilledDocuments() {
         // A backfill keeps no index of where each document's rows are (it would grow with the container).
         Path mirror = work.resolve("mirror");
         FlattenerConfig flattener = FlattenerConfig.defaults(OrderBatches.ROOT);
         try (ContainerTables tables = ContainerTables.open(mirror, OrderBatches.CONTAINER, flattener, ICEBERG)) {
-            ContainerTables.Batch range = tables.beginBackfill();
+            ContainerBatch range = tables.beginBackfill();
             OrderBatches.changes(1).forEach(range::add);
             range.commitBackfillRange(0, 10, 1);
 
@@ -175,7 +194,7 @@ class IcebergBackfillTest {
         }
         try (ContainerTables tables = ContainerTables.open(mirror, OrderBatches.CONTAINER, flattener, ICEBERG)) {
             // Batch 2 replaces the backfilled d1: its rows must be found, and deleted, through the files.
-            ContainerTables.Batch batch = tables.begin();
+            ContainerBatch batch = tables.begin();
             OrderBatches.changes(2).forEach(batch::add);
             batch.commit(atLsn(20));
         }
@@ -204,18 +223,32 @@ class IcebergBackfillTest {
     /** What wrote each data file of the container's tables ({@code created_by} in its footer), by file. */
     private static Map<Path, String> writers(Path mirror) throws Exception {
         Map<Path, String> writers = new HashMap<>();
+        footers(mirror, "created_by").forEach((file, writer) -> writers.put(file, (String) writer));
+        return writers;
+    }
+
+    /** How many rows each data file of the container's tables holds, from its footer. */
+    private static Map<Path, Long> rowsPerFile(Path mirror) throws Exception {
+        Map<Path, Long> rows = new HashMap<>();
+        footers(mirror, "num_rows").forEach((file, count) -> rows.put(file, ((Number) count).longValue()));
+        return rows;
+    }
+
+    /** One column of DuckDB's {@code parquet_file_metadata} of each data file of the container's tables, by file. */
+    private static Map<Path, Object> footers(Path mirror, String column) throws Exception {
+        Map<Path, Object> values = new HashMap<>();
         try (Stream<Path> files = Files.walk(mirror.resolve("warehouse/orders"));
                 Connection duckDb = DriverManager.getConnection("jdbc:duckdb:");
                 Statement statement = duckDb.createStatement()) {
             for (Path file : (Iterable<Path>) files.filter(path -> path.toString().endsWith(".parquet"))::iterator) {
-                try (ResultSet result = statement.executeQuery("SELECT created_by FROM parquet_file_metadata('"
+                try (ResultSet result = statement.executeQuery("SELECT " + column + " FROM parquet_file_metadata('"
                         + file + "')")) {
                     result.next();
-                    writers.put(file, result.getString(1));
+                    values.put(file, result.getObject(1));
                 }
             }
         }
-        return writers;
+        return values;
     }
 
     private static void deleteRecursively(Path directory) throws IOException {

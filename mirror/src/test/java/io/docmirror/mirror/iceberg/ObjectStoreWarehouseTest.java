@@ -125,7 +125,7 @@ class ObjectStoreWarehouseTest {
                 out.write(new byte[] {'P', 'A', 'R', '1'});
             }
 
-            sync();
+            upkeep();
             assertThat(io.newInputFile(stray).exists()).as("younger than keep-ms").isTrue();
 
             // The blob store keeps each object as a file: its time is the object's Last-Modified.
@@ -133,11 +133,11 @@ class ObjectStoreWarehouseTest {
                     + ".parquet"), FileTime.from(Instant.now().minus(Duration.ofMinutes(5))));
             try (ReaderLeases.Lease lease = new ReaderLeases(MirrorLayout.containerDirectory(mirror, "orders"))
                     .take(2)) {
-                sync();
+                upkeep();
                 assertThat(io.newInputFile(stray).exists()).as("a reader holds a lease").isTrue();
             }
 
-            sync();
+            upkeep();
             assertThat(io.newInputFile(stray).exists()).as("old, and no lease").isFalse();
         }
         try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirror))) {
@@ -164,6 +164,13 @@ class ObjectStoreWarehouseTest {
     /** Opens the mirror (a restart each time), reads every change after its checkpoint and commits one batch. */
     private void sync() {
         FeedSync.sync(store, ORDERS, mirror, FlattenerConfig.defaults("orders"), config, clock);
+    }
+
+    /** Opens the tables and runs their first upkeep, which looks for orphan files, as the daemon's does. */
+    private void upkeep() {
+        try (ContainerTables tables = open()) {
+            tables.maintain();
+        }
     }
 
     private ContainerTables open() {

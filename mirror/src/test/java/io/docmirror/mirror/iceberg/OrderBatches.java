@@ -118,7 +118,7 @@ final class OrderBatches {
     }
 
     /** Adds batch {@code number}'s changes to {@code batch} and commits it, as if it ended at LSN {@code number}. */
-    static void commit(ContainerTables.Batch batch, long number) {
+    static void commit(ContainerBatch batch, long number) {
         changes(number).forEach(batch::add);
         batch.commit(Checkpoint.ofContinuation(new ContinuationToken(CONTAINER, Map.of(0, number)).encode()));
     }

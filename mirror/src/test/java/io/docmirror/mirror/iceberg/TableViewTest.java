@@ -220,7 +220,7 @@ class TableViewTest {
             Snapshot ttlCommit = catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")).currentSnapshot();
             assertThat(ttlCommit.summary()).containsEntry(MirrorSummary.COMMIT_KIND, "ttl")
                     .containsEntry(MirrorSummary.BATCH, "3");
-            assertThat(ContainerTables.checkpointOf(ttlCommit)).as("checkpoint carried forward").isEqualTo(streamed);
+            assertThat(TablesState.checkpointOf(ttlCommit)).as("checkpoint carried forward").isEqualTo(streamed);
         }
     }
 
