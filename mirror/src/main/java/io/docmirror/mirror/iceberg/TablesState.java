@@ -12,6 +12,9 @@ import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.source.Checkpoint;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -93,7 +96,7 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
             TableIdentifier identifier = MirrorTables.table(container, table.name());
             if (catalog.tableExists(identifier)) {
                 Table flattened = catalog.loadTable(identifier);
-                vectors.put(table.name(), indexCurrent ? readVectors(flattened, planner)
+                vectors.put(table.name(), indexCurrent ? readVectors(flattened)
                         : readRows(flattened, planner, table, index));
             }
         }
@@ -104,7 +107,7 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
         if (catalog.tableExists(history)) {
             // The history's vectors too: a later deletion in a file that has one must merge with it, and a
             // compaction must leave out the rows it deletes.
-            vectors.put(history.name(), readVectors(catalog.loadTable(history), planner));
+            vectors.put(history.name(), readVectors(catalog.loadTable(history)));
         }
         return new TablesState(vectors, schemaJson, schemaLocation, checkpointOf(snapshot), batch,
                 Long.parseLong(summary.getOrDefault(MirrorSummary.LAST_EVENT_TS, "0")), summary,
@@ -143,20 +146,31 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
     }
 
     /**
-     * The deletion vectors of a table whose rows no document index tracks (the history, which the analytical TTL
-     * deletes rows of), by data file: from its manifests, without reading a data file.
+     * The deletion vectors of a table, by data file: the live entries of its current snapshot's delete manifests,
+     * without reading a data manifest or a data file (a planned scan would read every manifest and match each data
+     * file with its deletes). Each data file has one vector at most: a commit that deletes more rows of a file
+     * replaces its vector, and one that removes a file removes its vector too.
      */
-    private static Map<String, DeleteFile> readVectors(Table table, ExecutorService planner) {
+    private static Map<String, DeleteFile> readVectors(Table table) {
         Map<String, DeleteFile> vectors = new HashMap<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planWith(planner).planFiles()) {
-            for (FileScanTask task : tasks) {
-                DeleteFile vector = LiveRows.vectorOf(task);
-                if (vector != null) {
-                    vectors.put(vector.referencedDataFile(), vector);
+        Snapshot current = table.currentSnapshot();
+        if (current == null) {
+            return vectors;
+        }
+        for (ManifestFile manifest : current.deleteManifests(table.io())) {
+            try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, table.io(),
+                    table.specs())) {
+                for (DeleteFile file : reader) {
+                    if (file.referencedDataFile() == null) {
+                        throw new IllegalStateException("The table " + table.name() + " has a delete file that is "
+                                + "not a deletion vector of one data file: " + file.location());
+                    }
+                    vectors.put(file.referencedDataFile(), file);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the delete manifest " + manifest.path() + " of "
+                        + table.name(), e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the deletion vectors of " + table.name(), e);
         }
         return vectors;
     }
