@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -34,6 +35,13 @@ final class ReconcileCommand implements Callable<Integer> {
             description = "How many differences to describe (all are counted; default ${DEFAULT-VALUE}).")
     int maxDifferences;
 
+    @Option(names = "--spill-directory", paramLabel = "DIR", defaultValue = "${sys:java.io.tmpdir}",
+            description = "Where reconcile keeps on disk what grows with the container (each side's keys and "
+                    + "hashes, the mirror's rows sorted by key), in the order of the size of its tables, in a "
+                    + "directory of its own removed when it ends. Its memory does not grow with the container "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Path spillDirectory;
+
     @Override
     public Integer call() {
         if (maxDifferences < 1) {
@@ -41,8 +49,8 @@ final class ReconcileCommand implements Callable<Integer> {
         }
         List<ReconcileReport> reports;
         try (StoreClient client = store.open(dataDir)) {
-            Reconciler reconciler = new Reconciler(client, dataDir.mirrorDirectory(), dataDir.catalogSettings(), Clock.systemUTC(),
-                    maxDifferences);
+            Reconciler reconciler = new Reconciler(client, dataDir.mirrorDirectory(), dataDir.catalogSettings(),
+                    Clock.systemUTC(), maxDifferences, spillDirectory);
             reports = container != null ? List.of(reconciler.reconcile(container)) : reconciler.reconcileAll();
         }
         boolean exact = true;

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -67,10 +65,8 @@ public final class ScratchDirectory {
         if (!Files.exists(path)) {
             return;
         }
-        try (Stream<Path> files = Files.walk(path)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(file);
-            }
+        try {
+            DirectoryTree.remove(path);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot remove the scratch directory " + path, e);
         }

@@ -12,23 +12,16 @@ import org.apache.iceberg.io.SeekableInputStream;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.TableView;
+import org.duckdb.DuckDBConnection;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -39,7 +32,8 @@ import static io.docmirror.layout.TableView.identifier;
  * table read through the views users query ({@link ContainerSnapshot}), each document rebuilt from its rows ({@link DocumentRebuilder}) with the
  * schema that made them. What a user reading the mirror sees, turned back into JSON.
  *
- * <p>The child rows of every document are held in memory while the root rows are read.
+ * <p>It reads through a DuckDB database on disk in the reconcile's directory, so that what grows with the container
+ * (the keys of its documents, its rows sorted by key) is on disk, and one document's rows at a time in memory.
  */
 final class MirroredDocuments implements AutoCloseable {
     /** Writes rebuilt documents; numbers as their values say (no plain-decimal expansion of 1e2147483647). */
@@ -50,7 +44,7 @@ final class MirroredDocuments implements AutoCloseable {
 
     private final String container;
     private final ContainerSchema schema;
-    private final Connection connection;
+    private final DuckDBConnection connection;
 
     /** One mirrored document: its key, the LSN and {@code _ts} of its version, and its JSON. */
     record Document(String partitionKey, String id, long lsn, long ts, byte[] json) {
@@ -66,16 +60,18 @@ final class MirroredDocuments implements AutoCloseable {
      *
      * @param asOfEpochSeconds the time the analytical TTL counts back from, so that both sides of a comparison
      *     leave out the same rows
+     * @param scratch where the database is
      */
-    MirroredDocuments(ContainerSnapshot snapshot, long asOfEpochSeconds) throws SQLException {
-        this(snapshot.container(), loadSchema(snapshot), DriverManager.getConnection("jdbc:duckdb:"));
+    MirroredDocuments(ContainerSnapshot snapshot, long asOfEpochSeconds, ReconcileScratch scratch)
+            throws SQLException {
+        this(snapshot.container(), loadSchema(snapshot), scratch.openDatabase("mirror"));
         OptionalLong asOf = OptionalLong.of(asOfEpochSeconds);
         try (Statement statement = connection.createStatement()) {
             snapshot.loadDeletionVectors(connection);
             String root = identifier(snapshot.root().name());
             statement.execute("CREATE VIEW " + root + " AS " + snapshot.currentState(snapshot.root().name(), null,
                     asOf));
-            statement.execute("CREATE TEMP TABLE " + ROOT_KEYS + " AS SELECT _pk, id, _lsn FROM " + root);
+            statement.execute("CREATE TABLE " + ROOT_KEYS + " AS SELECT _pk, id, _lsn FROM " + root);
             for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
                 if (!table.isRoot()) {
                     statement.execute("CREATE VIEW " + identifier(table.name()) + " AS "
@@ -89,7 +85,7 @@ final class MirroredDocuments implements AutoCloseable {
         }
     }
 
-    private MirroredDocuments(String container, ContainerSchema schema, Connection connection) {
+    private MirroredDocuments(String container, ContainerSchema schema, DuckDBConnection connection) {
         this.container = container;
         this.schema = schema;
         this.connection = connection;
@@ -104,23 +100,16 @@ final class MirroredDocuments implements AutoCloseable {
         }
     }
 
-    /** Hands every current document to {@code sink}. */
+    /**
+     * Hands every current document to {@code sink}, in the order of their keys (partition key, then id, as DuckDB
+     * orders text): a key the mirror holds twice comes twice in a row.
+     */
     void forEach(DocumentSink sink) throws SQLException {
-        Map<String, List<Row>> childRows = new HashMap<>();
-        for (TableSchema table : schema.tables()) {
-            if (!table.isRoot()) {
-                readRows(table, "", row -> childRows.computeIfAbsent(key((String) row.value("_pk"),
-                        (String) row.value("_id")), key -> new ArrayList<>()).add(row));
+        try (DocumentRowsInKeyOrder documents = DocumentRowsInKeyOrder.open(connection, schema)) {
+            while (documents.next()) {
+                sink.accept(document(documents.rows()));
             }
         }
-        readRows(schema.root(), "", root -> {
-            String partitionKey = (String) root.value("_pk");
-            String id = (String) root.value("id");
-            List<Row> rows = new ArrayList<>();
-            rows.add(root);
-            rows.addAll(childRows.getOrDefault(key(partitionKey, id), List.of()));
-            sink.accept(document(rows));
-        });
     }
 
     /** The current document with this key, if the mirror holds one. */
@@ -170,51 +159,20 @@ final class MirroredDocuments implements AutoCloseable {
     }
 
     interface DocumentSink {
-        void accept(Document document);
+        void accept(Document document) throws SQLException;
     }
 
     interface HistorySink {
-        void accept(HistoryEntry entry);
+        void accept(HistoryEntry entry) throws SQLException;
     }
 
-    /** The rows of {@code table} that {@code condition} selects, its columns read by name in the schema's order. */
+    /** The rows of {@code table} that {@code condition} selects. */
     private void readRows(TableSchema table, String condition, RowSink sink) throws SQLException {
-        String columns = String.join(", ", table.columns().stream().map(column -> identifier(column.name()))
-                .toList());
-        try (Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT " + columns + " FROM " + identifier(table.name())
-                        + condition)) {
-            int count = table.columnCount();
-            while (result.next()) {
-                Object[] values = new Object[count];
-                for (int column = 0; column < count; column++) {
-                    values[column] = rowValue(result.getObject(column + 1));
-                }
-                sink.accept(Row.of(table, values));
+        try (TableRows rows = TableRows.select(connection, table, identifier(table.name()), condition)) {
+            while (rows.next()) {
+                sink.accept(rows.row());
             }
         }
-    }
-
-    /** A value as DuckDB's driver gives it, as the flattener's rows hold it. */
-    private static Object rowValue(Object value) throws SQLException {
-        if (value instanceof Array array) {
-            List<Object> elements = new ArrayList<>();
-            for (Object element : (Object[]) array.getArray()) {
-                elements.add(rowValue(element));
-            }
-            return elements;
-        }
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC);
-        }
-        if (value instanceof LocalDateTime timestamp) {
-            return timestamp.toInstant(ZoneOffset.UTC);
-        }
-        return value;
-    }
-
-    private static String key(String partitionKey, String id) {
-        return partitionKey + '\u0000' + id;
     }
 
     @Override

@@ -1,23 +1,32 @@
 package io.docmirror.mirror.reconcile;
 
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.reconcile.ReconcileReport.Difference;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A reconcile compares every value of every current document, and every change the store's log still holds, with
@@ -83,6 +92,111 @@ class ReconcileTest {
         });
         assertThat(report.differences()).anySatisfy(difference ->
                 assertThat(difference.what()).startsWith("history: the change of LSN"));
+    }
+
+    /**
+     * A reconcile keeps what grows with the container on disk, in a directory of its own that goes when it ends:
+     * tens of thousands of documents with nested arrays are compared there, and only the differences come back, in
+     * the order of their keys, each of them named.
+     */
+    @Test
+    void aLargeContainerIsComparedOnDiskAndEveryDifferenceIsNamed() throws Exception {
+        EmbeddedStore mirrored = store("mirrored");
+        EmbeddedStore other = store("other");
+        for (EmbeddedStore store : List.of(mirrored, other)) {
+            store.createContainer(ContainerProperties.of("orders", "/pk").withAnalyticalTtl(-1));
+        }
+        int orders = 20_000;
+        for (int order = 0; order < orders; order++) {
+            mirrored.createItem("orders", largeOrder(order, 1));
+            other.createItem("orders", largeOrder(order, 1));
+        }
+        sync(mirrored);
+        // At the same LSNs in both: order o1055's second line changes, to another quantity in each store; then the
+        // mirrored store replaces o5, and the other creates "extra" in o5's partition.
+        long changedLsn = mirrored.upsertItem("orders", largeOrder(1055, 3)).lsn();
+        other.upsertItem("orders", largeOrder(1055, 10));
+        long lastLsn = mirrored.upsertItem("orders", largeOrder(5, 3)).lsn();
+        other.createItem("orders", largeOrder(5, 1).replace("\"o5\"", "\"extra\""));
+        long o5Lsn = other.findItem("orders", PartitionKey.of("c5"), "o5").orElseThrow().lsn();
+        sync(mirrored);
+        Path spill = work.resolve("spill");
+
+        ReconcileReport report = new Reconciler(other, work.resolve("mirror"),
+                CatalogSettings.embedded(work.resolve("mirror")), clock, 10, spill).reconcile("orders");
+
+        int range = other.readContainer("orders").logPartitionOf(PartitionKey.of("c5"));
+        String partitionKey = "\"c5\"";
+        assertThat(report.differences()).containsExactly(
+                new Difference(range, partitionKey, "extra", "in the store, missing from the mirror"),
+                new Difference(range, partitionKey, "o1055", "$.items[1].qty: the store has 20, the mirror 6"),
+                new Difference(range, partitionKey, "o5", "the store has the version of LSN " + o5Lsn
+                        + ", the mirror that of LSN " + lastLsn),
+                new Difference(range, partitionKey, "o1055", "history: the change of LSN " + changedLsn
+                        + " differs from the store's"),
+                new Difference(range, partitionKey, "extra", "history: the change of LSN " + lastLsn
+                        + " is missing"),
+                new Difference(range, partitionKey, "o5", "history: the change of LSN " + lastLsn
+                        + " is not in the store's change log"));
+        assertThat(report.differenceCount()).isEqualTo(6);
+        assertThat(report.feedRanges().stream().mapToLong(feedRange -> feedRange.store().count()).sum())
+                .isEqualTo(orders + 1);
+        assertThat(report.feedRanges().stream().mapToLong(feedRange -> feedRange.mirror().count()).sum())
+                .isEqualTo(orders);
+        assertThat(report.feedRanges().stream().mapToLong(feedRange -> feedRange.storeChanges().count()).sum())
+                .isEqualTo(orders + 2);
+        assertThat(report.feedRanges().stream().mapToLong(feedRange -> feedRange.mirrorChanges().count()).sum())
+                .isEqualTo(orders + 2);
+        assertThat(report.feedRanges()).filteredOn(feedRange -> feedRange.feedRange() != range)
+                .allSatisfy(feedRange -> {
+                    assertThat(feedRange.mirror()).isEqualTo(feedRange.store());
+                    assertThat(feedRange.mirrorChanges()).isEqualTo(feedRange.storeChanges());
+                });
+        assertThat(contents(spill)).as("the reconcile's directory, removed").isEmpty();
+    }
+
+    @Test
+    void itsDirectoryGoesAlsoWhenTheReconcileFails() throws Exception {
+        EmbeddedStore store = store("store");
+        writeOrders(store, "7.25");
+        sync(store);
+        // A store that fails once the mirror's side is on disk.
+        StoreClient failing = (StoreClient) Proxy.newProxyInstance(StoreClient.class.getClassLoader(),
+                new Class<?>[] {StoreClient.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("scanItems")) {
+                        throw new IllegalStateException("the store is gone");
+                    }
+                    try {
+                        return method.invoke(store, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Path spill = work.resolve("spill");
+
+        assertThatThrownBy(() -> new Reconciler(failing, work.resolve("mirror"),
+                CatalogSettings.embedded(work.resolve("mirror")), clock, 10, spill).reconcile("orders"))
+                .hasMessage("the store is gone");
+
+        assertThat(contents(spill)).as("the reconcile's directory, removed").isEmpty();
+    }
+
+    /** An order with {@code o % 4} lines, each with tags (a nested array); line 2's quantity times {@code factor}. */
+    private static String largeOrder(int order, int factor) {
+        StringBuilder lines = new StringBuilder();
+        for (int line = 0; line < order % 4; line++) {
+            lines.append(line == 0 ? "" : ",").append("{\"sku\":\"s").append((order + line) % 97)
+                    .append("\",\"qty\":").append((line + 1) * (line == 1 ? factor : 1))
+                    .append(",\"tags\":[\"t").append(line).append("\",").append(order % 5).append("]}");
+        }
+        return "{\"id\":\"o" + order + "\",\"pk\":\"c" + order % 50 + "\",\"total\":" + order + ".5,"
+                + "\"items\":[" + lines + "]}";
+    }
+
+    private static List<Path> contents(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.toList();
+        }
     }
 
     private void writeOrders(EmbeddedStore store, String price) {
