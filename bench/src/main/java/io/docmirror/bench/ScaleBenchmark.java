@@ -33,13 +33,13 @@ import java.util.stream.Stream;
  * The mirror daemon at scale: for each container size, the demo's orders are loaded into a store (kept between runs),
  * mirrored once by {@code docmirror mirror run} in a process of its own, and then, for the figures, the daemon is
  * started again on the existing mirror and streams updates of random existing orders at
- * {@value #UPDATES_PER_SECOND} a second. Per size it prints: the first load (backfill and index), the time from the
- * daemon's start to its first commit on the existing mirror, freshness p50 and p99 of the updates, the daemon's heap
- * from its own GC log (the most used under {@value #HEAP}, and what is live after a full collection at the end of the
- * updates), the
- * document index's size on disk, and how long {@code docmirror status} and a first {@code docmirror sql} query take. The reference beside the heap: what the heap map the index replaced would hold for
- * the same orders (178 bytes an order, measured by {@link IcebergIndexBenchmark}). Usage:
- * {@code ScaleBenchmark workDir secondsOfUpdates size...}.
+ * {@value #UPDATES_PER_SECOND} a second. Per size it prints: the first load (the changes replayed, and the index), the
+ * time from the daemon's start to its first commit on the existing mirror, freshness p50 and p99 of the updates, the
+ * daemon's heap from its own GC log (the most used under {@value #HEAP}, and what is live after a full collection at
+ * the end of the updates), the document index's size on disk, how long {@code docmirror status} and a first
+ * {@code docmirror sql} query take, and how long {@code docmirror reconcile} takes with the most heap it used. The
+ * reference beside the heap: what the heap map the index replaced would hold for the same orders (178 bytes an order,
+ * measured by {@link IcebergIndexBenchmark}). Usage: {@code ScaleBenchmark workDir secondsOfUpdates size...}.
  */
 public final class ScaleBenchmark {
     private static final int UPDATES_PER_SECOND = 10_000;
@@ -54,7 +54,7 @@ public final class ScaleBenchmark {
     /** One container size's figures; times in seconds, sizes in bytes. */
     record Row(int orders, double firstLoadSeconds, double startToFirstCommitSeconds,
             FreshnessBenchmark.Phase updates, GcLog.Heap heap, long indexBytes, double statusSeconds,
-            double firstQuerySeconds) {
+            double firstQuerySeconds, double reconcileSeconds, long reconcileHeapBytes) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -71,16 +71,16 @@ public final class ScaleBenchmark {
     }
 
     private static void print(List<Row> rows) {
-        System.out.printf(Locale.ROOT, "%12s %11s %12s %10s %10s %9s %11s %11s %16s %12s %9s %12s%n", "orders",
-                "first load", "start→commit", "fresh p50", "fresh p99", "updates/s", "heap used", "live (full)",
-                "ref: heap map", "index disk", "status", "first query");
+        System.out.printf(Locale.ROOT, "%12s %11s %12s %10s %10s %9s %11s %11s %16s %12s %9s %12s %11s %15s%n",
+                "orders", "first load", "start→commit", "fresh p50", "fresh p99", "updates/s", "heap used",
+                "live (full)", "ref: heap map", "index disk", "status", "first query", "reconcile", "reconcile heap");
         for (Row row : rows) {
             System.out.printf(Locale.ROOT, "%,12d %9.0f s %10.2f s %7.0f ms %7.0f ms %,9.0f %8.0f MB %8.0f MB %13.0f MB "
-                            + "%9.0f MB %7.2f s %10.2f s%n", row.orders(), row.firstLoadSeconds(),
+                            + "%9.0f MB %7.2f s %10.2f s %9.1f s %12.0f MB%n", row.orders(), row.firstLoadSeconds(),
                     row.startToFirstCommitSeconds(), row.updates().p50(), row.updates().p99(),
                     row.updates().achievedRate(), row.heap().mostUsed() / 1e6, row.heap().mostLive() / 1e6,
                     row.orders() * HEAP_MAP_BYTES_PER_ORDER / 1e6, row.indexBytes() / 1e6, row.statusSeconds(),
-                    row.firstQuerySeconds());
+                    row.firstQuerySeconds(), row.reconcileSeconds(), row.reconcileHeapBytes() / 1e6);
         }
     }
 
@@ -130,8 +130,15 @@ public final class ScaleBenchmark {
                 double firstQuery = secondsToRun("sql", "--data", data.toString(),
                         "SELECT count(*) FROM " + DemoDataset.CONTAINER);
                 System.out.printf(Locale.ROOT, "status: %.2f s, a first query: %.2f s%n", status, firstQuery);
+                Path reconcileGcLog = directory.resolve("gc-reconcile.log");
+                Files.deleteIfExists(reconcileGcLog);
+                double reconcile = secondsToRun(List.of("-Xlog:gc:file=" + reconcileGcLog), "reconcile", "--data",
+                        data.toString(), "--store", server.baseUri());
+                long reconcileHeap = GcLog.read(reconcileGcLog).mostUsed();
+                System.out.printf(Locale.ROOT, "reconcile: %.1f s, %.0f MB of heap at most%n", reconcile,
+                        reconcileHeap / 1e6);
                 return new Row(orders, firstLoad, startToCommit, phase, GcLog.read(gcLog), indexBytes, status,
-                        firstQuery);
+                        firstQuery, reconcile, reconcileHeap);
             }
         }
     }
@@ -141,7 +148,14 @@ public final class ScaleBenchmark {
      * end: what a command that opens the mirror costs at this size.
      */
     private static double secondsToRun(String... arguments) throws IOException, InterruptedException {
+        return secondsToRun(List.of(), arguments);
+    }
+
+    /** {@link #secondsToRun(String...)}, with {@code jvmOptions} given to the JVM. */
+    private static double secondsToRun(List<String> jvmOptions, String... arguments)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(javaCommand());
+        command.addAll(1, jvmOptions);
         command.addAll(List.of(arguments));
         Path output = Files.createTempFile("docmirror-scale-command-", ".log");
         long started = System.nanoTime();

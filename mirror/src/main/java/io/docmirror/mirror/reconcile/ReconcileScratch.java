@@ -22,8 +22,11 @@ import static io.docmirror.layout.TableView.literal;
  * when it fails.
  */
 final class ReconcileScratch implements AutoCloseable {
-    /** What each database may hold in memory; beyond it, DuckDB spills its joins and sorts to disk. */
-    private static final String MEMORY_LIMIT = "256MB";
+    /**
+     * What each database may hold in memory; beyond it, DuckDB spills its joins and sorts to disk. At 256 MB, copying
+     * a million orders' line items sorted by key ran out of memory (DuckDB keeps some of a sort's blocks pinned).
+     */
+    private static final String MEMORY_LIMIT = "1GB";
 
     private final Path path;
 
