@@ -411,8 +411,10 @@ final class BatchWriter {
         boolean evolved = SchemaEvolution.evolve(table, schema, copier, committed.vectors(table.name()));
         // A file an earlier widening copied rows into, copied again now (a second widening in one batch): its rows
         // moved on row by row, so their documents' places are in the batch's changes already.
-        Set<String> leaving = Set.copyOf(table.leavingFiles());
-        moves.values().removeIf(moved -> leaving.contains(moved.newFile()));
+        if (!moves.isEmpty()) {
+            Set<String> leaving = Set.copyOf(table.leavingFiles());
+            moves.values().removeIf(moved -> leaving.contains(moved.newFile()));
+        }
         return evolved;
     }
 

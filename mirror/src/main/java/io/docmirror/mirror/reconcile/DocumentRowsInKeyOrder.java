@@ -3,6 +3,7 @@ package io.docmirror.mirror.reconcile;
 import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.TableSchema;
+import io.docmirror.flatten.SystemColumn;
 import org.duckdb.DuckDBConnection;
 
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static io.docmirror.flatten.SystemColumn.DOCUMENT_ID;
+import static io.docmirror.flatten.SystemColumn.ID;
+import static io.docmirror.flatten.SystemColumn.PARTITION_KEY;
 import static io.docmirror.layout.TableView.identifier;
 
 /**
@@ -73,7 +77,8 @@ final class DocumentRowsInKeyOrder implements AutoCloseable {
                 .toList());
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE " + copyOf(table) + " AS SELECT " + columns + " FROM "
-                    + identifier(table.name()) + " ORDER BY _pk, " + (table.isRoot() ? "id" : "_id"));
+                    + identifier(table.name()) + " ORDER BY " + PARTITION_KEY.columnName() + ", "
+                    + SystemColumn.documentId(table.isRoot()).columnName());
         }
         copies.add(copyOf(table));
     }
@@ -96,9 +101,9 @@ final class DocumentRowsInKeyOrder implements AutoCloseable {
             return false;
         }
         Row root = roots.row();
-        String partitionKey = (String) root.value("_pk");
-        String id = (String) root.value("id");
-        if (previous != null && partitionKey.equals(previous.value("_pk")) && id.equals(previous.value("id"))) {
+        String partitionKey = (String) root.value(PARTITION_KEY.columnName());
+        String id = (String) root.value(ID.columnName());
+        if (previous != null && partitionKey.equals(previous.value(PARTITION_KEY.columnName())) && id.equals(previous.value(ID.columnName()))) {
             // The same document's root row again: it gets the same child rows.
             List<Row> again = new ArrayList<>(rows);
             again.set(0, root);
@@ -129,8 +134,8 @@ final class DocumentRowsInKeyOrder implements AutoCloseable {
 
     /** Compares a child row's document key with a root row's as DuckDB ordered them. */
     private static int compare(Row child, String partitionKey, String id) {
-        int byPartitionKey = compareText((String) child.value("_pk"), partitionKey);
-        return byPartitionKey != 0 ? byPartitionKey : compareText((String) child.value("_id"), id);
+        int byPartitionKey = compareText((String) child.value(PARTITION_KEY.columnName()), partitionKey);
+        return byPartitionKey != 0 ? byPartitionKey : compareText((String) child.value(DOCUMENT_ID.columnName()), id);
     }
 
     /** Compares two texts as DuckDB orders them: by their UTF-8 bytes, unsigned (by code point). */

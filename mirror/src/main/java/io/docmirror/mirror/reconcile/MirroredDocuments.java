@@ -25,6 +25,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import static io.docmirror.flatten.SystemColumn.ID;
+import static io.docmirror.flatten.SystemColumn.LSN;
+import static io.docmirror.flatten.SystemColumn.PARTITION_KEY;
+import static io.docmirror.flatten.SystemColumn.TS;
 import static io.docmirror.layout.TableView.identifier;
 
 /**
@@ -147,10 +151,10 @@ final class MirroredDocuments implements AutoCloseable {
         Row root = rows.get(0);
         ObjectNode rebuilt = DocumentRebuilder.rebuild(rows);
         try {
-            return new Document((String) root.value("_pk"), (String) root.value("id"), (Long) root.value("_lsn"),
-                    root.value("_ts") == null ? 0 : (Long) root.value("_ts"), WRITER.writeValueAsBytes(rebuilt));
+            return new Document((String) root.value(PARTITION_KEY.columnName()), (String) root.value(ID.columnName()), (Long) root.value(LSN.columnName()),
+                    root.value(TS.columnName()) == null ? 0 : (Long) root.value(TS.columnName()), WRITER.writeValueAsBytes(rebuilt));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Cannot write the rebuilt document " + root.value("id"), e);
+            throw new IllegalStateException("Cannot write the rebuilt document " + root.value(ID.columnName()), e);
         }
     }
 
