@@ -10,7 +10,9 @@ import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.feed.derive.DerivationStatus;
 import io.docmirror.feed.processor.ChangeFeedEstimator;
 import io.docmirror.layout.EarlierLayout;
+import io.docmirror.layout.MirrorLayout;
 import io.docmirror.mirror.ContainerStatus;
+import io.docmirror.sql.CopyState;
 import io.docmirror.store.StoreClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
@@ -47,11 +50,12 @@ final class StatusCommand implements Callable<Integer> {
             statuses = ContainerStatus.ofMirroredContainers(dataDir.catalogSettings(), store, Clock.systemUTC());
             derivationStatuses = DerivationRunner.withDefaults(store, derivations).status();
         }
+        Optional<CopyState> copy = CopyState.read(dataDir.mirrorDirectory());
         if (json) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ObjectNode output = mapper.createObjectNode();
             ArrayNode containers = output.putArray("containers");
-            statuses.forEach(status -> containers.add(toJson(status, dataDir.mirrorDirectory())));
+            statuses.forEach(status -> containers.add(toJson(status, dataDir.mirrorDirectory(), copy)));
             ArrayNode derived = output.putArray("derivations");
             derivationStatuses.forEach(status -> derived.add(toJson(status)));
             System.out.println(mapper.writeValueAsString(output));
@@ -70,6 +74,9 @@ final class StatusCommand implements Callable<Integer> {
             if (status.cosmosFeedMode() != null) {
                 System.out.println("  source: " + status.cosmosFeedMode());
             }
+            System.out.println("  SQL copy: " + copy.map(state -> copyLine(state, status))
+                    .orElse("none kept yet (the SQL endpoint makes it in " + MirrorLayout.servingCopyDirectory(
+                            dataDir.mirrorDirectory()) + " as it first opens)"));
             EarlierLayout.message(dataDir.mirrorDirectory(), status.container())
                     .ifPresent(message -> System.out.println("  not mirrored: " + message));
             if (!status.damagedFiles().isEmpty()) {
@@ -85,9 +92,31 @@ final class StatusCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private static ObjectNode toJson(ContainerStatus status, Path mirrorDirectory) {
+    /** Where the SQL endpoint's copy of a container stands, next to the container's tables. */
+    private static String copyLine(CopyState copy, ContainerStatus status) {
+        Long batch = copy.batches().get(status.container());
+        String remade = copy.remadeBecause() == null ? "" : "; made again from the tables: " + copy.remadeBecause();
+        if (batch == null) {
+            return "not copied yet" + remade;
+        }
+        return "at batch " + batch + ", " + (status.batch() - batch) + " batch(es) behind the tables, as of "
+                + Instant.ofEpochMilli(copy.appliedAtMillis()) + remade;
+    }
+
+    private static ObjectNode toJson(ContainerStatus status, Path mirrorDirectory, Optional<CopyState> copy) {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("container", status.container());
+        copy.ifPresent(state -> {
+            ObjectNode copied = json.putObject("sqlCopy");
+            Long batch = state.batches().get(status.container());
+            if (batch == null) {
+                copied.putNull("batch");
+            } else {
+                copied.put("batch", batch).put("batchesBehind", status.batch() - batch);
+            }
+            copied.put("appliedAtMillis", state.appliedAtMillis());
+            copied.put("remadeBecause", state.remadeBecause());
+        });
         // A mirror in the manifest format of earlier versions is neither read nor converted: what to do about it.
         EarlierLayout.message(mirrorDirectory, status.container()).ifPresent(message -> json.put("earlierLayout",
                 message));

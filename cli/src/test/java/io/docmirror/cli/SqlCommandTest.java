@@ -1,5 +1,7 @@
 package io.docmirror.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +72,25 @@ class SqlCommandTest {
     }
 
     @Test
+    void statusShowsWhereTheSqlCopyStandsBesideTheTables() throws Exception {
+        sql("SELECT count(*) FROM orders");
+        Files.writeString(dir.resolve("more.jsonl"), "{\"id\":\"o3\",\"c\":\"x\",\"total\":1}\n");
+        assertThat(Docmirror.run("import", "--data", dir.toString(), "--container", "orders", "--pk", "/c",
+                dir.resolve("more.jsonl").toString())).isEqualTo(ExitCodes.OK);
+        assertThat(Docmirror.run("mirror", "sync", "--data", dir.toString())).isEqualTo(ExitCodes.OK);
+
+        JsonNode behind = new ObjectMapper().readTree(capture("status", "--data", dir.toString(), "--json"))
+                .path("containers").get(0);
+        assertThat(behind.path("sqlCopy").path("batchesBehind").asLong()).as("%s", behind).isEqualTo(1);
+
+        assertThat(sql("--format", "csv", "SELECT count(*) AS n FROM orders").lines()).containsExactly("n", "3");
+        JsonNode caughtUp = new ObjectMapper().readTree(capture("status", "--data", dir.toString(), "--json"))
+                .path("containers").get(0);
+        assertThat(caughtUp.path("sqlCopy").path("batchesBehind").asLong()).as("%s", caughtUp).isZero();
+        assertThat(caughtUp.path("sqlCopy").path("batch").asLong()).isEqualTo(caughtUp.path("batch").asLong());
+    }
+
+    @Test
     void refusedQueryFailsWithTheRule() {
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         PrintStream original = System.err;
@@ -90,6 +111,10 @@ class SqlCommandTest {
         command[1] = "--data";
         command[2] = dir.toString();
         System.arraycopy(arguments, 0, command, 3, arguments.length);
+        return capture(command);
+    }
+
+    private static String capture(String... command) {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));

@@ -26,6 +26,13 @@ import java.util.concurrent.ExecutorService;
 public final class ContainerSnapshot {
     /** The deletion vectors, a row a data file, of every container loaded into one DuckDB database. */
     public static final String DELETION_VECTORS = "docmirror_internal.deletion_vectors";
+    /** The history of a container mirrored without one: its columns, no row. */
+    public static final String NO_HISTORY = "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS _pk, NULL::BIGINT AS _lsn, "
+            + "NULL::BIGINT AS _ts, NULL::TIMESTAMP AS _commit_time, NULL::VARCHAR AS operation, NULL::BOOLEAN AS "
+            + "ttl_expired, NULL::VARCHAR AS document WHERE false";
+    /** The dead letters of a container that refused no document: their columns, no row. */
+    public static final String NO_DEAD_LETTERS = "SELECT NULL::VARCHAR AS container, NULL::VARCHAR AS id, "
+            + "NULL::BIGINT AS _lsn, NULL::VARCHAR AS reason, NULL::VARCHAR AS raw_document WHERE false";
 
     private final String container;
     private final Table root;
@@ -187,12 +194,22 @@ public final class ContainerSnapshot {
     public String currentState(String table, String rootRelation, OptionalLong asOfEpochSeconds) {
         FlattenedTable flat = flattened.stream().filter(candidate -> candidate.name().equals(table)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Container " + container + " has no table " + table));
-        String rows = flat.view().select(DELETION_VECTORS);
+        return withinAnalyticalTtl(flat, flat.view().select(DELETION_VECTORS), rootRelation, asOfEpochSeconds);
+    }
+
+    /**
+     * Of {@code rows}, the rows of one of {@link #tables()}, those of documents within the analytical TTL counted
+     * back from {@code asOfEpochSeconds} (empty: now); a child row through its document's root row.
+     *
+     * @param rootRelation the root table's current rows (a view's name), which a child table joins to
+     */
+    public String withinAnalyticalTtl(FlattenedTable table, String rows, String rootRelation,
+            OptionalLong asOfEpochSeconds) {
         long ttl = analyticalTtl();
         if (ttl < 0) {
             return rows;
         }
-        return flat.isRoot()
+        return table.isRoot()
                 ? "SELECT * FROM (" + rows + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl
                 : "SELECT c.* FROM (" + rows + ") AS c SEMI JOIN " + rootRelation
                         + " AS r ON c._id = r.id AND c._pk = r._pk";
@@ -205,12 +222,28 @@ public final class ContainerSnapshot {
 
     /** {@link #history()} with the analytical TTL counted back from {@code asOfEpochSeconds} (empty: now). */
     public String history(OptionalLong asOfEpochSeconds) {
+        return history.map(view -> historyWithinAnalyticalTtl(view.select(DELETION_VECTORS), asOfEpochSeconds))
+                .orElse(NO_HISTORY);
+    }
+
+    /** Of {@code rows}, rows of the history table, those within the analytical TTL (now). */
+    public String historyWithinAnalyticalTtl(String rows) {
+        return historyWithinAnalyticalTtl(rows, OptionalLong.empty());
+    }
+
+    private String historyWithinAnalyticalTtl(String rows, OptionalLong asOfEpochSeconds) {
         long ttl = analyticalTtl();
-        return history.map(view -> ttl < 0 ? view.select(DELETION_VECTORS) : "SELECT * FROM ("
-                + view.select(DELETION_VECTORS) + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl).orElse(
-                "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS _pk, NULL::BIGINT AS _lsn, NULL::BIGINT AS _ts, "
-                        + "NULL::TIMESTAMP AS _commit_time, NULL::VARCHAR AS operation, NULL::BOOLEAN AS "
-                        + "ttl_expired, NULL::VARCHAR AS document WHERE false");
+        return ttl < 0 ? rows : "SELECT * FROM (" + rows + ") WHERE _ts > " + now(asOfEpochSeconds) + " - " + ttl;
+    }
+
+    /** The history table's view; empty for a container mirrored without one. */
+    public Optional<TableView> historyView() {
+        return history;
+    }
+
+    /** The dead-letter table's view; empty while no document was refused. */
+    public Optional<TableView> deadLettersView() {
+        return deadLetters;
     }
 
     private static String now(OptionalLong asOfEpochSeconds) {
@@ -219,8 +252,6 @@ public final class ContainerSnapshot {
 
     /** Documents that could not be mirrored: {@code container, id, _lsn, reason, raw_document}. */
     public String deadLetters() {
-        return deadLetters.map(view -> view.select(DELETION_VECTORS)).orElse("SELECT NULL::VARCHAR AS container, "
-                + "NULL::VARCHAR AS id, NULL::BIGINT AS _lsn, NULL::VARCHAR AS reason, NULL::VARCHAR AS raw_document "
-                + "WHERE false");
+        return deadLetters.map(view -> view.select(DELETION_VECTORS)).orElse(NO_DEAD_LETTERS);
     }
 }

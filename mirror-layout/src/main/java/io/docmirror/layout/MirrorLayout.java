@@ -9,6 +9,7 @@ import java.nio.file.Path;
  * DATA/mirror/warehouse/&lt;container&gt;/&lt;table&gt;/     each table's data and metadata files
  * DATA/mirror/&lt;container&gt;/                        the mirror's own state of a container: its writer's lock and
  *                                                 the readers' leases ({@link ReaderLeases})
+ * DATA/mirror/_sql/                               the SQL endpoint's copy of the tables in DuckDB's own storage
  * </pre>
  */
 public final class MirrorLayout {
@@ -18,6 +19,14 @@ public final class MirrorLayout {
     /** The mirror directory of a data directory. */
     public static Path mirrorDirectory(Path dataDirectory) {
         return dataDirectory.resolve("mirror");
+    }
+
+    /**
+     * Where the SQL endpoint keeps its copy of the mirror's tables. No container's directory can have this name: a
+     * {@link DirectoryName} starts with a letter or digit.
+     */
+    public static Path servingCopyDirectory(Path mirrorDirectory) {
+        return mirrorDirectory.resolve("_sql");
     }
 
     /**

@@ -10,6 +10,7 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -23,6 +24,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.function.LongConsumer;
 
@@ -54,22 +56,33 @@ public final class TableView {
     private final Map<String, Long> fileSizes;
     /** How many rows each data file holds by the table's metadata, by local path. */
     private final Map<String, Long> rowCounts;
-    private final Map<String, PositionDeleteIndex> deleted;
+    /** Each data file's deletion vector, by the data file's local path: read only when asked for. */
+    private final Map<String, DeleteFile> vectors;
+    private final FileIO io;
+    /** The deleted positions of every file with a deletion vector, once {@link #deleted()} has read them. */
+    private Map<String, PositionDeleteIndex> deleted;
     /** The deletion vectors that could not be read, each described: which rows are live in their files is unknown. */
-    private final List<String> unreadableVectors;
+    private List<String> unreadableVectors;
     /** Which files can be read by column name rather than through a field-id map; null: none. */
     private final ColumnNames names;
 
     private TableView(String table, Schema schema, Map<String, Long> fileSizes, Map<String, Long> rowCounts,
-            Map<String, PositionDeleteIndex> deleted, List<String> unreadableVectors, ColumnNames names) {
+            Map<String, DeleteFile> vectors, FileIO io, ColumnNames names) {
         this.table = table;
         this.schema = schema;
         this.names = names;
         this.fileSizes = Map.copyOf(fileSizes);
         this.rowCounts = Map.copyOf(rowCounts);
         this.dataFiles = List.copyOf(fileSizes.keySet());
-        this.deleted = deleted;
-        this.unreadableVectors = List.copyOf(unreadableVectors);
+        this.vectors = Map.copyOf(vectors);
+        this.io = io;
+    }
+
+    private TableView(String table, Schema schema, Map<String, Long> fileSizes, Map<String, Long> rowCounts,
+            Map<String, PositionDeleteIndex> deleted) {
+        this(table, schema, fileSizes, rowCounts, Map.of(), null, null);
+        this.deleted = Map.copyOf(deleted);
+        this.unreadableVectors = List.of();
     }
 
     /**
@@ -79,19 +92,20 @@ public final class TableView {
      */
     public static TableView current(Table table, ExecutorService planner) {
         Snapshot snapshot = table.currentSnapshot();
-        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of(), Map.of(),
-                List.of(), null)
+        return snapshot == null ? new TableView(table.name(), table.schema(), Map.of(), Map.of(), Map.of())
                 : of(table, snapshot.snapshotId(), planner);
     }
 
-    /** The view of one snapshot of the table, read with the schema the snapshot was written with. */
+    /**
+     * The view of one snapshot of the table, read with the schema the snapshot was written with. Its deletion vectors
+     * are read when first needed.
+     */
     public static TableView of(Table table, long snapshotId, ExecutorService planner) {
         Snapshot snapshot = table.snapshot(snapshotId);
         Schema schema = snapshot.schemaId() == null ? table.schema() : table.schemas().get(snapshot.schemaId());
         Map<String, Long> files = new LinkedHashMap<>();
         Map<String, Long> rowCounts = new LinkedHashMap<>();
-        Map<String, PositionDeleteIndex> deleted = new LinkedHashMap<>();
-        List<String> unreadableVectors = new ArrayList<>();
+        Map<String, DeleteFile> vectors = new LinkedHashMap<>();
         ColumnNames names = ColumnNames.of(table, schema);
         TableScan scan = table.newScan().useSnapshot(snapshotId).planWith(planner);
         if (names.mayReadByName()) {
@@ -105,19 +119,13 @@ public final class TableView {
                 files.put(file, task.file().fileSizeInBytes());
                 rowCounts.put(file, task.file().recordCount());
                 for (DeleteFile vector : task.deletes()) {
-                    try {
-                        deleted.put(file, DeletionVectors.read(table.io(), vector));
-                    } catch (NotFoundException | UncheckedIOException e) {
-                        // Damage like a data file's: this table fails to answer, the mirror's other tables go on.
-                        unreadableVectors.add(localPath(vector.location()) + " (the deletion vector of " + file
-                                + ") cannot be read: " + e.getMessage());
-                    }
+                    vectors.put(file, vector);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot plan a read of " + table.name(), e);
         }
-        return new TableView(table.name(), schema, files, rowCounts, deleted, unreadableVectors, names);
+        return new TableView(table.name(), schema, files, rowCounts, vectors, table.io(), names);
     }
 
     /**
@@ -138,7 +146,7 @@ public final class TableView {
                 deletedByPath.put(path, positions);
             }
         }
-        return new TableView(table, schema, sizes, rowCounts, deletedByPath, List.of(), null);
+        return new TableView(table, schema, sizes, rowCounts, deletedByPath);
     }
 
     public String table() {
@@ -154,6 +162,41 @@ public final class TableView {
         return dataFiles;
     }
 
+    /** The size {@code file} (one of {@link #dataFiles}) has by the table's metadata. */
+    public long fileSize(String file) {
+        return fileSizes.get(file);
+    }
+
+    /** The deletion vector of {@code file} (one of {@link #dataFiles}); empty when none of its rows is deleted. */
+    public Optional<DeleteFile> vector(String file) {
+        return Optional.ofNullable(vectors.get(file));
+    }
+
+    /** The positions {@code vector} (one of {@link #vector}'s) deletes, read now. */
+    public PositionDeleteIndex read(DeleteFile vector) {
+        return DeletionVectors.read(io, vector);
+    }
+
+    /** Every deleted position, by file; the vectors are read at the first call. */
+    private synchronized Map<String, PositionDeleteIndex> deleted() {
+        if (deleted == null) {
+            Map<String, PositionDeleteIndex> read = new LinkedHashMap<>();
+            List<String> unreadable = new ArrayList<>();
+            vectors.forEach((file, vector) -> {
+                try {
+                    read.put(file, DeletionVectors.read(io, vector));
+                } catch (NotFoundException | UncheckedIOException e) {
+                    // Damage like a data file's: this table fails to answer, the mirror's other tables go on.
+                    unreadable.add(localPath(vector.location()) + " (the deletion vector of " + file
+                            + ") cannot be read: " + e.getMessage());
+                }
+            });
+            deleted = read;
+            unreadableVectors = List.copyOf(unreadable);
+        }
+        return deleted;
+    }
+
     /**
      * The data files that cannot be read as the metadata records them (missing, or of another size), and the
      * deletion vectors that could not be read, each described; a query of the table fails while there are any.
@@ -161,13 +204,14 @@ public final class TableView {
     public List<String> damagedFiles() {
         List<String> damaged = new ArrayList<>();
         fileSizes.forEach((file, size) -> FileDamage.of(file, size).ifPresent(damaged::add));
+        deleted();
         damaged.addAll(unreadableVectors);
         return damaged;
     }
 
     /** How many rows the deletion vectors delete. */
     public long deletedRows() {
-        return deleted.values().stream().mapToLong(PositionDeleteIndex::cardinality).sum();
+        return deleted().values().stream().mapToLong(PositionDeleteIndex::cardinality).sum();
     }
 
     /**
@@ -177,6 +221,7 @@ public final class TableView {
      * @throws IllegalStateException when a deletion vector could not be read: which rows are live is then unknown
      */
     public void insertVectors(Connection connection, String vectorRelation) throws SQLException {
+        Map<String, PositionDeleteIndex> deleted = deleted();
         if (!unreadableVectors.isEmpty()) {
             throw new IllegalStateException("Cannot read the rows of " + table + ": "
                     + String.join("; ", unreadableVectors));
@@ -201,7 +246,7 @@ public final class TableView {
         }
         char[] bits = new char[(int) rows];
         Arrays.fill(bits, '0');
-        deleted.get(file).forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
+        deleted().get(file).forEach((LongConsumer) position -> bits[Math.toIntExact(position)] = '1');
         return new String(bits);
     }
 
@@ -223,6 +268,7 @@ public final class TableView {
             return "SELECT " + String.join(", ", typed) + " WHERE false";
         }
         List<String> scans = new ArrayList<>();
+        Map<String, PositionDeleteIndex> deleted = deleted();
         List<String> whole = dataFiles.stream().filter(file -> !deleted.containsKey(file)).toList();
         if (!whole.isEmpty()) {
             scans.add("SELECT " + projection + " FROM " + read(whole, false) + " d");
@@ -249,10 +295,19 @@ public final class TableView {
      * order through filters and projections ({@code preserve_insertion_order}, on by default).
      */
     public String selectInFileOrder() {
+        Map<String, PositionDeleteIndex> deleted = deleted();
         List<String> vectors = dataFiles.stream()
                 .map(file -> deleted.containsKey(file) ? literal(bits(file)) + "::BIT" : "NULL::BIT").toList();
         return "SELECT " + projection() + " FROM " + read(dataFiles, true) + " d"
                 + (deleted.isEmpty() ? "" : " WHERE " + liveRows("[" + String.join(", ", vectors) + "]"));
+    }
+
+    /**
+     * The query of every row of one data file (one of {@link #dataFiles}), deleted ones included: the table's
+     * columns in schema order, then the row's position in the file ({@code file_row_number}).
+     */
+    public String selectWithPositions(String file) {
+        return "SELECT " + projection() + ", d.file_row_number FROM " + read(List.of(file), true) + " d";
     }
 
     /** Every column of the table, read from the scan {@code d}. */

@@ -1,17 +1,18 @@
 package io.docmirror.sql;
 
+import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.TableView;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.duckdb.DuckDBConnection;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static io.docmirror.layout.TableView.identifier;
@@ -19,17 +20,16 @@ import static io.docmirror.layout.TableView.literal;
 
 
 /**
- * Writes one generation of the SQL catalog: a DuckDB database file with a view per mirrored table (current state),
- * a {@code <container>_history} view per container, each under the name {@link SqlNames} gives it, and the catalog
- * ({@code docmirror_tables}, {@code docmirror_columns}, {@code docmirror_conflicts}, {@code docmirror_dead_letters},
- * {@code docmirror_freshness}, {@code docmirror_errors}). The file holds no data: the views read the Parquet files
- * that the snapshot lists.
+ * Writes the SQL catalog into the {@link ServingCopy}, in the transaction that brings the copy to a snapshot of the
+ * mirror: a view per mirrored table (current state) and a {@code <container>_history} view per container over the
+ * copied tables, each under the name {@link SqlNames} gives it, and the catalog ({@code docmirror_tables},
+ * {@code docmirror_columns}, {@code docmirror_conflicts}, {@code docmirror_dead_letters}, {@code docmirror_freshness},
+ * {@code docmirror_errors}).
  */
 final class CatalogWriter {
-    /** The catalog's own relations (views, and tables for what is fixed per generation). */
+    /** The catalog's own relations (views, and tables for what is fixed per snapshot). */
     static final List<String> CATALOG_VIEWS = List.of("docmirror_tables", "docmirror_columns",
             "docmirror_conflicts", "docmirror_dead_letters", "docmirror_freshness", "docmirror_errors");
-    private static final Logger log = LoggerFactory.getLogger(CatalogWriter.class);
 
     private final SqlNames names;
     private final List<String> tableRows = new ArrayList<>();
@@ -38,65 +38,112 @@ final class CatalogWriter {
     private final List<String> deadLetterSelects = new ArrayList<>();
     private final List<String> freshnessRows = new ArrayList<>();
     private final List<String> errorRows = new ArrayList<>();
+    /** The keys of the copied tables the catalog shows ({@link CopiedTable}). */
+    private final Set<String> copied = new HashSet<>();
 
     private CatalogWriter(SqlNames names) {
         this.names = names;
     }
 
-    /**
-     * Creates every container's views, then the catalog. A container whose views cannot be created (a Parquet file
-     * that cannot be read, say) is left out and listed in {@code docmirror_errors}, so that every other container
-     * still answers.
-     */
-    static void write(MirrorSnapshot snapshot, Path databaseFile) throws SQLException {
-        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.containers(), CATALOG_VIEWS));
-        try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + databaseFile);
-                Statement statement = connection.createStatement()) {
-            for (Map.Entry<String, MirroredContainer> container : snapshot.containers().entrySet()) {
-                writer.serve(connection, container.getKey(), container.getValue());
-            }
-            statement.execute("BEGIN TRANSACTION");
-            for (String sql : writer.catalogStatements()) {
-                statement.execute(sql);
-            }
-            statement.execute("COMMIT");
-            statement.execute("CHECKPOINT");
+    /** A container whose tables cannot be copied now (a data file that cannot be read, say). */
+    static final class ContainerFailure extends Exception {
+        private final String container;
+
+        ContainerFailure(String container, SQLException cause) {
+            super(cause.getMessage(), cause);
+            this.container = container;
+        }
+
+        String container() {
+            return container;
         }
     }
 
-    /** Creates one container's views in one transaction, and its rows of the catalog; or records why it cannot. */
-    private void serve(Connection connection, String container, MirroredContainer mirrored) throws SQLException {
+    /**
+     * Brings every container's copied tables to {@code snapshot} and creates its views, then the catalog, replacing
+     * the views and catalog there were. A container of {@code failed} is left out and listed in
+     * {@code docmirror_errors} with its reason; its copied tables stay as they were.
+     *
+     * @return the keys of the copied tables the catalog now shows: every other one of a container not in
+     *     {@code failed} is left over
+     * @throws ContainerFailure when a container's tables cannot be copied: roll the transaction back and write
+     *     again with it among {@code failed}
+     */
+    static Set<String> write(DuckDBConnection connection, MirrorSnapshot snapshot, Map<String, String> failed)
+            throws SQLException, ContainerFailure {
+        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.containers(), CATALOG_VIEWS));
+        dropViewsAndCatalog(connection);
+        for (Map.Entry<String, MirroredContainer> container : snapshot.containers().entrySet()) {
+            String reason = failed.get(container.getKey());
+            if (reason == null) {
+                writer.serve(connection, container.getKey(), container.getValue());
+            } else {
+                writer.errorRows.add("(" + literal(container.getKey()) + ", " + literal(reason
+                        + " (when a file is damaged, `docmirror repair --container " + container.getKey()
+                        + "` mends it)") + ")");
+            }
+        }
+        try (Statement statement = connection.createStatement()) {
+            for (String sql : writer.catalogStatements()) {
+                statement.execute(sql);
+            }
+        }
+        return writer.copied;
+    }
+
+    /** The key of one of a container's copied tables. */
+    static String key(String container, String table) {
+        return container + "\n" + table;
+    }
+
+    /** Whether a copied table's key is one of {@code container}'s. */
+    static boolean isOf(String key, String container) {
+        return key.startsWith(container + "\n");
+    }
+
+    /** Drops every view and table of the main schema: the endpoint's own, since users can create none. */
+    private static void dropViewsAndCatalog(DuckDBConnection connection) throws SQLException {
+        List<String> drops = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet relations = statement.executeQuery("SELECT 'VIEW', view_name FROM duckdb_views() "
+                        + "WHERE schema_name = 'main' AND NOT internal AND NOT temporary UNION ALL "
+                        + "SELECT 'TABLE', table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+                        + "AND NOT temporary")) {
+            while (relations.next()) {
+                drops.add("DROP " + relations.getString(1) + " " + identifier(relations.getString(2)));
+            }
+        }
+        try (Statement statement = connection.createStatement()) {
+            for (String drop : drops) {
+                statement.execute(drop);
+            }
+        }
+    }
+
+    /** Copies one container's tables and creates its views, and its rows of the catalog. */
+    private void serve(DuckDBConnection connection, String container, MirroredContainer mirrored)
+            throws SQLException, ContainerFailure {
         List<MirroredContainer.Table> tables = mirrored.tables();
         String root = names.table(container, tables.get(0).name());
+        try (Statement statement = connection.createStatement()) {
+            for (MirroredContainer.Table table : tables) {
+                statement.execute("CREATE VIEW " + identifier(names.table(container, table.name())) + " AS "
+                        + mirrored.currentState(table, copy(connection, container, table.name(),
+                                mirrored.view(table)), identifier(root)));
+            }
+            Optional<TableView> history = mirrored.historyView();
+            statement.execute("CREATE VIEW " + identifier(names.history(container)) + " AS " + mirrored.history(
+                    history.isEmpty() ? Optional.empty()
+                            : Optional.of(copy(connection, container, "\nhistory", history.get()))));
+            Optional<TableView> deadLetters = mirrored.deadLettersView();
+            deadLetterSelects.add(deadLetters.isEmpty() ? ContainerSnapshot.NO_DEAD_LETTERS
+                    : copy(connection, container, "\ndead-letters", deadLetters.get()));
+        } catch (SQLException e) {
+            throw new ContainerFailure(container, e);
+        }
         freshnessRows.add("(" + literal(container) + ", " + mirrored.version() + "::BIGINT, "
                 + timestamp(mirrored.committedAt()) + ", " + timestamp(mirrored.lastEventTs()) + ", "
                 + positions(mirrored.positions()) + ", " + literal(names.history(container)) + ")");
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("BEGIN TRANSACTION");
-            List<String> damaged = mirrored.damagedFiles();
-            if (!damaged.isEmpty()) {
-                throw new SQLException("Damaged files: " + String.join("; ", damaged));
-            }
-            mirrored.prepare(connection);
-            for (MirroredContainer.Table table : tables) {
-                statement.execute("CREATE VIEW " + identifier(names.table(container, table.name())) + " AS "
-                        + mirrored.currentState(table, identifier(root)));
-            }
-            statement.execute("CREATE VIEW " + identifier(names.history(container)) + " AS " + mirrored.history());
-            // Bound here, so that a dead-letter file that cannot be read fails this container, not the catalog.
-            statement.execute("CREATE TEMP VIEW dead_letters_check AS " + mirrored.deadLetters());
-            statement.execute("DROP VIEW dead_letters_check");
-            statement.execute("COMMIT");
-        } catch (SQLException e) {
-            // DuckDB's driver closes a statement that failed: roll back on a new one.
-            try (Statement rollback = connection.createStatement()) {
-                rollback.execute("ROLLBACK");
-            }
-            log.warn("Container {} is left out of the SQL catalog: {}", container, e.getMessage(), e);
-            errorRows.add("(" + literal(container) + ", " + literal(e.getMessage() + " (when a file is damaged, "
-                    + "`docmirror repair --container " + container + "` mends it)") + ")");
-            return;
-        }
         for (MirroredContainer.Table table : tables) {
             String sqlName = names.table(container, table.name());
             tableRows.add("SELECT " + literal(table.name()) + ", " + literal(container) + ", "
@@ -118,7 +165,14 @@ final class CatalogWriter {
                     + conflict.count() + ", " + conflict.sampleIds().stream().map(TableView::literal)
                     .collect(Collectors.joining(", ", "[", "]::VARCHAR[]")) + ")");
         }
-        deadLetterSelects.add(mirrored.deadLetters());
+    }
+
+    /** Brings one table's copy to {@code view}: the query of its live rows. */
+    private String copy(DuckDBConnection connection, String container, String table, TableView view)
+            throws SQLException {
+        String key = key(container, table);
+        copied.add(key);
+        return CopiedTable.bringTo(connection, key, view).select(view.schema());
     }
 
     private List<String> catalogStatements() {

@@ -12,9 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A user's JDBC connection to the endpoint. Statements are made on the current catalog generation's DuckDB
- * connection ({@link SqlSession}); when a newer generation opens, the next statement moves to it. Everything reads
- * in auto-commit mode, each query a snapshot of one generation.
+ * A user's JDBC connection to the endpoint: a DuckDB connection to its copy ({@link SqlSession}). Everything reads
+ * in auto-commit mode, each query a snapshot of the copy.
  */
 final class EndpointConnection implements InvocationHandler {
     private final SqlEndpoint endpoint;
@@ -50,18 +49,14 @@ final class EndpointConnection implements InvocationHandler {
         return proxy;
     }
 
-    /** The session on the generation a new query should use, moving to a newer generation when there is one. */
+    /** The session a new query runs on, after the endpoint applied newer commits when a look for them was due. */
     synchronized SqlSession session() throws SQLException {
         if (closed) {
             throw new SQLException("The connection is closed");
         }
-        SqlGeneration generation = endpoint.generation();
-        if (session == null || session.generation() != generation) {
-            SqlSession previous = session;
-            session = SqlSession.open(generation);
-            if (previous != null) {
-                previous.supersede();
-            }
+        ServingCopy copy = endpoint.copy();
+        if (session == null) {
+            session = SqlSession.open(copy);
         }
         return session;
     }

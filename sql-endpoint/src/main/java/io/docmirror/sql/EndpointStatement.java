@@ -9,8 +9,6 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,25 +18,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * applied to every query: the {@link StatementGuard}, the column limit (checked on a prepared statement's query
  * before it runs, on a plain statement's result before a row is read) and the query timeout (the query is
  * cancelled; the connection stays usable).
- *
- * <p>A statement made before a newer catalog generation opened moves to it at its next execution: it is prepared
- * again there and the settings and parameters set on it so far are applied again, in order.
  */
 final class EndpointStatement implements InvocationHandler {
     private final EndpointConnection connection;
     /** The query of a prepared statement; null for a plain statement. */
     private final String preparedSql;
-    /** The calls that configure the statement ({@code setFetchSize}, {@code setString(1, ...)}), latest per key. */
-    private final Map<String, Replay> settings = new LinkedHashMap<>();
     private Statement proxy;
     private SqlSession session;
     private Statement target;
     private int queryTimeoutSeconds;
     private ResultSet currentResult;
     private boolean closed;
-
-    private record Replay(Method method, Object[] args) {
-    }
 
     private EndpointStatement(EndpointConnection connection, String preparedSql) {
         this.connection = connection;
@@ -63,12 +53,12 @@ final class EndpointStatement implements InvocationHandler {
 
     /**
      * Makes the DuckDB statement on {@code next}, a prepared query when {@code sql} is given (checked by the guard
-     * and against the column limit before it can run), and applies the settings made so far.
+     * and against the column limit before it can run).
      */
     private void bind(SqlSession next, String sql) throws SQLException {
         Statement made;
         if (sql != null) {
-            next.generation().guard().check(sql);
+            next.copy().guard().check(sql);
             PreparedStatement prepared = next.connection().prepareStatement(sql);
             try {
                 checkColumns(prepared.getMetaData().getColumnCount());
@@ -81,17 +71,8 @@ final class EndpointStatement implements InvocationHandler {
             made = next.connection().createStatement();
         }
         next.statementOpened();
-        SqlSession previous = session;
-        Statement previousTarget = target;
         session = next;
         target = made;
-        if (previousTarget != null) {
-            previousTarget.close();
-            previous.statementClosed();
-        }
-        for (Replay replay : settings.values()) {
-            JdbcProxies.invoke(target, replay.method(), replay.args());
-        }
     }
 
     @Override
@@ -131,22 +112,7 @@ final class EndpointStatement implements InvocationHandler {
                 break;
         }
         checkOpen();
-        if (name.startsWith("set") || name.equals("clearParameters")) {
-            remember(method, args);
-        }
         return JdbcProxies.invoke(target, method, args);
-    }
-
-    /** Keeps a setting for a later re-preparation: one entry per setting, or per parameter index. */
-    private void remember(Method method, Object[] args) {
-        if (method.getName().equals("clearParameters")) {
-            settings.keySet().removeIf(key -> key.startsWith("parameter "));
-            return;
-        }
-        boolean parameter = method.getDeclaringClass() == PreparedStatement.class && args != null
-                && args.length > 0 && args[0] instanceof Integer;
-        String key = parameter ? "parameter " + args[0] : method.getName();
-        settings.put(key, new Replay(method, args));
     }
 
     /**
@@ -161,15 +127,13 @@ final class EndpointStatement implements InvocationHandler {
         if (withSql && preparedSql != null) {
             throw new SQLException("A prepared statement runs its own query; use a Statement for another");
         }
-        SqlSession current = connection.session();
-        if (current != session) {
-            bind(current, preparedSql);
-        }
+        // Applies newer commits of the mirror to the copy first, when a look for them is due.
+        connection.session();
         currentResult = null;
         Query<Boolean> run;
         if (withSql) {
             String sql = (String) args[0];
-            session.generation().guard().check(sql);
+            session.copy().guard().check(sql);
             Statement plain = target;
             run = () -> plain.execute(sql);
         } else if (target instanceof PreparedStatement query) {

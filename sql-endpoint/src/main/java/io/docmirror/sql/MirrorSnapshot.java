@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one generation of the SQL catalog shows: every mirrored container at the snapshots one read of the catalog's
+ * What the SQL catalog shows after one look at the mirror: every mirrored container at the snapshots one read of the catalog's
  * pointers found ({@link CatalogReader}), each held with a reader's lease on its batch ({@link ReaderLeases}), so
  * that the mirror expires none of the snapshots the views read until this is closed. From the embedded catalog the
  * read is one query, so every container is at the batch it had at one moment; from a REST catalog each container is
@@ -48,9 +48,7 @@ record MirrorSnapshot(List<Path> readableDirectories, Map<String, MirroredContai
         Map<String, MirroredContainer> containers = new TreeMap<>();
         Map<String, String> commits = new TreeMap<>();
         List<ReaderLeases.Lease> leases = new ArrayList<>();
-        List<Path> readable = new ArrayList<>(List.of(mirrorDirectory));
-        catalog.settings().localWarehouse().filter(warehouse -> !warehouse.startsWith(mirrorDirectory))
-                .ifPresent(readable::add);
+        List<Path> readable = readableDirectories(mirrorDirectory, catalog);
         try {
             CatalogPointers pointers = catalog.pointers();
             commits(pointers).forEach((container, commit) -> ContainerSnapshot.of(container,
@@ -68,6 +66,14 @@ record MirrorSnapshot(List<Path> readableDirectories, Map<String, MirroredContai
             throw e;
         }
         return new MirrorSnapshot(readable, containers, commits, leases);
+    }
+
+    /** Where the tables' files are: the mirror directory, and the catalog's warehouse when it is elsewhere. */
+    static List<Path> readableDirectories(Path mirrorDirectory, CatalogReader catalog) {
+        List<Path> readable = new ArrayList<>(List.of(mirrorDirectory));
+        catalog.settings().localWarehouse().filter(warehouse -> !warehouse.startsWith(mirrorDirectory))
+                .ifPresent(readable::add);
+        return readable;
     }
 
     /** Lets the mirror remove what only these batches need. */

@@ -10,14 +10,14 @@ import io.docmirror.layout.TableView;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.types.Types;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
- * One mirrored container as a generation of the SQL catalog shows it ({@link ContainerSnapshot}): its tables and
+ * One mirrored container as the SQL catalog shows it ({@link ContainerSnapshot}): its tables and
  * their columns, its conflicts, where it stands, and the SQL of its views.
  */
 final class MirroredContainer {
@@ -84,36 +84,42 @@ final class MirroredContainer {
                 .orElse(List.of());
     }
 
-    /**
-     * The files of its tables that cannot be read as their metadata records them (missing, truncated): the views
-     * name their files without reading them, so a damaged file would only fail the queries that reach it.
-     */
-    List<String> damagedFiles() {
-        return snapshot.damagedFiles();
-    }
-
-    /** Puts what the views need into the generation's database before they are created (deletion vectors). */
-    void prepare(Connection connection) throws SQLException {
-        snapshot.loadDeletionVectors(connection);
+    /** The view of one of {@link #tables()}'s Iceberg snapshot: its files and deletion vectors. */
+    TableView view(Table table) {
+        return flattened(table).view();
     }
 
     /**
-     * The current rows of one of {@link #tables()}.
+     * The current rows of one of {@link #tables()}: of {@code rows} (its copied rows), those the analytical TTL keeps.
      *
      * @param rootRelation the SQL name of the root table's view, which a child table may join to
      */
-    String currentState(Table table, String rootRelation) {
-        return snapshot.currentState(table.name(), rootRelation);
+    String currentState(Table table, String rows, String rootRelation) {
+        return snapshot.withinAnalyticalTtl(flattened(table), rows, rootRelation, OptionalLong.empty());
     }
 
-    /** Every change: {@code id, _pk, _lsn, _ts, _commit_time, operation, ttl_expired, document}. */
-    String history() {
-        return snapshot.history();
+    private ContainerSnapshot.FlattenedTable flattened(Table table) {
+        return snapshot.tables().stream().filter(candidate -> candidate.name().equals(table.name())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Container " + name() + " has no table "
+                        + table.name()));
     }
 
-    /** Documents that could not be mirrored: {@code container, id, _lsn, reason, raw_document}. */
-    String deadLetters() {
-        return snapshot.deadLetters();
+    /** The history table's view; empty for a container mirrored without one. */
+    Optional<TableView> historyView() {
+        return snapshot.historyView();
+    }
+
+    /**
+     * Every change: {@code id, _pk, _lsn, _ts, _commit_time, operation, ttl_expired, document}, of {@code rows} (the
+     * copied history) those the analytical TTL keeps; no row without a history.
+     */
+    String history(Optional<String> rows) {
+        return rows.map(snapshot::historyWithinAnalyticalTtl).orElse(ContainerSnapshot.NO_HISTORY);
+    }
+
+    /** The dead-letter table's view: {@code container, id, _lsn, reason, raw_document}; empty while there is none. */
+    Optional<TableView> deadLettersView() {
+        return snapshot.deadLettersView();
     }
 
     private static <T> T read(String json, TypeReference<T> type, T absent) {

@@ -2,8 +2,7 @@ package io.docmirror.sql;
 
 import io.docmirror.layout.CatalogOptions;
 import io.docmirror.layout.CatalogReader;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.docmirror.layout.MirrorLayout;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,9 +17,10 @@ import static java.util.Objects.requireNonNull;
  * The mirror served as SQL: each connection reads the current state and history of every mirrored table through
  * DuckDB, read-only and sandboxed, with the column limit, memory limit and query timeout of {@link SqlConfig}.
  *
- * <p>Every query runs against one catalog generation (the newest commit of each container when the
- * generation opened), so it never sees half a batch. A query first looks for newer versions when the last look is
- * older than {@code sql.refresh-interval-ms}; a newer generation then opens and later queries use it.
+ * <p>Queries read a copy of the mirror's tables in DuckDB's own storage ({@link ServingCopy}), kept in the mirror
+ * directory. Each new commit of the mirror is applied to it in one transaction, so a query never sees half a
+ * batch. A query first looks for newer commits when the last look is older than {@code sql.refresh-interval-ms}, and
+ * applies them before it runs.
  *
  * <pre>{@code
  * try (SqlEndpoint endpoint = SqlEndpoint.open(mirrorDirectory, SqlConfig.defaults());
@@ -30,22 +30,19 @@ import static java.util.Objects.requireNonNull;
  * }</pre>
  */
 public final class SqlEndpoint implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(SqlEndpoint.class);
-
     private final Path mirrorDirectory;
     private final CatalogReader catalog;
     private final SqlConfig config;
-    private final WorkDirectory workDirectory;
+    private final ServingCopy copy;
     private final ScheduledExecutorService timeouts;
-    private SqlGeneration current;
     private long lastLookNanos;
     private boolean closed;
 
-    private SqlEndpoint(Path mirrorDirectory, CatalogReader catalog, SqlConfig config, WorkDirectory workDirectory) {
+    private SqlEndpoint(Path mirrorDirectory, CatalogReader catalog, SqlConfig config, ServingCopy copy) {
         this.mirrorDirectory = mirrorDirectory;
         this.catalog = catalog;
         this.config = config;
-        this.workDirectory = workDirectory;
+        this.copy = copy;
         this.timeouts = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "docmirror-sql-timeouts");
             thread.setDaemon(true);
@@ -55,9 +52,9 @@ public final class SqlEndpoint implements AutoCloseable {
 
     /**
      * Opens the endpoint over a mirror directory ({@code DATA/mirror}) whose tables are in its embedded catalog;
-     * containers mirrored later appear as they commit their first version. Catalog generations live in a temporary
-     * directory removed on close ({@link WorkDirectory}: or at exit, or by the next endpoint when the process was
-     * killed).
+     * containers mirrored later appear as they commit their first version. The copy of the tables is brought up to
+     * date before this returns. Spill files live in a temporary directory removed on close ({@link WorkDirectory}:
+     * or at exit, or by the next endpoint when the process was killed).
      */
     public static SqlEndpoint open(Path mirrorDirectory, SqlConfig config) throws SQLException {
         return open(mirrorDirectory, CatalogOptions.embedded(), config);
@@ -77,8 +74,17 @@ public final class SqlEndpoint implements AutoCloseable {
         CatalogReader reader = CatalogReader.open(catalog.settings(directory));
         SqlEndpoint endpoint;
         try {
-            endpoint = new SqlEndpoint(directory, reader, config, WorkDirectory.create());
-        } catch (RuntimeException e) {
+            WorkDirectory work = WorkDirectory.create();
+            ServingCopy copy;
+            try {
+                copy = ServingCopy.open(MirrorLayout.servingCopyDirectory(directory), work.path(),
+                        MirrorSnapshot.readableDirectories(directory, reader), config, work::remove);
+            } catch (SQLException | RuntimeException e) {
+                work.remove();
+                throw e;
+            }
+            endpoint = new SqlEndpoint(directory, reader, config, copy);
+        } catch (SQLException | RuntimeException e) {
             reader.close();
             throw e;
         }
@@ -101,38 +107,34 @@ public final class SqlEndpoint implements AutoCloseable {
     }
 
     /** The batch of each container that new queries see. */
-    public synchronized Map<String, Long> versions() {
-        return current.versions();
+    public Map<String, Long> versions() {
+        return copy.versions();
     }
 
     /**
-     * Looks for newer commits now and, when there are, opens a new generation for later queries.
+     * Looks for newer commits now and, when there are, applies them to the copy for later queries.
      *
-     * @return true when a new generation opened
+     * @return true when the copy moved
      */
     public synchronized boolean refresh() throws SQLException {
         checkOpen();
         lastLookNanos = System.nanoTime();
-        if (current != null && MirrorSnapshot.currentCommits(catalog).equals(current.commits())) {
+        if (MirrorSnapshot.currentCommits(catalog).equals(copy.commits())) {
             return false;
         }
-        long number = current == null ? 1 : current.number() + 1;
-        SqlGeneration next = SqlGeneration.open(number, MirrorSnapshot.read(mirrorDirectory, catalog),
-                workDirectory.path().resolve("generation-" + number), config);
-        if (current != null) {
-            current.retire();
+        try (MirrorSnapshot snapshot = MirrorSnapshot.read(mirrorDirectory, catalog)) {
+            copy.apply(snapshot);
         }
-        current = next;
         return true;
     }
 
-    /** The generation a new query uses: the current one, after a look for newer versions when one is due. */
-    synchronized SqlGeneration generation() throws SQLException {
+    /** The copy a new query reads, after a look for newer commits when one is due. */
+    synchronized ServingCopy copy() throws SQLException {
         checkOpen();
         if (System.nanoTime() - lastLookNanos >= config.refreshInterval().toNanos()) {
             refresh();
         }
-        return current;
+        return copy;
     }
 
     ScheduledExecutorService timeouts() {
@@ -146,8 +148,8 @@ public final class SqlEndpoint implements AutoCloseable {
     }
 
     /**
-     * Closes the endpoint: queries on connections still open fail from now on, and each generation removes its
-     * catalog files once its last connection is closed.
+     * Closes the endpoint: queries on connections still open fail from now on, and the copy closes once its last
+     * connection is closed.
      */
     @Override
     public synchronized void close() {
@@ -155,13 +157,8 @@ public final class SqlEndpoint implements AutoCloseable {
             return;
         }
         closed = true;
-        if (current != null) {
-            current.retire();
-        }
+        copy.close();
         timeouts.shutdownNow();
         catalog.close();
-        if (!workDirectory.removeIfEmpty()) {
-            log.info("Leaving {}: connections still open use a catalog generation in it", workDirectory.path());
-        }
     }
 }

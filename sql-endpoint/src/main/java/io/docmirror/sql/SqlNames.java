@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The SQL name of every relation of one catalog generation. A mirrored table's natural SQL name is its own name
+ * The SQL name of every relation the catalog shows. A mirrored table's natural SQL name is its own name
  * ({@code orders}, {@code orders__items}) and a container's history is {@code <container>_history}; but DuckDB
  * matches names ignoring case, and nothing stops two containers from wanting one name: {@code Orders} and
  * {@code orders}, a container {@code a__b} beside container {@code a}'s child table {@code a__b}, a container
@@ -23,7 +23,7 @@ import java.util.Set;
  * <p>So names are handed out in a fixed order of precedence: the catalog's own relations, then root tables, then
  * histories, then child tables; among equals, by container name. Whoever comes first keeps the natural name; a
  * later claimant gets {@code <natural name>__<8 hex digits>}, a hash of its container and table name, so the name
- * depends only on what it names and stays the same from one generation to the next. {@code docmirror_tables}
+ * depends only on what it names and stays the same from one commit to the next. {@code docmirror_tables}
  * records every table's SQL name. The same mirror always gets the same names.
  */
 final class SqlNames {

@@ -5,28 +5,27 @@ import org.duckdb.DuckDBConnection;
 import java.sql.SQLException;
 
 /**
- * A user connection's DuckDB connection to one catalog generation, with the number of the user's statements that
- * still use it. When a newer generation opens, the user's next statements move to it; this one closes when its
- * last statement does.
+ * A user connection's DuckDB connection to the endpoint's copy, with the number of the user's statements that still
+ * use it: once the user closes the connection, this one closes when its last statement does.
  */
 final class SqlSession {
-    private final SqlGeneration generation;
+    private final ServingCopy copy;
     private final DuckDBConnection connection;
     private int statements;
     private boolean superseded;
     private boolean closed;
 
-    private SqlSession(SqlGeneration generation, DuckDBConnection connection) {
-        this.generation = generation;
+    private SqlSession(ServingCopy copy, DuckDBConnection connection) {
+        this.copy = copy;
         this.connection = connection;
     }
 
-    static SqlSession open(SqlGeneration generation) throws SQLException {
-        return new SqlSession(generation, generation.connect());
+    static SqlSession open(ServingCopy copy) throws SQLException {
+        return new SqlSession(copy, copy.connect());
     }
 
-    SqlGeneration generation() {
-        return generation;
+    ServingCopy copy() {
+        return copy;
     }
 
     DuckDBConnection connection() {
@@ -42,7 +41,7 @@ final class SqlSession {
         closeIfDone();
     }
 
-    /** A newer session takes over: this one closes once its statements are closed. */
+    /** The user closed the connection: this one closes once its statements are closed. */
     synchronized void supersede() throws SQLException {
         superseded = true;
         closeIfDone();
@@ -56,7 +55,7 @@ final class SqlSession {
         try {
             connection.close();
         } finally {
-            generation.release();
+            copy.release();
         }
     }
 }

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The endpoint's temporary directory ({@code docmirror-sql-<pid>-<n>} in {@code java.io.tmpdir}), where its
- * catalog generations and DuckDB's spill files live. It goes when the endpoint closes; when the process ends
+ * The endpoint's temporary directory ({@code docmirror-sql-<pid>-<n>} in {@code java.io.tmpdir}), where DuckDB's
+ * spill files live, and the endpoint's copy of the tables when it cannot keep the one in the mirror directory. It goes when the endpoint closes; when the process ends
  * without closing it (Ctrl-C, a signal) a shutdown hook removes it; and when the process could not even do that
  * (SIGKILL, a crash), the next endpoint to open removes the directories of processes that no longer run.
  */
@@ -52,24 +52,12 @@ final class WorkDirectory {
         return path;
     }
 
-    /**
-     * Removes the directory if nothing is left in it (each generation removes its own when its last connection
-     * closes), and no longer at exit.
-     *
-     * @return false when generations still in use were left in it (they remove themselves when done; the
-     *         directory itself then goes at exit)
-     */
-    boolean removeIfEmpty() {
-        try (Stream<Path> left = Files.list(path)) {
-            if (left.findAny().isPresent()) {
-                return false;
-            }
-            Files.delete(path);
-        } catch (NoSuchFileException gone) {
-            // Its shutdown hook removed it first: the JVM stops while the endpoint closes.
-            log.debug("{} is removed already", gone.getFile());
+    /** Removes the directory and what is in it (the spill files, a copy of the endpoint's own), and no longer at exit. */
+    void remove() {
+        try {
+            removeTree(path);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot remove the SQL catalog directory " + path, e);
+            throw new UncheckedIOException("Cannot remove the SQL endpoint's directory " + path, e);
         }
         try {
             Runtime.getRuntime().removeShutdownHook(removeAtExit);
@@ -77,7 +65,6 @@ final class WorkDirectory {
             // Closed by another shutdown hook: this one finds nothing left to remove.
             log.debug("Closing while the JVM shuts down: {}", shuttingDown.getMessage());
         }
-        return true;
     }
 
     private static void removeLeftBehind(Path temporary) {
@@ -117,7 +104,7 @@ final class WorkDirectory {
 
     /**
      * Removes {@code root} and everything under it. A tree removed meanwhile is no failure: when the JVM stops, the
-     * work directory's shutdown hook may remove it while the endpoint closes its last generation.
+     * work directory's shutdown hook may remove it while the endpoint closes.
      */
     static void removeTree(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {

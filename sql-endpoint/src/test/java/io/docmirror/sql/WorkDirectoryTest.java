@@ -76,8 +76,8 @@ class WorkDirectoryTest {
         Path stillUsed = TEMPORARY.resolve("docmirror-sql-" + ProcessHandle.current().pid() + "-42");
         Path notOurs = TEMPORARY.resolve("docmirror-sql-" + ended.pid() + "-other");
         try {
-            Files.createDirectories(leftBehind.resolve("generation-1"));
-            Files.writeString(leftBehind.resolve("generation-1").resolve("docmirror.duckdb"), "catalog");
+            Files.createDirectories(leftBehind.resolve("spill"));
+            Files.writeString(leftBehind.resolve("copy.duckdb"), "copy");
             Files.createDirectories(stillUsed);
             Files.createDirectories(notOurs);
 

@@ -37,11 +37,11 @@ import static io.docmirror.layout.TableView.identifier;
  * types, keys), read from DuckDB's information schema and the docmirror catalog through the endpoint, so a client
  * lists exactly the relations its queries can read: the mirror's tables and the docmirror catalog views.
  *
- * <p>Name patterns and names match ignoring case, as DuckDB matches identifiers (no two relations of a catalog
- * generation differ only in case: {@code SqlNames}), so a tool that upper-cases names before it asks (sqlline's
+ * <p>Name patterns and names match ignoring case, as DuckDB matches identifiers (no two relations of the catalog
+ * differ only in case: {@code SqlNames}), so a tool that upper-cases names before it asks (sqlline's
  * {@code !columns orders}, through a JDBC driver that assumes upper-case storage) still finds {@code orders}.
  *
- * <p>Each mirrored table is a view in DuckDB (merge-on-read over its Parquet files) but is listed with table type
+ * <p>Each mirrored table is a view in DuckDB (over its copy in DuckDB's storage) but is listed with table type
  * {@code TABLE}: to a client it is the table of a container's current rows, not a query over other tables, and tools
  * that list only tables (most BI tools by default) would otherwise see no data at all. The histories and the
  * docmirror catalog views stay {@code VIEW}. The mirrored tables have keys, though DuckDB declares none on views:

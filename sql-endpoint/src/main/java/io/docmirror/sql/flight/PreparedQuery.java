@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * A query checked and described, ready to run: a client's prepared statement (with the parameter values the client
  * sent last), or a plain statement between its GetFlightInfo and its fetch. Each execution prepares the query afresh
  * on a connection of its own, so that executions never share a DuckDB statement (a second execution would close the
- * first one's result while a client still streams it) and each runs on the newest catalog generation.
+ * first one's result while a client still streams it) and each runs on the copy as it stands.
  */
 final class PreparedQuery {
     private static final Pattern TRAILING_SEMICOLONS = Pattern.compile("[\\s;]+$");
