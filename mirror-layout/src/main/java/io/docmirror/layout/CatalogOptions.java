@@ -47,9 +47,8 @@ public record CatalogOptions(String type, String uri, String warehouse, String c
     public static final ConfigOption WAREHOUSE = new ConfigOption("mirror.catalog.warehouse", "",
             "Where the tables' files go, with either catalog: a local `file:` location, or `s3://bucket/prefix` in "
                     + "an S3-compatible object store (written through Iceberg's S3FileIO; `"
-                    + ObjectStoreOptions.PREFIX + "*`); empty: the mirror directory's `warehouse/`. The SQL endpoint, "
-                    + "status and reconcile read local warehouses only: tables in an object store are for Spark, Trino "
-                    + "or pyiceberg.");
+                    + ObjectStoreOptions.PREFIX + "*`); empty: the mirror directory's `warehouse/`. The SQL endpoint and "
+                    + "status read either; reconcile, rebuild and repair read local warehouses only.");
     public static final ConfigOption CREDENTIAL = new ConfigOption("mirror.catalog.credential", "",
             "OAuth2 client credentials (`id:secret`) for the REST catalog; empty: none.");
     public static final ConfigOption TOKEN = new ConfigOption("mirror.catalog.token", "",

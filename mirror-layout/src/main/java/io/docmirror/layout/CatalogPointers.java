@@ -52,12 +52,11 @@ public final class CatalogPointers {
         locations.forEach((identifier, location) -> {
             if (identifier.namespace().equals(namespace)) {
                 if (io instanceof LocalFileIO && !LocalFileIO.isLocal(location)) {
-                    // DuckDB reads the data files by local path (its httpfs extension is not available here): say
-                    // so, rather than fail on the first file that is not on this disk.
+                    // Read with the catalog's options, the files would be read through the object store's FileIO.
                     throw new IllegalStateException("Cannot read the mirror's table " + identifier + ": its "
-                            + "warehouse is in an object store (its metadata is at " + location + "), and the SQL "
-                            + "endpoint, status, reconcile, rebuild and repair read local warehouses only. The "
-                            + "tables are there for Spark, Trino or pyiceberg to read through the catalog.");
+                            + "warehouse is in an object store (its metadata is at " + location + "), and this "
+                            + "reader was not given the object store's options (mirror.catalog.warehouse and "
+                            + "mirror.catalog.s3.* in the config file)");
                 }
                 tables.put(identifier.name(), new BaseTable(new StaticTableOperations(location, io),
                         CatalogSettings.DEFAULT_NAME + "." + identifier));

@@ -1,6 +1,11 @@
 package io.docmirror.layout;
 
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.io.FileIO;
+
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -70,6 +75,13 @@ public record CatalogSettings(Kind kind, String name, String uri, String warehou
      */
     public Optional<Path> localWarehouse() {
         return warehouse.startsWith("file:") ? Optional.of(LocalFileIO.pathOf(warehouse)) : Optional.empty();
+    }
+
+    /** A new FileIO of the kind the mirror writes the tables with (local by default); the caller closes it. */
+    public FileIO newFileIo() {
+        Map<String, String> fileIoProperties = new HashMap<>(properties);
+        return CatalogUtil.loadFileIO(fileIoProperties.getOrDefault(CatalogProperties.FILE_IO_IMPL,
+                LocalFileIO.class.getName()), fileIoProperties, null);
     }
 
     /** The SQLite file of an embedded catalog: its URI without the {@code jdbc:sqlite:} prefix and parameters. */

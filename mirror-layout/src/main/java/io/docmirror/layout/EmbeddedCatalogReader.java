@@ -2,6 +2,7 @@ package io.docmirror.layout;
 
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileIO;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,8 @@ final class EmbeddedCatalogReader implements CatalogReader {
      * to 45 ms this way (Iceberg polls a pool's tasks every 10 ms; {@link IcebergWorkers}).
      */
     private final ExecutorService workers = IcebergWorkers.callerRuns();
+    /** The FileIO the mirror writes the tables with: local, or an object store's. */
+    private final FileIO io;
 
     EmbeddedCatalogReader(CatalogSettings settings) {
         if (settings.kind() != CatalogSettings.Kind.SQLITE) {
@@ -37,6 +40,7 @@ final class EmbeddedCatalogReader implements CatalogReader {
         }
         this.settings = settings;
         this.sqliteFile = settings.sqliteFile();
+        this.io = settings.newFileIo();
     }
 
     @Override
@@ -48,7 +52,7 @@ final class EmbeddedCatalogReader implements CatalogReader {
     public CatalogPointers pointers() {
         Map<TableIdentifier, String> locations = new TreeMap<>(CatalogPointers.BY_NAME);
         if (!Files.exists(sqliteFile)) {
-            return new CatalogPointers(locations, new LocalFileIO());
+            return new CatalogPointers(locations, io);
         }
         try (Connection sqlite = DriverManager.getConnection(settings.uri());
                 PreparedStatement select = sqlite.prepareStatement(SELECT)) {
@@ -65,7 +69,7 @@ final class EmbeddedCatalogReader implements CatalogReader {
                 throw new IllegalStateException("Cannot read the catalog " + settings.uri(), e);
             }
         }
-        return new CatalogPointers(locations, new LocalFileIO());
+        return new CatalogPointers(locations, io);
     }
 
     /**
@@ -93,5 +97,6 @@ final class EmbeddedCatalogReader implements CatalogReader {
     public void close() {
         // No connection is held between reads.
         workers.shutdown();
+        io.close();
     }
 }

@@ -1,7 +1,5 @@
 package io.docmirror.layout;
 
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -50,9 +48,7 @@ final class IcebergCatalogReader implements CatalogReader {
                     + ": it lists no namespaces");
         }
         // The FileIO the mirror writes the tables with, for the metadata files the pointers name.
-        Map<String, String> properties = new HashMap<>(settings.properties());
-        this.io = CatalogUtil.loadFileIO(properties.getOrDefault(CatalogProperties.FILE_IO_IMPL,
-                LocalFileIO.class.getName()), properties, null);
+        this.io = settings.newFileIo();
     }
 
     @Override

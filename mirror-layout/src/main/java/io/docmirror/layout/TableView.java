@@ -11,6 +11,7 @@ import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -157,7 +158,10 @@ public final class TableView {
         return schema;
     }
 
-    /** The data files, as local paths (the names DuckDB's {@code filename} column gives). */
+    /**
+     * The data files, as local paths (the names DuckDB's {@code filename} column gives), or as their locations when
+     * they are in an object store (which DuckDB cannot read here: {@link #inputFile} reads them).
+     */
     public List<String> dataFiles() {
         return dataFiles;
     }
@@ -170,6 +174,16 @@ public final class TableView {
     /** The deletion vector of {@code file} (one of {@link #dataFiles}); empty when none of its rows is deleted. */
     public Optional<DeleteFile> vector(String file) {
         return Optional.ofNullable(vectors.get(file));
+    }
+
+    /** One of {@link #dataFiles}, to read through the table's FileIO (from an object store, say). */
+    public InputFile inputFile(String file) {
+        return io.newInputFile(file);
+    }
+
+    /** Whether {@code file}, one of {@link #dataFiles}, is on this machine's disk, where DuckDB reads it. */
+    public static boolean isLocal(String file) {
+        return LocalFileIO.isLocal(file);
     }
 
     /** The positions {@code vector} (one of {@link #vector}'s) deletes, read now. */
@@ -203,7 +217,8 @@ public final class TableView {
      */
     public List<String> damagedFiles() {
         List<String> damaged = new ArrayList<>();
-        fileSizes.forEach((file, size) -> FileDamage.of(file, size).ifPresent(damaged::add));
+        fileSizes.forEach((file, size) -> (io == null ? FileDamage.of(file, size) : FileDamage.of(io, file, size))
+                .ifPresent(damaged::add));
         deleted();
         damaged.addAll(unreadableVectors);
         return damaged;
@@ -258,6 +273,7 @@ public final class TableView {
      *     (at least this table's), one row a file
      */
     public String select(String vectorRelation) {
+        requireLocalFiles();
         String projection = projection();
         if (dataFiles.isEmpty()) {
             // read_parquet needs a file: an empty relation of the same columns and types.
@@ -295,6 +311,7 @@ public final class TableView {
      * order through filters and projections ({@code preserve_insertion_order}, on by default).
      */
     public String selectInFileOrder() {
+        requireLocalFiles();
         Map<String, PositionDeleteIndex> deleted = deleted();
         List<String> vectors = dataFiles.stream()
                 .map(file -> deleted.containsKey(file) ? literal(bits(file)) + "::BIT" : "NULL::BIT").toList();
@@ -305,9 +322,25 @@ public final class TableView {
     /**
      * The query of every row of one data file (one of {@link #dataFiles}), deleted ones included: the table's
      * columns in schema order, then the row's position in the file ({@code file_row_number}).
+     *
+     * @param readFrom where DuckDB reads the file: {@code file} itself, or a local copy of it
      */
-    public String selectWithPositions(String file) {
-        return "SELECT " + projection() + ", d.file_row_number FROM " + read(List.of(file), true) + " d";
+    public String selectWithPositions(String file, String readFrom) {
+        return "SELECT " + projection() + ", d.file_row_number FROM " + read(List.of(file), List.of(readFrom), true)
+                + " d";
+    }
+
+    /**
+     * @throws IllegalStateException when a data file is in an object store: DuckDB reads local files only here (its
+     *     httpfs extension is not available), and only the SQL endpoint's copy reads through the table's FileIO
+     */
+    private void requireLocalFiles() {
+        dataFiles.stream().filter(file -> !isLocal(file)).findFirst().ifPresent(file -> {
+            throw new IllegalStateException("Cannot read " + table + " with DuckDB: its files are in an object "
+                    + "store (" + file + "). The SQL endpoint serves such tables; reconcile, rebuild and repair "
+                    + "read local warehouses only, and Spark, Trino or pyiceberg read the tables through the "
+                    + "catalog.");
+        });
     }
 
     /** Every column of the table, read from the scan {@code d}. */
@@ -329,7 +362,12 @@ public final class TableView {
      * 35% longer); by field id otherwise.
      */
     private String read(List<String> files, boolean rowNumbers) {
-        return "read_parquet([" + String.join(", ", files.stream().map(TableView::literal).toList()) + "]"
+        return read(files, files, rowNumbers);
+    }
+
+    /** {@link #read(List, boolean)} of {@code files}, found at {@code paths} (local copies, say). */
+    private String read(List<String> files, List<String> paths, boolean rowNumbers) {
+        return "read_parquet([" + String.join(", ", paths.stream().map(TableView::literal).toList()) + "]"
                 + (rowNumbers ? ", file_row_number = true" : "")
                 + (names != null && names.readByName(files) ? ", union_by_name = true" : ", schema = " + schemaMap())
                 + ")";
@@ -362,9 +400,9 @@ public final class TableView {
         };
     }
 
-    /** A local path of a {@code file:} location. */
+    /** A local path of a {@code file:} location; any other location (an object store's) as it is. */
     private static String localPath(String location) {
-        return LocalFileIO.pathOf(location).toString();
+        return LocalFileIO.isLocal(location) ? LocalFileIO.pathOf(location).toString() : location;
     }
 
     public static String identifier(String name) {

@@ -4,6 +4,7 @@ import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.TableView;
 import org.duckdb.DuckDBConnection;
 
+import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,9 +41,14 @@ final class CatalogWriter {
     private final List<String> errorRows = new ArrayList<>();
     /** The keys of the copied tables the catalog shows ({@link CopiedTable}). */
     private final Set<String> copied = new HashSet<>();
+    /** Where data files in an object store are copied to be read. */
+    private final Path staging;
+    private final AppliedVectors vectors;
 
-    private CatalogWriter(SqlNames names) {
+    private CatalogWriter(SqlNames names, Path staging, AppliedVectors vectors) {
         this.names = names;
+        this.staging = staging;
+        this.vectors = vectors;
     }
 
     /** A container whose tables cannot be copied now (a data file that cannot be read, say). */
@@ -64,14 +70,17 @@ final class CatalogWriter {
      * the views and catalog there were. A container of {@code failed} is left out and listed in
      * {@code docmirror_errors} with its reason; its copied tables stay as they were.
      *
+     * @param staging where data files in an object store are copied to be read
+     * @param vectors the deletion vectors the copy applied last
      * @return the keys of the copied tables the catalog now shows: every other one of a container not in
      *     {@code failed} is left over
      * @throws ContainerFailure when a container's tables cannot be copied: roll the transaction back and write
      *     again with it among {@code failed}
      */
-    static Set<String> write(DuckDBConnection connection, MirrorSnapshot snapshot, Map<String, String> failed)
-            throws SQLException, ContainerFailure {
-        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.containers(), CATALOG_VIEWS));
+    static Set<String> write(DuckDBConnection connection, MirrorSnapshot snapshot, Map<String, String> failed,
+            Path staging, AppliedVectors vectors) throws SQLException, ContainerFailure {
+        CatalogWriter writer = new CatalogWriter(SqlNames.assign(snapshot.containers(), CATALOG_VIEWS), staging,
+                vectors);
         dropViewsAndCatalog(connection);
         for (Map.Entry<String, MirroredContainer> container : snapshot.containers().entrySet()) {
             String reason = failed.get(container.getKey());
@@ -172,7 +181,7 @@ final class CatalogWriter {
             throws SQLException {
         String key = key(container, table);
         copied.add(key);
-        return CopiedTable.bringTo(connection, key, view).select(view.schema());
+        return CopiedTable.bringTo(connection, key, view, staging, vectors).select(view.schema());
     }
 
     private List<String> catalogStatements() {

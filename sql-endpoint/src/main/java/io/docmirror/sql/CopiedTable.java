@@ -9,8 +9,14 @@ import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.types.Types;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
@@ -35,11 +42,13 @@ import static io.docmirror.layout.TableView.literal;
  *
  * <p>Bringing the copy to a snapshot of the table compares the data files it holds with the snapshot's: a file the
  * snapshot no longer has is deleted by its {@code file_id} (a compaction's inputs, an expired container's tables); a
- * new one is inserted whole, then its deletion vector applied; a file whose deletion vector changed gets the new
- * vector's positions deleted (deleting a row twice changes nothing, so the whole vector is applied, and no earlier
- * vector needs to be read). A table whose columns changed otherwise (a widened type, a column gone) is loaded again.
+ * new one is inserted whole, then its deletion vector applied; a file whose deletion vector changed gets the
+ * positions the new vector adds deleted ({@link AppliedVectors}; when the previous vector is not known, the whole
+ * new one: deleting a row again changes nothing). A table whose columns changed otherwise (a widened type, a column
+ * gone) is loaded again.
  */
 final class CopiedTable {
+    private static final Logger log = LoggerFactory.getLogger(CopiedTable.class);
     /** The DuckDB schema of the copied tables and of what the copy records about them. */
     static final String SCHEMA = "docmirror_copy";
 
@@ -70,27 +79,30 @@ final class CopiedTable {
     /**
      * Brings the copy of the table {@code key} names to {@code view}, in the connection's current transaction.
      *
+     * @param staging where a data file in an object store is copied to be read (DuckDB reads local files only here)
+     * @param vectors the deletion vectors applied last, so that only a newer vector's new positions are deleted
      * @return the copied table, to build the user's view on ({@link #select})
      * @throws SQLException when a data file cannot be read (the message names it): the transaction must be rolled
      *     back
      */
-    static CopiedTable bringTo(DuckDBConnection connection, String key, TableView view) throws SQLException {
+    static CopiedTable bringTo(DuckDBConnection connection, String key, TableView view, Path staging,
+            AppliedVectors vectors) throws SQLException {
         String columns = signature(view.schema());
-        Optional<String[]> recorded = recordedTable(connection, key);
+        Optional<RecordedTable> recorded = recordedTable(connection, key);
         CopiedTable copied;
-        if (recorded.isPresent() && columns.startsWith(recorded.get()[1])) {
-            copied = new CopiedTable(connection, recorded.get()[0]);
-            if (!columns.equals(recorded.get()[1])) {
-                copied.addColumns(view.schema(), recorded.get()[1]);
+        if (recorded.isPresent() && columns.startsWith(recorded.get().columns())) {
+            copied = new CopiedTable(connection, recorded.get().relation());
+            if (!columns.equals(recorded.get().columns())) {
+                copied.addColumns(view.schema(), recorded.get().columns());
                 update(connection, "UPDATE " + SCHEMA + ".tables SET columns = ? WHERE key = ?", columns, key);
             }
         } else {
             if (recorded.isPresent()) {
-                drop(connection, recorded.get()[0]);
+                drop(connection, recorded.get().relation());
             }
             copied = create(connection, key, view.schema(), columns);
         }
-        copied.takeFiles(view);
+        copied.takeFiles(view, staging, vectors);
         return copied;
     }
 
@@ -134,12 +146,17 @@ final class CopiedTable {
         return "f" + field.fieldId();
     }
 
-    private static Optional<String[]> recordedTable(DuckDBConnection connection, String key) throws SQLException {
+    /** A table the copy holds: its DuckDB relation and the signature of its columns. */
+    private record RecordedTable(String relation, String columns) {
+    }
+
+    private static Optional<RecordedTable> recordedTable(DuckDBConnection connection, String key)
+            throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT relation, columns FROM " + SCHEMA
                 + ".tables WHERE key = ?")) {
             query.setString(1, key);
             try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? Optional.of(new String[] {rows.getString(1), rows.getString(2)})
+                return rows.next() ? Optional.of(new RecordedTable(rows.getString(1), rows.getString(2)))
                         : Optional.empty();
             }
         }
@@ -172,7 +189,8 @@ final class CopiedTable {
         }
     }
 
-    private void takeFiles(TableView view) throws SQLException {
+    private void takeFiles(TableView view, Path staging, AppliedVectors vectors) throws SQLException {
+        long started = System.nanoTime();
         Map<String, HeldFile> held = new HashMap<>();
         try (PreparedStatement query = connection.prepareStatement("SELECT path, file_id, vector FROM " + SCHEMA
                 + ".files WHERE relation = ?")) {
@@ -198,28 +216,62 @@ final class CopiedTable {
                         + " AND file_id IN (" + ids + ")");
             }
         }
-        Map<Long, PositionDeleteIndex> deletes = new HashMap<>();
+        long removed = System.nanoTime();
+        int inserted = 0;
+        Map<Long, NewlyDeleted> deletes = new HashMap<>();
         for (String file : view.dataFiles()) {
             Optional<DeleteFile> vector = view.vector(file);
             String vectorKey = vector.map(CopiedTable::vectorKey).orElse("");
+            vector.ifPresent(applied -> vectors.hold(vectorKey, applied));
             HeldFile copied = held.get(file);
             if (copied == null) {
                 long fileId = nextId(connection);
-                insert(view, file, fileId);
+                insert(view, file, fileId, staging);
+                inserted++;
                 update(connection, "INSERT INTO " + SCHEMA + ".files VALUES (?, ?, ?, ?)", relation, fileId, file,
                         vectorKey);
                 if (vector.isPresent()) {
-                    deletes.put(fileId, deletedPositions(view, file, vector.get()));
+                    deletes.put(fileId, new NewlyDeleted(deletedPositions(view, file, vector.get()), null));
                 }
             } else if (!vectorKey.equals(copied.vector())) {
-                deletes.put(copied.id(), deletedPositions(view, file, vector.orElseThrow(() -> new IllegalStateException(
-                        "Data file " + file + " of " + view.table() + " lost its deletion vector, which Iceberg "
-                                + "never does"))));
+                DeleteFile newer = vector.orElseThrow(() -> new IllegalStateException("Data file " + file + " of "
+                        + view.table() + " lost its deletion vector, which Iceberg never does"));
+                deletes.put(copied.id(), new NewlyDeleted(deletedPositions(view, file, newer),
+                        previouslyDeleted(view, vectors.previous(copied.vector()))));
                 update(connection, "UPDATE " + SCHEMA + ".files SET vector = ? WHERE relation = ? AND file_id = ?",
                         vectorKey, relation, copied.id());
             }
         }
+        long insertedAt = System.nanoTime();
         delete(deletes);
+        if (log.isDebugEnabled()) {
+            log.debug("{} ({}): {} files gone in {} ms, {} inserted in {} ms, {} vectors applied in {} ms",
+                    view.table(), relation, gone.size(), (removed - started) / 1_000_000, inserted,
+                    (insertedAt - removed) / 1_000_000, deletes.size(), (System.nanoTime() - insertedAt) / 1_000_000);
+        }
+    }
+
+    /**
+     * The positions a file's vector deleted when the copy applied it last, when this endpoint did and its Puffin file
+     * is still there; null otherwise (then the whole new vector is applied: deleting a row again changes nothing).
+     */
+    private static PositionDeleteIndex previouslyDeleted(TableView view, Optional<DeleteFile> previous) {
+        if (previous.isEmpty()) {
+            return null;
+        }
+        try {
+            return view.read(previous.get());
+        } catch (NotFoundException | UncheckedIOException e) {
+            log.debug("The deletion vector {} is gone: the whole newer one is applied", previous.get().location());
+            return null;
+        }
+    }
+
+    /** A data file's deleted positions now, and those the copy had already deleted (null: not known). */
+    private record NewlyDeleted(PositionDeleteIndex now, PositionDeleteIndex before) {
+        boolean isNew(long position) {
+            return before == null || !before.isDeleted(position);
+        }
     }
 
     /** The positions a deletion vector deletes; one that cannot be read is damage, like a data file's. */
@@ -237,34 +289,73 @@ final class CopiedTable {
     private record HeldFile(long id, String vector) {
     }
 
-    /** Inserts every row of a data file, deleted ones too ({@link #delete} takes them out). */
-    private void insert(TableView view, String file, long fileId) throws SQLException {
+    /**
+     * Inserts every row of a data file, deleted ones too ({@link #delete} takes them out); a file in an object store
+     * through a local copy in {@code staging}, removed once read.
+     */
+    private void insert(TableView view, String file, long fileId, Path staging) throws SQLException {
+        if (!TableView.isLocal(file)) {
+            Path local = staging.resolve(UUID.randomUUID() + ".parquet");
+            try {
+                download(view, file, local);
+                insert(view, file, local.toString(), fileId);
+            } finally {
+                try {
+                    Files.deleteIfExists(local);
+                } catch (IOException e) {
+                    log.warn("Cannot remove the local copy {} of {}", local, file, e);
+                }
+            }
+            return;
+        }
         Optional<String> damage = FileDamage.of(file, view.fileSize(file));
         if (damage.isPresent()) {
             throw new SQLException("Damaged file: " + damage.get());
         }
+        insert(view, file, file, fileId);
+    }
+
+    private void insert(TableView view, String file, String readFrom, long fileId) throws SQLException {
         List<String> columns = new ArrayList<>();
         view.schema().columns().forEach(field -> columns.add(column(field)));
         columns.add("pos");
         columns.add("file_id");
         try (Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO " + relation + " (" + String.join(", ", columns) + ") SELECT rows.*, "
-                    + fileId + " FROM (" + view.selectWithPositions(file) + ") rows");
+                    + fileId + " FROM (" + view.selectWithPositions(file, readFrom) + ") rows");
         }
     }
 
-    /** Deletes the rows at the positions of each file, given by file id. */
-    private void delete(Map<Long, PositionDeleteIndex> deletes) throws SQLException {
+    /** Copies a data file from its object store, checking it has the size its table's metadata records. */
+    private static void download(TableView view, String file, Path local) throws SQLException {
+        try {
+            Files.createDirectories(local.getParent());
+            try (InputStream in = view.inputFile(file).newStream()) {
+                Files.copy(in, local);
+            }
+            long size = Files.size(local);
+            if (size != view.fileSize(file)) {
+                throw new SQLException("Damaged file: " + file + " has " + size + " bytes, its table's metadata "
+                        + "records " + view.fileSize(file));
+            }
+        } catch (IOException | UncheckedIOException | NotFoundException e) {
+            throw new SQLException("Damaged file: " + file + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes the rows at the new positions of each file, given by file id. */
+    private void delete(Map<Long, NewlyDeleted> deletes) throws SQLException {
         if (deletes.isEmpty()) {
             return;
         }
         String pending = SCHEMA + ".pending_deletes";
         try (DuckDBAppender appender = connection.createAppender(SCHEMA, "pending_deletes")) {
-            for (Map.Entry<Long, PositionDeleteIndex> file : deletes.entrySet()) {
+            for (Map.Entry<Long, NewlyDeleted> file : deletes.entrySet()) {
                 long fileId = file.getKey();
+                NewlyDeleted positions = file.getValue();
                 SQLException[] failed = new SQLException[1];
-                file.getValue().forEach((LongConsumer) position -> {
-                    if (failed[0] == null) {
+                positions.now().forEach((LongConsumer) position -> {
+                    if (failed[0] == null && positions.isNew(position)) {
                         try {
                             appender.beginRow().append(fileId).append(position).endRow();
                         } catch (SQLException e) {

@@ -52,12 +52,15 @@ final class ServingCopy {
     private static final String FILE = "copy.duckdb";
 
     private final Path file;
+    /** Where data files in an object store are copied to be read. */
+    private final Path staging;
     private final DuckDBConnection root;
     private final DuckDBConnection writer;
     private final StatementGuard guard;
     private final FileChannel lockChannel;
     /** Runs once the copy is closed (the endpoint removes its temporary directory). */
     private final Runnable onClosed;
+    private final AppliedVectors vectors = new AppliedVectors();
     /** Why the kept copy was made again as it opened; null when it was not. */
     private final String remadeBecause;
     /** What each container's copy was brought to ({@link MirrorSnapshot#commits()}), failed ones included. */
@@ -67,10 +70,11 @@ final class ServingCopy {
     private boolean closing;
     private boolean closed;
 
-    private ServingCopy(Path file, DuckDBConnection root, StatementGuard guard, FileChannel lockChannel,
+    private ServingCopy(Path file, Path staging, DuckDBConnection root, StatementGuard guard, FileChannel lockChannel,
             Map<String, String> commits, Map<String, Long> versions, Runnable onClosed, String remadeBecause)
             throws SQLException {
         this.file = file;
+        this.staging = staging;
         this.root = root;
         this.writer = (DuckDBConnection) root.duplicate();
         this.guard = guard;
@@ -119,7 +123,7 @@ final class ServingCopy {
                 readContainerRecords(root, commits, versions);
                 sandbox(root, readable, workDirectory, config);
                 StatementGuard guard = new StatementGuard(root.duplicate());
-                return new ServingCopy(file, root, guard, lockChannel, commits, versions, onClosed,
+                return new ServingCopy(file, workDirectory.resolve("staging"), root, guard, lockChannel, commits, versions, onClosed,
                         remadeBecause);
             } catch (SQLException | RuntimeException e) {
                 root.close();
@@ -229,29 +233,39 @@ final class ServingCopy {
      */
     synchronized void apply(MirrorSnapshot snapshot) throws SQLException {
         Map<String, String> failed = new TreeMap<>();
+        long started = System.nanoTime();
         while (true) {
             try (Statement statement = writer.createStatement()) {
                 statement.execute("BEGIN TRANSACTION");
             }
             try {
-                Set<String> copied = CatalogWriter.write(writer, snapshot, failed);
+                Set<String> copied = CatalogWriter.write(writer, snapshot, failed, staging, vectors);
+                long written = System.nanoTime();
                 dropLeftOver(snapshot, failed, copied);
                 recordContainers(snapshot, failed);
+                long recorded = System.nanoTime();
                 try (Statement statement = writer.createStatement()) {
                     statement.execute("COMMIT");
                 }
+                vectors.committed();
+                log.debug("Copied in {} ms, recorded in {} ms, committed in {} ms", (written - started) / 1_000_000,
+                        (recorded - written) / 1_000_000, (System.nanoTime() - recorded) / 1_000_000);
                 commits = snapshot.commits();
                 Map<String, Long> applied = new TreeMap<>(snapshot.versions());
                 applied.keySet().removeAll(failed.keySet());
                 versions = applied;
                 recordState();
+                log.info("The SQL endpoint's copy is at {} ({} ms to apply)", applied,
+                        (System.nanoTime() - started) / 1_000_000);
                 return;
             } catch (CatalogWriter.ContainerFailure e) {
                 rollback();
+                vectors.rolledBack();
                 log.warn("Container {} is left out of the SQL catalog: {}", e.container(), e.getMessage(), e);
                 failed.put(e.container(), e.getMessage());
             } catch (SQLException | RuntimeException e) {
                 rollback();
+                vectors.rolledBack();
                 throw e;
             }
         }

@@ -19,11 +19,17 @@ import java.util.stream.Stream;
 /** A data directory with a real store and its mirror, for tests that query the mirror through the endpoint. */
 final class MirroredData implements AutoCloseable {
     final Path dataDirectory;
-    final TestingClock clock = TestingClock.atEpochSecond(1_700_000_000L);
+    final TestingClock clock;
     final EmbeddedStore store;
 
     MirroredData(Path dataDirectory) {
+        this(dataDirectory, TestingClock.atEpochSecond(1_700_000_000L));
+    }
+
+    /** @param clock the store's and the mirror's clock */
+    MirroredData(Path dataDirectory, TestingClock clock) {
         this.dataDirectory = dataDirectory;
+        this.clock = clock;
         this.store = EmbeddedStore.open(dataDirectory.resolve("store"), StoreConfig.defaults().withSyncWrites(false),
                 clock, false);
     }

@@ -4,17 +4,24 @@ import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.MirrorLayout;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.Rebuild;
+import io.docmirror.mirror.Repair;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.TestingClock;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,10 +35,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,6 +94,62 @@ class ServingCopyTest {
         }
     }
 
+    /**
+     * A backfill, analytical-TTL commits and a repair. The clock starts now, so the views' own TTL filter (counted from
+     * the real time) keeps every row the mirror's TTL commits (counted from the advanced clock) kept.
+     */
+    @Test
+    void theCopyFollowsABackfillTtlCommitsAndARepair() throws Exception {
+        TestingClock now = TestingClock.atEpochSecond(Instant.now().getEpochSecond());
+        ContainerProperties forAnHour = ORDERS.withAnalyticalTtl(3600);
+        try (MirroredData data = new MirroredData(work, now)) {
+            data.store.createContainer(forAnHour);
+            for (int order = 0; order < 20; order++) {
+                data.store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c" + order % 3
+                        + "\",\"total\":" + order + ",\"items\":[{\"sku\":\"s" + order + "\"}]}");
+            }
+            new Backfill(data.store, data.mirrorDirectory(), MirrorConfig.defaults(),
+                    FlattenerConfig.defaults("orders"), now).run("orders", Backfill.Listener.NONE);
+            try (SqlEndpoint following = SqlEndpoint.open(data.mirrorDirectory(), AT_ONCE)) {
+                assertCopiesReadAsIcebergDoes(data, following, "after a backfill");
+
+                now.advanceSeconds(2000);
+                for (int order = 20; order < 30; order++) {
+                    data.store.upsertItem("orders", "{\"id\":\"o" + order + "\",\"customerId\":\"c1\",\"total\":"
+                            + order + ",\"items\":[{\"sku\":\"t" + order + "\"}]}");
+                }
+                data.sync();
+                now.advanceSeconds(2000);
+                data.sync();
+                assertThat(rootCommitKinds(data)).as("the mirror's commits").contains("ttl");
+                assertCopiesReadAsIcebergDoes(data, following, "after TTL commits");
+
+                String damaged = currentRootFile(data);
+                Files.write(LocalFileIO.pathOf(damaged), new byte[] {1, 2, 3});
+                assertThat(new Repair(data.store, data.mirrorDirectory(), MirrorConfig.defaults(), now)
+                        .run("orders").damages()).hasSize(1);
+                assertCopiesReadAsIcebergDoes(data, following, "after a repair of " + damaged);
+            }
+        }
+    }
+
+    private static List<String> rootCommitKinds(MirroredData data) {
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(data.mirrorDirectory()))) {
+            List<String> kinds = new ArrayList<>();
+            catalog.catalog().loadTable(MirrorTables.table("orders", "orders")).snapshots()
+                    .forEach(snapshot -> kinds.add(snapshot.summary().get(MirrorSummary.COMMIT_KIND)));
+            return kinds;
+        }
+    }
+
+    private static String currentRootFile(MirroredData data) throws IOException {
+        try (CatalogConnection catalog = MirrorCatalog.open(CatalogSettings.embedded(data.mirrorDirectory()));
+                CloseableIterable<FileScanTask> tasks = catalog.catalog().loadTable(MirrorTables.table("orders",
+                        "orders")).newScan().planFiles()) {
+            return tasks.iterator().next().file().location();
+        }
+    }
+
     @Test
     void aRestartedEndpointCatchesUpFromItsCopy() throws Exception {
         try (MirroredData data = new MirroredData(work)) {
@@ -114,6 +180,80 @@ class ServingCopyTest {
                 assertCopiesReadAsIcebergDoes(data, endpoint, "after a restart");
             }
         }
+    }
+
+    /**
+     * An endpoint killed with SIGKILL while it copies (at random moments: opening, applying a commit, waiting) leaves
+     * a copy that the next endpoint opens and brings up to date: each commit was applied whole or not at all.
+     */
+    @Test
+    @Tag("slow")
+    void anEndpointKilledWhileItCopiesLeavesACopyTheNextOneCompletes() throws Exception {
+        try (MirroredData data = new MirroredData(work)) {
+            data.store.createContainer(ORDERS);
+            Random random = new Random(43);
+            List<String> seen = new ArrayList<>();
+            for (int kill = 0; kill < 6; kill++) {
+                writeAndSync(data, random, kill);
+                Path output = work.resolve("follower-" + kill + ".txt");
+                Process follower = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                        .toString(), "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                        CopyFollower.class.getName(), data.mirrorDirectory().toString())
+                        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+                try {
+                    if (kill % 2 == 1) {
+                        // Killed while it applies commits made after it opened, at a moment left to chance.
+                        awaitLine(output, "opened", follower);
+                        writeAndSync(data, random, kill);
+                        Thread.sleep(random.nextInt(300));
+                    } else {
+                        // Killed as it opens: while it makes or catches up its copy, or just after.
+                        Thread.sleep(500 + random.nextInt(2500));
+                    }
+                } finally {
+                    follower.destroyForcibly();
+                }
+                assertThat(follower.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                List<String> printed = Files.readAllLines(output).stream()
+                        .filter(line -> line.startsWith("opened") || line.startsWith("applied")
+                                || line.contains("Exception")).toList();
+                seen.add("kill " + kill + " after: " + printed);
+            }
+            System.out.println("Where the kills landed:\n" + String.join("\n", seen));
+            assertThat(MirrorLayout.servingCopyDirectory(data.mirrorDirectory()).resolve("copy.duckdb")).exists();
+            try (SqlEndpoint following = SqlEndpoint.open(data.mirrorDirectory(), AT_ONCE)) {
+                assertCopiesReadAsIcebergDoes(data, following, "after endpoints were killed while copying");
+            }
+        }
+    }
+
+    /** Three commits of 300 upserts to random orders of 600. */
+    private static void writeAndSync(MirroredData data, Random random, int round) {
+        for (int commit = 0; commit < 3; commit++) {
+            for (int order = 0; order < 300; order++) {
+                int id = random.nextInt(600);
+                data.store.upsertItem("orders", "{\"id\":\"o" + id + "\",\"customerId\":\"c" + id % 7
+                        + "\",\"total\":" + random.nextInt(1000) + ",\"items\":[{\"sku\":\"s" + round
+                        + "\"},{\"sku\":\"t" + commit + "\"}]}");
+            }
+            data.sync(COMPACTS_EVERY_SECOND_FILE);
+        }
+    }
+
+    /** Waits (up to three minutes) for {@code process} to print a line starting with {@code start}. */
+    private static void awaitLine(Path output, String start, Process process) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (System.nanoTime() < deadline) {
+            if (Files.readAllLines(output).stream().anyMatch(line -> line.startsWith(start))) {
+                return;
+            }
+            if (!process.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("The follower never printed '" + start + "'; it printed:\n"
+                + Files.readString(output));
     }
 
     @Test

@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -45,6 +47,9 @@ final class SnapshotExpiry {
         // Iceberg stamps snapshots with the system clock, so their age is measured on it too.
         long cutoff = System.currentTimeMillis() - config.keepSnapshotsFor().toMillis();
         boolean any = false;
+        // Deleted only once the batch has moved the tables' pointers: a crash before that leaves the tables as they
+        // were, every file they name still there (the files left over are orphans, removed later).
+        Queue<Unneeded> unneeded = new ConcurrentLinkedQueue<>();
         for (TableIdentifier identifier : tables) {
             Table table = batch.table(identifier);
             long tableCutoff = held.isPresent() ? Math.min(cutoff, heldSince(table, held.getAsLong())) : cutoff;
@@ -61,7 +66,7 @@ final class SnapshotExpiry {
                         .expireOlderThan(tableCutoff).retainLast(config.keepSnapshots())
                         .deleteWith(location -> {
                             if (!inUse.contains(location)) {
-                                io.deleteFile(location);
+                                unneeded.add(new Unneeded(io, location));
                             }
                         })
                         .cleanExpiredFiles(true).commit();
@@ -70,7 +75,14 @@ final class SnapshotExpiry {
         }
         if (any) {
             batch.commit();
+            for (Unneeded file : unneeded) {
+                file.io().deleteFile(file.location());
+            }
         }
+    }
+
+    /** A file only expired snapshots needed, and the FileIO of its table. */
+    private record Unneeded(FileIO io, String location) {
     }
 
     /**

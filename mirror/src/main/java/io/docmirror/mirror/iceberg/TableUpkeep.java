@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -63,6 +64,8 @@ final class TableUpkeep implements AutoCloseable {
     private final ExecutorService compactor;
     /** The compaction being rewritten off the daemon's thread; null when none is. */
     private CompletableFuture<Compaction> rewriting;
+    /** The batch that compaction was planned at: expiry keeps it, since the rewrite reads its deletion vectors. */
+    private long rewritingFrom;
 
     TableUpkeep(ContainerResources resources, CommittedTables committed, Function<CommitKind, ContainerBatch> begin,
             BooleanSupplier batchOpen, ReaderLeases readers, Clock clock) {
@@ -107,6 +110,7 @@ final class TableUpkeep implements AutoCloseable {
         if (rewriting == null) {
             Compaction planned = planCompaction();
             if (planned != null && background && planned.isLocal()) {
+                rewritingFrom = committed.batches();
                 rewriting = CompletableFuture.supplyAsync(() -> {
                     Compaction rewritten = planned.rewrite(resources.scratch());
                     resources.observer().reached(CommitStep.COMPACTION_REWRITTEN, null);
@@ -118,9 +122,22 @@ final class TableUpkeep implements AutoCloseable {
         }
         SnapshotExpiry.expire(CatalogBatch.of(resources.settings(), resources.catalog(), resources.io()),
                 resources.catalog().catalog().listTables(MirrorTables.namespace(resources.container())),
-                readers.oldestHeld(), resources.config(), resources.catalog().workers());
+                oldestNeeded(), resources.config(), resources.catalog().workers());
         maintainedAt = committed.batches();
         return compacted;
+    }
+
+    /**
+     * The oldest batch whose snapshots expiry must keep: the oldest a reader's lease holds, and the one a compaction
+     * being rewritten was planned at (under load a rewrite can outlast {@code mirror.snapshots.keep-ms}, and its
+     * deletion vectors were removed under it).
+     */
+    private OptionalLong oldestNeeded() {
+        OptionalLong held = readers.oldestHeld();
+        if (rewriting == null) {
+            return held;
+        }
+        return OptionalLong.of(held.isPresent() ? Math.min(held.getAsLong(), rewritingFrom) : rewritingFrom);
     }
 
     /** A compaction rewritten off the daemon's thread and not committed yet, for a batch to take in; null if none. */

@@ -156,9 +156,8 @@ class ObjectStoreWarehouseTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Cannot read the mirror's table orders.orders: its warehouse is in an object "
                         + "store (its metadata is at s3://" + BUCKET + "/docmirror/orders/orders/metadata/")
-                .hasMessageEndingWith("and the SQL endpoint, status, reconcile, rebuild and repair read local "
-                        + "warehouses only. The tables are there for Spark, Trino or pyiceberg to read through the "
-                        + "catalog.");
+                .hasMessageEndingWith("and this reader was not given the object store's options "
+                        + "(mirror.catalog.warehouse and mirror.catalog.s3.* in the config file)");
     }
 
     /** Opens the mirror (a restart each time), reads every change after its checkpoint and commits one batch. */
