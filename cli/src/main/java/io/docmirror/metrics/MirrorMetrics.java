@@ -83,13 +83,15 @@ public final class MirrorMetrics implements MultiCollector {
                 "Reads of the change source that failed in this process (it did not answer); each is retried",
                 "container");
         MetricFamily failing = MetricFamily.gauge("docmirror_mirror_failing",
-                "1 while an error keeps the container from being mirrored (a lost feed position, say); it is retried "
-                        + "while the other containers go on", "container");
+                "1 while an error keeps the container from being mirrored (a lost feed position, say), labelled with "
+                        + "its code (POSITION_LOST); it is retried while the other containers go on", "container",
+                "code");
         long now = clock.millis();
         for (MirrorHealth health : mirror.health()) {
             sourceUnreachable.add(health.sourceUnreachableFor(now).toMillis() / 1000.0, health.container());
             sourceFailures.add(health.sourceFailures(), health.container());
-            failing.add(health.failure() == null ? 0 : 1, health.container());
+            failing.add(health.failure() == null ? 0 : 1, health.container(),
+                    health.failureCode() == null ? "" : health.failureCode().name());
         }
         for (MirrorActivity activity : mirror.activity()) {
             events.add(activity.events(), activity.container());
