@@ -400,13 +400,13 @@ public final class FeedMirror implements AutoCloseable {
         if (code == MirrorErrorCode.SOURCE_UNAVAILABLE) {
             boolean outageBegins = health.get(source.name()).sourceUnreachableSince() == 0;
             MirrorHealth outage = updateHealth(source, current -> current.withSourceFailure(now));
-            String message = "Cannot read the changes of {} ({}): the mirror stays at {}; unreachable for {} s, "
+            String message = "Cannot read the changes of {} ({}: {}): the mirror stays at {}; unreachable for {} s, "
                     + "retrying in {} ms";
             if (outageBegins) {
-                log.warn(message, source.name(), failure.getMessage(), version, 0, delay, failure);
+                log.warn(message, source.name(), code, failure.getMessage(), version, 0, delay, failure);
             } else {
                 // The outage's first failure was logged with its cause; the retries only say that it goes on.
-                log.warn(message, source.name(), failure.getMessage(), version,
+                log.warn(message, source.name(), code, failure.getMessage(), version,
                         outage.sourceUnreachableFor(now).toSeconds(), delay);
             }
         } else if (code.retriable()) {
