@@ -75,7 +75,8 @@ public final class MirrorMetrics implements MultiCollector {
         MetricFamily compactionFailures = MetricFamily.counter("docmirror_mirror_compaction_failures",
                 "Compactions that failed in this process (the mirror goes on with its delta files)", "container");
         MetricFamily batchFailures = MetricFamily.counter("docmirror_mirror_batch_failures",
-                "Batches an I/O error (a full disk, say) stopped before they committed; each is retried", "container");
+                "Batches a retriable failure (an I/O error such as a full disk, a catalog commit conflict) stopped "
+                        + "before they committed; each is retried", "container");
         MetricFamily sourceUnreachable = MetricFamily.gauge("docmirror_mirror_source_unreachable_seconds",
                 "How long the change source (the store's HTTP API, a Kafka broker) has not answered; 0 while it "
                         + "answers", "container");

@@ -67,7 +67,7 @@ final class DuckDbFileWriter implements OpenDataFile {
      * Writes a row, which {@code vectors} makes into vectors on DuckDB's thread; returns its position in the file.
      *
      * @param vectors the file's, as a check that the row's table has not changed its schema since it was opened
-     * @throws IllegalStateException when writing an earlier row failed
+     * @throws MirrorException when writing an earlier row failed, with the code of its cause
      */
     long write(Row row, RowVectors vectors) {
         if (this.vectors != vectors) {

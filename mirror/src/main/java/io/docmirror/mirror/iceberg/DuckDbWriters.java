@@ -122,7 +122,8 @@ final class DuckDbWriters implements AutoCloseable {
                             + copyOptions);
                 }
             } catch (SQLException e) {
-                throw new MirrorException(MirrorErrorCode.IO_FAILURE, e.getMessage(), e);
+                // No code: DuckDB's error may be a full disk or a row the vectors could not hold (a bug), alike.
+                throw new IllegalStateException(e.getMessage(), e);
             }
         }, threads);
     }

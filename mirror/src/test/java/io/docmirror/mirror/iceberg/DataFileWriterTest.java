@@ -110,7 +110,9 @@ class DataFileWriterTest {
             for (long n = 0; n < 10_000; n++) {
                 writer.write(number(n));
             }
-        }).isInstanceOf(IllegalStateException.class).hasCauseInstanceOf(ClassCastException.class);
+        }).isInstanceOfSatisfying(MirrorException.class,
+                failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.INTERNAL_ERROR))
+                .hasCauseInstanceOf(ClassCastException.class);
         // Closing it (a batch abandoned) reports the failure again rather than losing it.
         assertThatThrownBy(writer::close).hasCauseInstanceOf(ClassCastException.class);
     }
