@@ -6,8 +6,7 @@ import io.docmirror.metrics.MetricsServer;
 import io.docmirror.metrics.MirrorMetrics;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.mirror.source.SourceUnavailableException;
-import io.docmirror.store.StoreException;
+import io.docmirror.mirror.MirrorErrorCode;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,10 +57,8 @@ final class MirrorCommand implements Runnable {
                  FeedMirror mirror = opened.mirror(dataDir, config, flattenerConfigs, Clock.systemUTC())) {
                 FeedMirror.SyncResult result = mirror.sync();
                 System.out.printf("Mirrored %s to %s%n", result.describe(), dataDir.mirrorDirectory());
-            } catch (SourceUnavailableException e) {
-                return unavailable(e);
-            } catch (StoreException e) {
-                if (!e.isRetriable()) {
+            } catch (RuntimeException e) {
+                if (MirrorErrorCode.of(e) != MirrorErrorCode.SOURCE_UNAVAILABLE) {
                     throw e;
                 }
                 return unavailable(e);

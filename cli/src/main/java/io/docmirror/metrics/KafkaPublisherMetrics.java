@@ -38,14 +38,21 @@ public final class KafkaPublisherMetrics implements MultiCollector {
         MetricFamily failures = MetricFamily.counter("docmirror_kafka_publisher_failures",
                 "Times publishing failed (a broker away, say) and started again from the committed checkpoint",
                 "container");
+        MetricFamily stopped = MetricFamily.gauge("docmirror_kafka_publisher_stopped",
+                "1 when the publisher stopped of a failure that is not retriable (another publisher took over, its "
+                        + "feed position is lost), labelled with its code; it is not started again", "container",
+                "code");
         for (PublisherActivity activity : publishers.activity()) {
             lag.add(ChangeFeedEstimator.estimate(store, activity.container(), activity.committed(), clock),
                     activity.container());
             events.add(activity.events(), activity.container());
             transactions.add(activity.transactions(), activity.container());
             failures.add(activity.failures(), activity.container());
+            stopped.add(activity.stoppedForGood() ? 1 : 0, activity.container(),
+                    activity.stoppedForGood() ? activity.stoppedBy().orElseThrow().name() : "");
         }
-        return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(events, transactions, failures))
+        return new MetricSnapshots(Stream.concat(lag.families().stream(), Stream.of(events, transactions, failures,
+                stopped))
                 .map(MetricFamily::snapshot).toList());
     }
 }

@@ -75,7 +75,8 @@ public final class MirrorMetrics implements MultiCollector {
         MetricFamily compactionFailures = MetricFamily.counter("docmirror_mirror_compaction_failures",
                 "Compactions that failed in this process (the mirror goes on with its delta files)", "container");
         MetricFamily batchFailures = MetricFamily.counter("docmirror_mirror_batch_failures",
-                "Batches an I/O error (a full disk, say) stopped before they committed; each is retried", "container");
+                "Batches a retriable failure (an I/O error such as a full disk, a catalog commit conflict) stopped "
+                        + "before they committed; each is retried", "container");
         MetricFamily sourceUnreachable = MetricFamily.gauge("docmirror_mirror_source_unreachable_seconds",
                 "How long the change source (the store's HTTP API, a Kafka broker) has not answered; 0 while it "
                         + "answers", "container");
@@ -83,13 +84,15 @@ public final class MirrorMetrics implements MultiCollector {
                 "Reads of the change source that failed in this process (it did not answer); each is retried",
                 "container");
         MetricFamily failing = MetricFamily.gauge("docmirror_mirror_failing",
-                "1 while an error keeps the container from being mirrored (a lost feed position, say); it is retried "
-                        + "while the other containers go on", "container");
+                "1 while an error keeps the container from being mirrored (a lost feed position, say), labelled with "
+                        + "its code (POSITION_LOST); it is retried while the other containers go on", "container",
+                "code");
         long now = clock.millis();
         for (MirrorHealth health : mirror.health()) {
             sourceUnreachable.add(health.sourceUnreachableFor(now).toMillis() / 1000.0, health.container());
             sourceFailures.add(health.sourceFailures(), health.container());
-            failing.add(health.failure() == null ? 0 : 1, health.container());
+            failing.add(health.failure() == null ? 0 : 1, health.container(),
+                    health.failureCode() == null ? "" : health.failureCode().name());
         }
         for (MirrorActivity activity : mirror.activity()) {
             events.add(activity.events(), activity.container());

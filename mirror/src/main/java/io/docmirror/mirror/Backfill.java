@@ -111,7 +111,7 @@ public final class Backfill {
      * Backfills {@code container}, or finishes its backfill that an earlier run started.
      *
      * @throws IllegalArgumentException when the container is not mirrored (analytical TTL off)
-     * @throws IllegalStateException when a daemon (or another backfill) is mirroring the container
+     * @throws MirrorException with {@code MIRROR_LOCKED} when a daemon (or another backfill) is mirroring the container
      */
     public Result run(String container, Listener listener) throws InterruptedException {
         ContainerProperties properties = store.readContainer(container);
@@ -273,7 +273,8 @@ public final class Backfill {
                 return end;
             }
             if (next instanceof RangeFailure failure) {
-                throw new IllegalStateException("Cannot read feed range " + reader.range + " of container "
+                throw new MirrorException(MirrorErrorCode.of(failure.cause()),
+                        "Cannot read feed range " + reader.range + " of container "
                         + reader.container + " for its backfill: " + failure.cause().getMessage(), failure.cause());
             }
             @SuppressWarnings("unchecked")

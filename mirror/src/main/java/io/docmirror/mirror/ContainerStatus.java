@@ -143,7 +143,8 @@ public record ContainerStatus(String container, long batch, long lastCommitMilli
         try {
             return JSON.readValue(checkpoint, Checkpoint.class);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("The checkpoint of " + tables.container() + " cannot be read", e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The checkpoint of " + tables.container() + " cannot be read", e);
         }
     }
 
@@ -151,7 +152,8 @@ public record ContainerStatus(String container, long batch, long lastCommitMilli
         try {
             return JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A property of the mirror's tables cannot be read: " + json, e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "A property of the mirror's tables cannot be read: " + json, e);
         }
     }
 

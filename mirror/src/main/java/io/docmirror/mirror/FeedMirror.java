@@ -7,7 +7,6 @@ import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.mirror.source.SourceContainers;
-import io.docmirror.mirror.source.SourceUnavailableException;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.StoreClient;
@@ -17,7 +16,6 @@ import io.docmirror.store.changelog.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -193,8 +191,8 @@ public final class FeedMirror implements AutoCloseable {
      *
      * @throws RuntimeException the first container's failure, with the others' suppressed, once every other container
      *     is mirrored: one container that cannot be mirrored does not hold the others back
-     * @throws SourceUnavailableException at once when the change source does not answer: a one-shot sync does not
-     *     wait for it (the daemon does)
+     * @throws MirrorException with {@code SOURCE_UNAVAILABLE} at once when the change source does not answer: a
+     *     one-shot sync does not wait for it (the daemon does)
      * @throws StoreException when the store cannot list its containers
      */
     public SyncResult sync() {
@@ -217,14 +215,15 @@ public final class FeedMirror implements AutoCloseable {
                 }
                 // A sync leaves the mirror compacted when it is due, so that batch jobs need no daemon for it.
                 maintain(source);
-            } catch (SourceUnavailableException e) {
-                stopReading(source, e);
-                failures.forEach(e::addSuppressed);
-                throw e;
             } catch (RuntimeException e) {
                 stopReading(source, e);
-                log.error("Cannot mirror container {}; it stays at {}, the other containers go on", source.name(),
-                        committedVersion(source), e);
+                MirrorErrorCode code = MirrorErrorCode.of(e);
+                if (code == MirrorErrorCode.SOURCE_UNAVAILABLE) {
+                    failures.forEach(e::addSuppressed);
+                    throw e;
+                }
+                log.error("Cannot mirror container {} ({}); it stays at {}, the other containers go on",
+                        source.name(), code, committedVersion(source), e);
                 failures.add(e);
             }
         }
@@ -374,8 +373,9 @@ public final class FeedMirror implements AutoCloseable {
             }
             // Skipping the lost changes would leave the mirror silently wrong; only a new snapshot can mend it.
             String version = source.mirror.position();
-            throw new IllegalStateException("Cannot mirror container " + source.mirror.container() + " any further: "
-                    + e.getMessage() + " The mirror stops at " + version + " rather than skip those changes: "
+            throw new MirrorException(MirrorErrorCode.POSITION_LOST, "Cannot mirror container "
+                    + source.mirror.container() + " any further: " + e.getMessage() + " The mirror stops at " + version
+                    + " rather than skip those changes: "
                     + source.changes.gapRemedy(source.mirror.container()), e);
         }
     }
@@ -383,8 +383,10 @@ public final class FeedMirror implements AutoCloseable {
     /**
      * After a failure the batch is dropped uncommitted, so the mirror stays at its last version, and the container is
      * read again from that version's checkpoint after a pause that doubles with each failure in a row, up to
-     * {@link #MAX_RETRY_DELAY}: an I/O error (a full disk) is counted as a failed batch, a source that does not answer
-     * as an outage, and any other error is the container's own failure, which does not stop the other containers.
+     * {@link #MAX_RETRY_DELAY}. What is reported goes by the failure's {@link MirrorErrorCode}: a source that does not
+     * answer is an outage, any other retriable failure (an I/O error, a commit whose outcome is unknown) a failed
+     * batch, and a failure that is not retriable the container's own, shown as failing until it goes on again (it
+     * needs someone to act, but does not stop the other containers).
      */
     private void retryLater(Source source, RuntimeException failure) {
         stopReading(source, failure);
@@ -394,28 +396,29 @@ public final class FeedMirror implements AutoCloseable {
         long now = clock.millis();
         source.retryAt = now + delay;
         String version = committedVersion(source);
-        if (failure instanceof SourceUnavailableException) {
+        MirrorErrorCode code = MirrorErrorCode.of(failure);
+        if (code == MirrorErrorCode.SOURCE_UNAVAILABLE) {
             boolean outageBegins = health.get(source.name()).sourceUnreachableSince() == 0;
             MirrorHealth outage = updateHealth(source, current -> current.withSourceFailure(now));
-            String message = "Cannot read the changes of {} ({}): the mirror stays at {}; unreachable for {} s, "
+            String message = "Cannot read the changes of {} ({}: {}): the mirror stays at {}; unreachable for {} s, "
                     + "retrying in {} ms";
             if (outageBegins) {
-                log.warn(message, source.name(), failure.getMessage(), version, 0, delay, failure);
+                log.warn(message, source.name(), code, failure.getMessage(), version, 0, delay, failure);
             } else {
                 // The outage's first failure was logged with its cause; the retries only say that it goes on.
-                log.warn(message, source.name(), failure.getMessage(), version,
+                log.warn(message, source.name(), code, failure.getMessage(), version,
                         outage.sourceUnreachableFor(now).toSeconds(), delay);
             }
-        } else if (failure instanceof UncheckedIOException) {
+        } else if (code.retriable()) {
             record(new MirrorActivity(source.name(), 0, 0, 0, 0, 0, 0, 1));
-            log.warn("Cannot mirror {} ({} failure{} in a row): the batch is not committed, the mirror stays at {}; "
-                            + "retrying in {} ms", source.name(), source.failuresInARow,
+            log.warn("Cannot mirror {} ({}, {} failure{} in a row): the batch is not committed, the mirror stays at "
+                            + "{}; retrying in {} ms", source.name(), code, source.failuresInARow,
                     source.failuresInARow == 1 ? "" : "s", version, delay, failure);
         } else {
-            updateHealth(source, current -> current.withFailure(Objects.requireNonNullElse(failure.getMessage(),
-                    failure.toString())));
-            log.error("Cannot mirror {} ({} failure{} in a row): the mirror stays at {} while the other containers go "
-                            + "on; retrying in {} ms", source.name(), source.failuresInARow,
+            updateHealth(source, current -> current.withFailure(code, Objects.requireNonNullElse(
+                    failure.getMessage(), failure.toString())));
+            log.error("Cannot mirror {} ({}, {} failure{} in a row): the mirror stays at {} while the other "
+                            + "containers go on; retrying in {} ms", source.name(), code, source.failuresInARow,
                     source.failuresInARow == 1 ? "" : "s", version, delay, failure);
         }
     }
@@ -427,7 +430,7 @@ public final class FeedMirror implements AutoCloseable {
             return;
         }
         source.failuresInARow = 0;
-        updateHealth(source, current -> current.withSourceAnswering().withFailure(null));
+        updateHealth(source, current -> current.withSourceAnswering().withFailure(null, null));
         log.info("Mirroring {} again{}", source.name(), before.sourceUnreachableSince() == 0 ? ""
                 : " after its change source did not answer for "
                         + before.sourceUnreachableFor(clock.millis()).toSeconds() + " s");
@@ -575,8 +578,9 @@ public final class FeedMirror implements AutoCloseable {
         ContainerTables opened = tables;
         tables.backfill().ifPresent(backfill -> {
             // Closed, the tables are free for the backfill to finish while the other containers go on.
-            IllegalStateException unfinished = new IllegalStateException("Cannot mirror container " + container.id()
-                    + ": its backfill has not finished (" + backfill.rangeLsns().size() + " of "
+            MirrorException unfinished = new MirrorException(MirrorErrorCode.BACKFILL_UNFINISHED, "Cannot mirror "
+                    + "container " + container.id() + ": its backfill has not finished (" + backfill.rangeLsns().size()
+                    + " of "
                     + backfill.feedRanges() + " feed ranges done); run `docmirror backfill --container "
                     + container.id() + "` again to finish it");
             try {
@@ -623,8 +627,8 @@ public final class FeedMirror implements AutoCloseable {
             record(new MirrorActivity(container.id(), loaded.items(), 0, 0, 0, 0, 0, 0));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while loading container " + container.id()
-                    + " from a snapshot; the next start goes on where it stopped", e);
+            throw new MirrorException(MirrorErrorCode.INTERRUPTED, "Interrupted while loading container "
+                    + container.id() + " from a snapshot; the next start goes on where it stopped", e);
         }
     }
 

@@ -9,7 +9,9 @@ package io.docmirror.mirror;
  * @param bytesWritten their size
  * @param compactions compactions committed
  * @param compactionFailures compactions that failed (the mirror went on with its delta files)
- * @param batchFailures batches that an I/O error stopped before they committed (each retried)
+ * @param batchFailures batches that a retriable failure other than an outage stopped before they committed (an I/O
+ *     error, a catalog commit that conflicted or whose outcome is unknown; {@link MirrorErrorCode#retriable}), each
+ *     retried
  */
 public record MirrorActivity(String container, long events, long commits, long filesWritten, long bytesWritten,
         long compactions, long compactionFailures, long batchFailures) {

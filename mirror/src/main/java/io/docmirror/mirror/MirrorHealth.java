@@ -12,10 +12,13 @@ import java.time.Duration;
  * @param sourceFailures reads of the change source that failed since the mirror started, each retried
  * @param failure why the container cannot be mirrored for now (a lost feed position, an unfinished backfill, a mirror
  *     that another process holds); {@code null} when nothing but an outage stops it
+ * @param failureCode the code of that failure, one that is not retriable ({@code POSITION_LOST}, say); {@code null}
+ *     with it
  */
-public record MirrorHealth(String container, long sourceUnreachableSince, long sourceFailures, String failure) {
+public record MirrorHealth(String container, long sourceUnreachableSince, long sourceFailures,
+        MirrorErrorCode failureCode, String failure) {
     static MirrorHealth healthy(String container) {
-        return new MirrorHealth(container, 0, 0, null);
+        return new MirrorHealth(container, 0, 0, null, null);
     }
 
     /** For how long the change source has not answered, as of {@code nowMillis}; zero while it answers. */
@@ -26,14 +29,14 @@ public record MirrorHealth(String container, long sourceUnreachableSince, long s
 
     MirrorHealth withSourceFailure(long nowMillis) {
         return new MirrorHealth(container, sourceUnreachableSince == 0 ? nowMillis : sourceUnreachableSince,
-                sourceFailures + 1, failure);
+                sourceFailures + 1, failureCode, failure);
     }
 
     MirrorHealth withSourceAnswering() {
-        return new MirrorHealth(container, 0, sourceFailures, failure);
+        return new MirrorHealth(container, 0, sourceFailures, failureCode, failure);
     }
 
-    MirrorHealth withFailure(String reason) {
-        return new MirrorHealth(container, sourceUnreachableSince, sourceFailures, reason);
+    MirrorHealth withFailure(MirrorErrorCode code, String reason) {
+        return new MirrorHealth(container, sourceUnreachableSince, sourceFailures, code, reason);
     }
 }

@@ -135,7 +135,8 @@ public final class Rebuild {
                 }
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read the history of " + container + " for its rebuild: "
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot read the history of " + container + " for its rebuild: "
                     + e.getMessage(), e);
         }
         progress.accept(changes);
@@ -161,7 +162,8 @@ public final class Rebuild {
         try {
             return StoreJson.mapper().readTree(text);
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot rebuild " + container + ": the history's partition key of " + id
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "Cannot rebuild " + container + ": the history's partition key of " + id
                     + " is not JSON: " + text, e);
         }
     }

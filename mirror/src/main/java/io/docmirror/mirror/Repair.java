@@ -157,8 +157,9 @@ public final class Repair {
         return lost;
     }
 
-    private static IllegalStateException cannotRepair(String container, String damaged, String why) {
-        return new IllegalStateException("Cannot repair the history of " + container + " (" + damaged + "): " + why
+    private static MirrorException cannotRepair(String container, String damaged, String why) {
+        return new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                "Cannot repair the history of " + container + " (" + damaged + "): " + why
                 + ". The mirror is left as it was; run `docmirror backfill --container " + container
                 + "` to snapshot the container again");
     }

@@ -27,7 +27,7 @@ public final class WriterLock implements AutoCloseable {
     /**
      * Takes the lock of {@code container}'s mirror in {@code directory}.
      *
-     * @throws IllegalStateException when another process (or this one) holds it
+     * @throws MirrorException with {@code MIRROR_LOCKED} when another process (or this one) holds it
      */
     public static WriterLock take(Path directory, String container) {
         try {
@@ -42,7 +42,8 @@ public final class WriterLock implements AutoCloseable {
             }
             if (lock == null) {
                 channel.close();
-                throw new IllegalStateException("Cannot mirror container " + container + ": another process is "
+                throw new MirrorException(MirrorErrorCode.MIRROR_LOCKED,
+                        "Cannot mirror container " + container + ": another process is "
                         + "mirroring it (" + directory.resolve(FILE) + " is locked)");
             }
             return new WriterLock(container, channel);

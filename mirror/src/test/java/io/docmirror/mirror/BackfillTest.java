@@ -111,7 +111,8 @@ class BackfillTest {
         try (StoreHttpServer server = StoreHttpServer.start(store, StoreConfig.defaults().withHttp("127.0.0.1", 0));
                 HttpStoreClient remote = new HttpStoreClient(server.baseUri(), Optional.empty());
                 FeedMirror overHttp = new FeedMirror(remote, mirror, CONFIG, FlattenerConfig::defaults, clock)) {
-            assertThatThrownBy(overHttp::sync).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(overHttp::sync).isInstanceOfSatisfying(MirrorException.class,
+                            failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.BACKFILL_UNFINISHED))
                     .hasMessageContaining("Cannot mirror container orders: its backfill has not finished (1 of 4 "
                             + "feed ranges done); run `docmirror backfill --container orders` again");
         }
@@ -196,7 +197,8 @@ class BackfillTest {
         // The mirror was stopped while the log kept only the last 5 changes per feed range.
         reopenKeepingFiveChangesPerFeedRange();
 
-        assertThatThrownBy(() -> sync(mirror)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> sync(mirror)).isInstanceOfSatisfying(MirrorException.class,
+                        failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.POSITION_LOST))
                 .hasMessageStartingWith("Cannot mirror container orders any further: Cannot read feed range orders[")
                 .hasMessageContaining("retention has passed")
                 .hasMessageEndingWith("The mirror stops at batch " + before + " rather than skip those "

@@ -93,7 +93,8 @@ class ContainerIsolationTest {
         store.createItem("orders", "{\"id\":\"o1\",\"customerId\":\"c1\"}");
 
         try (ContainerTables holder = holdMirror("blocked")) {
-            assertThatThrownBy(this::sync).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(this::sync).isInstanceOfSatisfying(MirrorException.class,
+                            failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.MIRROR_LOCKED))
                     .hasMessageContaining("blocked");
         }
 
@@ -121,12 +122,15 @@ class ContainerIsolationTest {
             await(running, "the daemon reports why blocked is not mirrored", () -> health(daemon, "blocked"),
                     () -> health(daemon, "blocked").failure() != null);
             assertThat(health(daemon, "blocked").failure()).contains("blocked");
+            assertThat(health(daemon, "blocked").failureCode()).as("not retriable: another process holds it")
+                    .isEqualTo(MirrorErrorCode.MIRROR_LOCKED);
 
             holder.close();
             await(running, "blocked is mirrored once it is free", () -> rootRows("blocked"),
                     () -> rootRows("blocked") == 1);
             await(running, "the failure is over", () -> health(daemon, "blocked"),
                     () -> health(daemon, "blocked").failure() == null);
+            assertThat(health(daemon, "blocked").failureCode()).isNull();
             store.createItem("orders", "{\"id\":\"o2\",\"customerId\":\"c2\"}");
             await(running, "orders goes on", () -> rootRows("orders"), () -> rootRows("orders") == 2);
             daemon.stop();

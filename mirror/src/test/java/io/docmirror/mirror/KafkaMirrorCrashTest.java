@@ -157,7 +157,8 @@ class KafkaMirrorCrashTest {
             try (FeedMirror embedded = new FeedMirror(store, mirrorDirectory, MirrorConfig.defaults(),
                     FlattenerConfig::defaults, Clock.systemUTC())) {
                 assertThatThrownBy(embedded::sync)
-                        .isInstanceOf(IllegalStateException.class)
+                        .isInstanceOfSatisfying(MirrorException.class,
+                                failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.REFUSED_CONFIGURATION))
                         .hasMessageStartingWith("Cannot mirror container orders from the store's change feed: its "
                                 + "mirror reads from Kafka (its checkpoint holds Kafka offsets {" + prefix
                                 + "orders-0=")

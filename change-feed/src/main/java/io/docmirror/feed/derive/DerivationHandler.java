@@ -3,6 +3,8 @@ package io.docmirror.feed.derive;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.feed.FeedErrorCode;
+import io.docmirror.feed.FeedException;
 import io.docmirror.feed.processor.ChangeFeedContext;
 import io.docmirror.feed.processor.ChangeFeedHandler;
 import io.docmirror.store.BatchOperation;
@@ -234,8 +236,8 @@ public final class DerivationHandler implements ChangeFeedHandler {
                         || status == StoreErrorCode.NOT_FOUND.httpStatus()) {
                     raced.add(write);
                 } else {
-                    throw new IllegalStateException("Cannot write derived document " + write.id + " to " + container
-                            + ": status " + status + ", " + result.message());
+                    throw new FeedException(FeedErrorCode.ofStoreStatus(status), "Cannot write derived document "
+                            + write.id + " to " + container + ": status " + status + ", " + result.message());
                 }
             }
             if (raced.isEmpty()) {
@@ -243,9 +245,9 @@ public final class DerivationHandler implements ChangeFeedHandler {
             }
             pending = raced;
         }
-        throw new IllegalStateException("Cannot write derived documents to " + container + ": other writers changed "
-                + pending.size() + " of them " + MAX_CONFLICT_RETRIES + " times in a row (first: " + pending.get(0).id
-                + ")");
+        throw new FeedException(FeedErrorCode.WRITE_CONFLICT, "Cannot write derived documents to " + container
+                + ": other writers changed " + pending.size() + " of them " + MAX_CONFLICT_RETRIES
+                + " times in a row (first: " + pending.get(0).id + ")");
     }
 
     /** The guarded write for {@code intent}, or empty when the stored version already covers it. */

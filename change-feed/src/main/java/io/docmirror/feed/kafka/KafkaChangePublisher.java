@@ -3,6 +3,8 @@ package io.docmirror.feed.kafka;
 import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.FeedErrorCode;
+import io.docmirror.feed.FeedException;
 import io.docmirror.feed.StartFrom;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
@@ -73,7 +75,8 @@ public final class KafkaChangePublisher implements AutoCloseable {
     private final AtomicLong transactionsCommitted = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private volatile String committed;
-    private volatile boolean fenced;
+    /** What ended {@link #run} with a failure; null while it runs, or when it was closed. */
+    private volatile FeedErrorCode stoppedBy;
 
     public KafkaChangePublisher(StoreClient store, String container, KafkaBridgeConfig config) {
         this(store, container, config, Clock.systemUTC());
@@ -108,18 +111,35 @@ public final class KafkaChangePublisher implements AutoCloseable {
         running = false;
     }
 
-    /** Whether another publisher of the container took over, which stopped this one for good. */
-    public boolean fenced() {
-        return fenced;
+    /**
+     * The code of the failure that stopped this publisher ({@code PUBLISHER_FENCED} when another publisher of the
+     * container took over); empty while it runs, or when it was closed.
+     */
+    public Optional<FeedErrorCode> stoppedBy() {
+        return Optional.ofNullable(stoppedBy);
     }
 
     /** What this publisher has done since it was created; safe to call from any thread. */
     public PublisherActivity activity() {
         return new PublisherActivity(container, eventsPublished.get(), transactionsCommitted.get(), failures.get(),
-                Optional.ofNullable(committed));
+                Optional.ofNullable(committed), stoppedBy());
     }
 
     private long publish(boolean untilCaughtUp) throws InterruptedException {
+        try {
+            return publishUntilStopped(untilCaughtUp);
+        } catch (RuntimeException e) {
+            stoppedBy = FeedErrorCode.of(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Publishes, starting again from the committed checkpoint after a Kafka failure ({@code BROKER_UNAVAILABLE}).
+     *
+     * @throws FeedException with {@code PUBLISHER_FENCED} when another publisher of the container took over
+     */
+    private long publishUntilStopped(boolean untilCaughtUp) throws InterruptedException {
         long published = 0;
         while (running) {
             try (KafkaProducer<byte[], byte[]> producer = newProducer()) {
@@ -131,14 +151,13 @@ public final class KafkaChangePublisher implements AutoCloseable {
                     return published;
                 }
             } catch (ProducerFencedException e) {
-                fenced = true;
-                throw new IllegalStateException("Another publisher of container " + container
+                throw new FeedException(FeedErrorCode.PUBLISHER_FENCED, "Another publisher of container " + container
                         + " took over (same transactional id); this one stops", e);
             } catch (KafkaException e) {
                 failures.incrementAndGet();
                 // Closing the producer abandons the open transaction; the next one aborts it when it fences us.
-                log.warn("Publishing {} to Kafka failed; starting again from the committed checkpoint in {} ms",
-                        container, RETRY_BACKOFF.toMillis(), e);
+                log.warn("Publishing {} to Kafka failed ({}); starting again from the committed checkpoint in {} ms",
+                        container, FeedErrorCode.BROKER_UNAVAILABLE, RETRY_BACKOFF.toMillis(), e);
                 Thread.sleep(RETRY_BACKOFF.toMillis());
             }
         }

@@ -1,5 +1,6 @@
 package io.docmirror.feed.kafka;
 
+import io.docmirror.feed.FeedErrorCode;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import org.slf4j.Logger;
@@ -23,8 +24,10 @@ import static java.util.Objects.requireNonNull;
  * containers, every {@link #LOOKUP_INTERVAL} by default: containers created or mirrored since get a publisher; a
  * publisher that died is started again, after a delay that doubles with each death in a row up to
  * {@link #MAX_RESTART_DELAY} (one that published something before it died starts the count again); and a container
- * that is gone is forgotten, so that one created again under its name gets a publisher of its own. A publisher that
- * another took over (fenced) stays stopped: starting it again would take the container back, and so on forever.
+ * that is gone is forgotten, so that one created again under its name gets a publisher of its own. Whether a publisher
+ * that died is started again goes by the code of what stopped it ({@link FeedErrorCode#retriable}): a store or broker
+ * outage is, while a publisher that another took over ({@code PUBLISHER_FENCED}; starting it again would take the
+ * container back, and so on forever), or that lost its position in the feed, stays stopped.
  */
 public final class KafkaPublishers implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KafkaPublishers.class);
@@ -36,13 +39,16 @@ public final class KafkaPublishers implements AutoCloseable {
     private final KafkaBridgeConfig config;
     private final Duration lookupInterval;
     private final Map<String, Running> publishers = new LinkedHashMap<>();
+    /** Publishers started so far, the first of each container and each started again. */
+    private long started;
     private final ScheduledExecutorService lookups = Executors.newSingleThreadScheduledExecutor(runnable ->
             new Thread(runnable, "kafka-publishers"));
 
     /** A container's publisher, the thread that runs it, and how many of its publishers died in a row before it. */
     private record Running(KafkaChangePublisher publisher, Thread thread, int deathsInARow, long startedAtNanos) {
+        /** Whether it stopped, and of what may pass: to be started again. */
         boolean died() {
-            return !thread.isAlive() && !publisher.fenced();
+            return !thread.isAlive() && publisher.stoppedBy().map(FeedErrorCode::retriable).orElse(true);
         }
 
         /** How many publishers of the container died in a row, this one included. */
@@ -115,12 +121,20 @@ public final class KafkaPublishers implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                log.error("Publishing the changes of {} to Kafka stopped{}", container, publisher.fenced() ? ""
-                        : "; a publisher is started again at a later look-up if the store still has the container", e);
+                FeedErrorCode code = FeedErrorCode.of(e);
+                log.error("Publishing the changes of {} to Kafka stopped ({}){}", container, code, code.retriable()
+                        ? "; a publisher is started again at a later look-up if the store still has the container"
+                        : "; it is not started again until the process restarts", e);
             }
         }, "kafka-publisher-" + container);
         publishers.put(container, new Running(publisher, thread, deathsInARow, System.nanoTime()));
+        started++;
         thread.start();
+    }
+
+    /** How many publishers were started so far: one for each container, and one for each started again. */
+    synchronized long started() {
+        return started;
     }
 
     /** What each container's publisher has done since it started; safe to call from any thread. */

@@ -3,6 +3,7 @@ package io.docmirror.feed.processor;
 import io.docmirror.feed.ChangeFeedException;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.FeedErrorCode;
 import io.docmirror.feed.FeedRange;
 import io.docmirror.feed.StartFrom;
 import io.docmirror.store.StoreClient;
@@ -313,8 +314,10 @@ public final class ChangeFeedProcessor implements AutoCloseable {
                     return;
                 }
                 failures.incrementAndGet();
-                log.warn("Handler of change feed processor {} failed on feed range {}; the checkpoint stays, retrying "
-                        + "the batch in {} ms", options.processorName(), feedRange, options.retryBackoff().toMillis(), e);
+                // Retried whatever its code: the checkpoint cannot pass the batch without skipping its changes.
+                log.warn("Handler of change feed processor {} failed on feed range {} ({}); the checkpoint stays, "
+                        + "retrying the batch in {} ms", options.processorName(), feedRange, FeedErrorCode.of(e),
+                        options.retryBackoff().toMillis(), e);
                 reader = null;
                 try {
                     Thread.sleep(options.retryBackoff().toMillis());

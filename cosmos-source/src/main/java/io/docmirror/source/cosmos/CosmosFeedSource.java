@@ -10,7 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.mirror.source.ChangeSource;
 import io.docmirror.mirror.source.Checkpoint;
-import io.docmirror.mirror.source.SourceUnavailableException;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -77,7 +78,7 @@ final class CosmosFeedSource implements ChangeSource {
     /**
      * @throws IllegalStateException when the container's mirror was made from another source (the store's change
      *     feed, Kafka), whose positions mean nothing in the account
-     * @throws SourceUnavailableException when the account does not answer
+     * @throws MirrorException with {@code SOURCE_UNAVAILABLE} when the account does not answer
      */
     static CosmosFeedSource open(CosmosAccount account, ContainerProperties container, Checkpoint from) {
         if (from.continuation() != null || from.isKafka()) {
@@ -278,14 +279,15 @@ final class CosmosFeedSource implements ChangeSource {
         // The account's client is shared by every container and closed with the account.
     }
 
-    /** Runs calls to the account, a failure to reach it being a {@link SourceUnavailableException}. */
+    /** Runs calls to the account, a failure to reach it being a {@code SOURCE_UNAVAILABLE}
+     * {@link MirrorException}. */
     private static <T> T call(CosmosAccount account, ContainerProperties container, Supplier<T> calls) {
         try {
             return calls.get();
         } catch (CosmosException e) {
             StoreException failure = account.failure("read the change feed of " + container.id() + " in", e);
             if (failure.isRetriable()) {
-                throw new SourceUnavailableException(failure.getMessage(), failure);
+                throw new MirrorException(MirrorErrorCode.SOURCE_UNAVAILABLE, failure.getMessage(), failure);
             }
             throw failure;
         }

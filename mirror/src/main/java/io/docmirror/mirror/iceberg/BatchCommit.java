@@ -6,6 +6,8 @@ import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.MirrorTarget.Committed;
 import io.docmirror.mirror.source.Checkpoint;
 import org.apache.iceberg.DataFile;
@@ -188,9 +190,10 @@ final class BatchCommit {
      * source goes on after it, or not, and its files are orphans that the first upkeep removes once they are old
      * enough ({@code mirror.snapshots.keep-ms}).
      */
-    private IllegalStateException outOfStep(RuntimeException failure, String what) {
+    private MirrorException outOfStep(RuntimeException failure, String what) {
         committed.partFromCatalog("batch " + batch.number() + " " + what);
-        return new IllegalStateException("Batch " + batch.number() + " of " + resources.container() + " " + what
+        return new MirrorException(MirrorErrorCode.COMMIT_UNKNOWN,
+                "Batch " + batch.number() + " of " + resources.container() + " " + what
                 + ": its files are kept, and the container's tables must be opened again to learn from the catalog "
                 + "whether it landed", failure);
     }

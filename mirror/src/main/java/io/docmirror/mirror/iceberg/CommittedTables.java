@@ -6,6 +6,8 @@ import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.layout.MirrorSummary;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.source.Checkpoint;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.catalog.Catalog;
@@ -166,7 +168,8 @@ final class CommittedTables {
         try {
             return Optional.of(JSON.readValue(json, BackfillState.class));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("The backfill state of " + container + " cannot be read: " + json, e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The backfill state of " + container + " cannot be read: " + json, e);
         }
     }
 
@@ -182,7 +185,8 @@ final class CommittedTables {
                     range.getValue().asLong()));
             return positions;
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Where the history of " + container + " starts cannot be read: " + json,
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "Where the history of " + container + " starts cannot be read: " + json,
                     e);
         }
     }

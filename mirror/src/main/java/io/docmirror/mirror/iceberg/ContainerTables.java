@@ -14,6 +14,8 @@ import io.docmirror.layout.MirrorTables;
 import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.DocumentTimestamp;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.MirrorTarget;
 import io.docmirror.mirror.ScratchDirectory;
 import io.docmirror.mirror.WriterLock;
@@ -92,7 +94,7 @@ public final class ContainerTables implements MirrorTarget {
     /**
      * Opens (or starts) the tables of {@code container} in the embedded catalog of {@code mirrorDirectory}.
      *
-     * @throws IllegalStateException when another process mirrors the container
+     * @throws MirrorException with {@code MIRROR_LOCKED} when another process mirrors the container
      */
     public static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config) {
@@ -223,7 +225,8 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("The tables of " + container() + " were not opened for a rebuild");
         }
         backfill().ifPresent(unfinished -> {
-            throw new IllegalStateException("Cannot rebuild the tables of " + container() + ": its backfill has not "
+            throw new MirrorException(MirrorErrorCode.BACKFILL_UNFINISHED,
+                    "Cannot rebuild the tables of " + container() + ": its backfill has not "
                     + "finished; run `docmirror backfill --container " + container() + "` again first");
         });
         return startBatch(CommitKind.REBUILD);
@@ -292,7 +295,8 @@ public final class ContainerTables implements MirrorTarget {
         int lsn = LogTables.HISTORY.findField(LSN.columnName()).fieldId();
         ByteBuffer bound = bounds == null ? null : bounds.get(lsn);
         if (bound == null) {
-            throw new IllegalStateException("The history file " + historyFile.location() + " records no " + which
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The history file " + historyFile.location() + " records no " + which
                     + " LSN");
         }
         return Conversions.<Long>fromByteBuffer(Types.LongType.get(), bound);
@@ -413,7 +417,8 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("A batch of " + container + " is open already");
         }
         if (committed.outOfStep() != null) {
-            throw new IllegalStateException("Cannot begin a batch of " + container + ": " + committed.outOfStep()
+            throw new MirrorException(MirrorErrorCode.COMMIT_UNKNOWN,
+                    "Cannot begin a batch of " + container + ": " + committed.outOfStep()
                     + "; open the container's tables again to go on from what the catalog holds");
         }
         if (!committed.documentsIndexed() && kind.indexesDocuments()) {
@@ -517,7 +522,7 @@ public final class ContainerTables implements MirrorTarget {
             } catch (Exception e) {
                 if (first == null) {
                     first = e instanceof RuntimeException runtime ? runtime
-                            : new IllegalStateException("Cannot close " + resource, e);
+                            : new MirrorException(MirrorErrorCode.IO_FAILURE, "Cannot close " + resource, e);
                 } else {
                     first.addSuppressed(e);
                 }

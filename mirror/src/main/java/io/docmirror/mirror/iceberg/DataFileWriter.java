@@ -1,6 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.Row;
+import io.docmirror.mirror.MirrorException;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
@@ -97,7 +98,7 @@ final class DataFileWriter implements OpenDataFile {
     /**
      * Writes a row; returns its position in the file.
      *
-     * @throws IllegalStateException when encoding an earlier row failed
+     * @throws MirrorException when encoding an earlier row failed, with the code of its cause
      */
     long write(Record row) {
         return add(row);
@@ -107,7 +108,7 @@ final class DataFileWriter implements OpenDataFile {
      * Writes a flattened row, which {@code records} makes into a record on an encoder thread; returns its position
      * in the file. Every flattened row of a file is of one schema, so of one {@link RowRecords}.
      *
-     * @throws IllegalStateException when encoding an earlier row failed
+     * @throws MirrorException when encoding an earlier row failed, with the code of its cause
      */
     long write(Row row, RowRecords records) {
         if (this.records == null) {

@@ -1,6 +1,8 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.Row;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.iceberg.DataFile;
@@ -65,7 +67,7 @@ final class DuckDbFileWriter implements OpenDataFile {
      * Writes a row, which {@code vectors} makes into vectors on DuckDB's thread; returns its position in the file.
      *
      * @param vectors the file's, as a check that the row's table has not changed its schema since it was opened
-     * @throws IllegalStateException when writing an earlier row failed
+     * @throws MirrorException when writing an earlier row failed, with the code of its cause
      */
     long write(Row row, RowVectors vectors) {
         if (this.vectors != vectors) {
@@ -92,7 +94,8 @@ final class DuckDbFileWriter implements OpenDataFile {
             handedOver.put(rows);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while handing rows of " + location + " to DuckDB", e);
+            throw new MirrorException(MirrorErrorCode.INTERRUPTED,
+                    "Interrupted while handing rows of " + location + " to DuckDB", e);
         }
     }
 
@@ -151,7 +154,8 @@ final class DuckDbFileWriter implements OpenDataFile {
             awaitWritten();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while closing the data file " + location, e);
+            throw new MirrorException(MirrorErrorCode.INTERRUPTED,
+                    "Interrupted while closing the data file " + location, e);
         } finally {
             try {
                 DuckDbParquet.delete(local);

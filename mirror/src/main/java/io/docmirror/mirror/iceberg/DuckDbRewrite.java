@@ -4,6 +4,8 @@ import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.LocalFileIO;
 import io.docmirror.layout.TableView;
 import io.docmirror.mirror.BackgroundDuckDb;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.ScratchDirectory;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -97,7 +99,8 @@ final class DuckDbRewrite {
             } catch (UncheckedIOException notDeleted) {
                 e.addSuppressed(notDeleted);
             }
-            throw new IllegalStateException("Cannot compact " + view.dataFiles().size() + " files of "
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot compact " + view.dataFiles().size() + " files of "
                     + table.name() + ": " + e.getMessage(), e);
         }
         return written;

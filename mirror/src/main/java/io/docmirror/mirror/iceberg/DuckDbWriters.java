@@ -1,5 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.ScratchDirectory;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -85,7 +87,8 @@ final class DuckDbWriters implements AutoCloseable {
             }
             duckDb = started;
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot start the DuckDB that writes the data files of " + container, e);
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot start the DuckDB that writes the data files of " + container, e);
         }
         allocator = new RootAllocator();
     }
@@ -119,6 +122,7 @@ final class DuckDbWriters implements AutoCloseable {
                             + copyOptions);
                 }
             } catch (SQLException e) {
+                // No code: DuckDB's error may be a full disk or a row the vectors could not hold (a bug), alike.
                 throw new IllegalStateException(e.getMessage(), e);
             }
         }, threads);
@@ -134,7 +138,8 @@ final class DuckDbWriters implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for the DuckDB writes of data files", e);
+            throw new MirrorException(MirrorErrorCode.INTERRUPTED,
+                    "Interrupted while waiting for the DuckDB writes of data files", e);
         } finally {
             closeStarted();
         }
@@ -147,7 +152,7 @@ final class DuckDbWriters implements AutoCloseable {
         try {
             duckDb.close();
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot close the DuckDB that writes data files", e);
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE, "Cannot close the DuckDB that writes data files", e);
         } finally {
             allocator.close();
         }

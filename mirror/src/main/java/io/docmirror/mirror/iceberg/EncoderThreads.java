@@ -1,5 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,14 +40,15 @@ final class EncoderThreads implements AutoCloseable {
      * Encodes a chunk once {@code previous} (the file's chunks before it) is done, first waiting while too many chunks
      * wait. The result fails as {@code previous} did, without running {@code encode}, once a chunk failed.
      *
-     * @throws IllegalStateException when interrupted while waiting (the interrupt flag stays set)
+     * @throws MirrorException with {@code INTERRUPTED} when interrupted while waiting (the interrupt flag stays set)
      */
     CompletableFuture<Void> after(CompletableFuture<Void> previous, Runnable encode) {
         try {
             waiting.acquire();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting to hand rows to the Parquet encoders", e);
+            throw new MirrorException(MirrorErrorCode.INTERRUPTED,
+                    "Interrupted while waiting to hand rows to the Parquet encoders", e);
         }
         CompletableFuture<Void> encoded = previous.thenRunAsync(encode, threads);
         encoded.whenComplete((ignored, failure) -> waiting.release());
@@ -62,7 +65,8 @@ final class EncoderThreads implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while stopping the Parquet encoder threads", e);
+            throw new MirrorException(MirrorErrorCode.INTERRUPTED,
+                    "Interrupted while stopping the Parquet encoder threads", e);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.apache.iceberg.DataFile;
 
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +28,8 @@ interface OpenDataFile extends AutoCloseable {
         try {
             writing.join();
         } catch (CompletionException e) {
-            throw new IllegalStateException("Cannot write the data file " + location + ": " + e.getCause().getMessage(),
+            throw new MirrorException(MirrorErrorCode.of(e.getCause()),
+                    "Cannot write the data file " + location + ": " + e.getCause().getMessage(),
                     e.getCause());
         }
     }

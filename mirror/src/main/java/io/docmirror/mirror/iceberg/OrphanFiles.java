@@ -6,6 +6,8 @@ import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.layout.ReaderLeases;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -74,7 +76,8 @@ final class OrphanFiles {
      */
     static int remove(FileIO io, String containerLocation, Collection<Table> tables, long olderThanMillis) {
         if (!(io instanceof SupportsPrefixOperations prefixes)) {
-            throw new IllegalStateException("Cannot look for orphan files under " + containerLocation + ": its "
+            throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION,
+                    "Cannot look for orphan files under " + containerLocation + ": its "
                     + "file access " + io.getClass().getName() + " cannot list a prefix");
         }
         Set<String> reachable = new HashSet<>();

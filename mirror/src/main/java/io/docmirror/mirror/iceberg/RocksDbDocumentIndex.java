@@ -1,5 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -130,7 +132,8 @@ final class RocksDbDocumentIndex implements DocumentIndex {
         } catch (IOException | RocksDBException e) {
             options.forEach(RocksDbDocumentIndex::closeQuietly);
             filter.close();
-            throw new IllegalStateException("Cannot open the document index in " + directory + ": " + e.getMessage(),
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot open the document index in " + directory + ": " + e.getMessage(),
                     e);
         }
     }
@@ -195,7 +198,8 @@ final class RocksDbDocumentIndex implements DocumentIndex {
                 ordinal = freeOrdinals.pop();
                 files.set(ordinal, new DataFileRef(table, dataFile));
             } else if (files.size() == MAX_FILES) {
-                throw new IllegalStateException("The mirror tracks " + MAX_FILES + " data files already; compaction "
+                throw new MirrorException(MirrorErrorCode.LIMIT_REACHED,
+                        "The mirror tracks " + MAX_FILES + " data files already; compaction "
                         + "must replace some before more are written");
             } else {
                 ordinal = files.size();
@@ -375,7 +379,8 @@ final class RocksDbDocumentIndex implements DocumentIndex {
     public void apply(long batch, String marker) {
         byte[] end = getPending(pendingKey(batch, PENDING_END));
         if (end == null) {
-            throw new IllegalStateException("The document index in " + directory + " has no changes recorded for "
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The document index in " + directory + " has no changes recorded for "
                     + "batch " + batch);
         }
         Map<String, Moved> moves = new HashMap<>();
@@ -424,7 +429,8 @@ final class RocksDbDocumentIndex implements DocumentIndex {
             }
             db.write(writes, write);
         } catch (IOException | RocksDBException e) {
-            throw new IllegalStateException("The document index in " + directory + " cannot apply the changes of "
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "The document index in " + directory + " cannot apply the changes of "
                     + "batch " + batch + ": " + e.getMessage(), e);
         }
         relocate(moves);
@@ -511,7 +517,8 @@ final class RocksDbDocumentIndex implements DocumentIndex {
                     if (moved != null && moved.newFile().equals(newFile)) {
                         int to = moved.newPositions()[Math.toIntExact(DocumentIndex.position(places[index]))];
                         if (to < 0) {
-                            throw new IllegalStateException("Document " + keys.get(document).replace('\u0000', '/')
+                            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                                    "Document " + keys.get(document).replace('\u0000', '/')
                                     + " has a row at " + DocumentIndex.position(places[index]) + " of "
                                     + file(places[index]).location() + ", which that file's deletion vector deletes");
                         }
@@ -691,12 +698,13 @@ final class RocksDbDocumentIndex implements DocumentIndex {
         try {
             resource.close();
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot close " + resource, e);
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE, "Cannot close " + resource, e);
         }
     }
 
-    private IllegalStateException failure(String what, RocksDBException e) {
-        return new IllegalStateException("The document index in " + directory + " cannot " + what + ": "
+    private MirrorException failure(String what, RocksDBException e) {
+        return new MirrorException(MirrorErrorCode.IO_FAILURE,
+                "The document index in " + directory + " cannot " + what + ": "
                 + e.getMessage(), e);
     }
 }

@@ -1,6 +1,8 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.layout.CatalogSettings;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
@@ -236,7 +238,8 @@ public final class SqliteCatalogBatch implements CatalogBatch {
                 return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read the catalog " + settings.uri() + " for " + identifier, e);
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot read the catalog " + settings.uri() + " for " + identifier, e);
         }
     }
 

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.flatten.RenamedSystemColumns;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.UpdateSchema;
@@ -34,8 +36,8 @@ final class SystemColumnMigration {
     /**
      * @param rebuilding true for a rebuild, which replaces the tables: a new name a value column already holds is
      *     then left for the rebuild to sort out instead of refused
-     * @throws IllegalStateException if a new name is a value column's (a document property of that name): only a
-     *     rebuild can give that column another name
+     * @throws MirrorException with {@code UNREADABLE_MIRROR} if a new name is a value column's (a document property
+     *     of that name): only a rebuild can give that column another name
      */
     static void migrate(Catalog catalog, String container, String rootTable, boolean rebuilding) {
         TableIdentifier identifier = MirrorTables.table(container, rootTable);
@@ -57,7 +59,8 @@ final class SystemColumnMigration {
                 if (rebuilding) {
                     return;
                 }
-                throw new IllegalStateException("Cannot open the mirror of " + container + ": system column "
+                throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                        "Cannot open the mirror of " + container + ": system column "
                         + rename.getKey() + " is now named " + rename.getValue() + ", but table " + rootTable
                         + " already has a column of that name (a document property); run `docmirror rebuild --table "
                         + rootTable + "` to give that column another name");
@@ -82,7 +85,8 @@ final class SystemColumnMigration {
             JSON.readValue(json, ROLES).forEach((name, role) -> renamed.put(renames.getOrDefault(name, name), role));
             return JSON.writeValueAsString(renamed);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("The column roles of a table cannot be read: " + json, e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The column roles of a table cannot be read: " + json, e);
         }
     }
 }

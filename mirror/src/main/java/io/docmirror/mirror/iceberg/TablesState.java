@@ -9,6 +9,8 @@ import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.FileDamage;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.source.Checkpoint;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -162,7 +164,8 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
                     table.specs())) {
                 for (DeleteFile file : reader) {
                     if (file.referencedDataFile() == null) {
-                        throw new IllegalStateException("The table " + table.name() + " has a delete file that is "
+                        throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                                "The table " + table.name() + " has a delete file that is "
                                 + "not a deletion vector of one data file: " + file.location());
                     }
                     vectors.put(file.referencedDataFile(), file);
@@ -177,7 +180,8 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
 
     private static String read(Table table, String location) {
         if (location == null) {
-            throw new IllegalStateException("The current snapshot of " + table.name() + " names no flattener "
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The current snapshot of " + table.name() + " names no flattener "
                     + "schema (" + MirrorSummary.FLATTENER_SCHEMA + "): it was not written by docmirror's mirror");
         }
         try (SeekableInputStream in = table.io().newInputFile(location).newStream()) {
@@ -196,7 +200,8 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
         try {
             return JSON.readValue(json, Checkpoint.class);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("The snapshot " + snapshot.snapshotId() + " holds a checkpoint that "
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The snapshot " + snapshot.snapshotId() + " holds a checkpoint that "
                     + "cannot be read: " + json, e);
         }
     }

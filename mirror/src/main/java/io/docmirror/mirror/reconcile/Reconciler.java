@@ -8,6 +8,8 @@ import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorLayout;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.DocumentTimestamp;
@@ -134,7 +136,8 @@ public final class Reconciler {
         try (ReconcileScratch scratch = ReconcileScratch.create(spillDirectory)) {
             return compare(container, null, scratch, 0, Map.of(), Map.of(), false, clock.instant().getEpochSecond());
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot compare " + containerName + " with its store: " + e.getMessage(),
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot compare " + containerName + " with its store: " + e.getMessage(),
                     e);
         }
     }
@@ -150,7 +153,8 @@ public final class Reconciler {
                     ? CHECKPOINTS.readValue(summary.get(MirrorSummary.CHECKPOINT), Checkpoint.class)
                     : Checkpoint.NONE;
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("The checkpoint of " + container.id() + " cannot be read", e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "The checkpoint of " + container.id() + " cannot be read", e);
         }
         Map<Integer, Long> historyFrom = new HashMap<>();
         try {
@@ -159,7 +163,8 @@ public final class Reconciler {
                         historyFrom.put(Integer.parseInt(range.getKey()), range.getValue().asLong()));
             }
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Where the history of " + container.id() + " starts cannot be read", e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "Where the history of " + container.id() + " starts cannot be read", e);
         }
         try (ReaderLeases.Lease lease = new ReaderLeases(directory).take(batch);
                 ReconcileScratch scratch = ReconcileScratch.create(spillDirectory);
@@ -167,7 +172,8 @@ public final class Reconciler {
             return compare(container, documents, scratch, batch, checkpoint.reachedPositions(), historyFrom,
                     !checkpoint.historyFrom().isEmpty(), asOf);
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read the mirror of " + container.id() + ": " + e.getMessage(), e);
+            throw new MirrorException(MirrorErrorCode.IO_FAILURE,
+                    "Cannot read the mirror of " + container.id() + ": " + e.getMessage(), e);
         }
     }
 
@@ -304,7 +310,8 @@ public final class Reconciler {
                     if (e.code() != StoreErrorCode.GONE) {
                         throw e;
                     }
-                    throw new IllegalStateException("Cannot reconcile feed range " + range + " of " + container.id()
+                    throw new MirrorException(MirrorErrorCode.POSITION_LOST,
+                            "Cannot reconcile feed range " + range + " of " + container.id()
                             + ": the store's change log no longer holds the changes after the mirror's LSN "
                             + mirroredLsn + ", so the mirror has lost its place: run `docmirror backfill`", e);
                 }

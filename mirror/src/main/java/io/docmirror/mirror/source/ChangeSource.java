@@ -1,6 +1,7 @@
 package io.docmirror.mirror.source;
 
 import io.docmirror.feed.ChangeFeedException;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -16,7 +17,7 @@ public interface ChangeSource extends AutoCloseable {
     /** Opens a container's source at a committed checkpoint. */
     @FunctionalInterface
     interface Opener {
-        /** @throws SourceUnavailableException when the source cannot be reached for now */
+        /** @throws MirrorException with {@code SOURCE_UNAVAILABLE} when the source cannot be reached for now */
         ChangeSource open(ContainerProperties container, Checkpoint from);
     }
 
@@ -35,8 +36,8 @@ public interface ChangeSource extends AutoCloseable {
      * The next changes, at most {@code maxEvents}.
      *
      * @throws ChangeFeedException with {@code GONE} when changes after the checkpoint are no longer in the source
-     * @throws SourceUnavailableException when the source cannot be read for now (an unreachable store or broker): the
-     *     caller reopens it at its last committed checkpoint later
+     * @throws MirrorException with {@code SOURCE_UNAVAILABLE} when the source cannot be read for now (an unreachable
+     *     store or broker): the caller reopens it at its last committed checkpoint later
      */
     Changes read(int maxEvents);
 

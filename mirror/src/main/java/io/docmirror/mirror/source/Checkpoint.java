@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.feed.ContinuationToken;
 
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -83,7 +85,8 @@ public record Checkpoint(String continuation, Map<String, Long> kafkaOffsets, St
         try {
             return Optional.of(JSON.readTree(cosmosFeed).path("describe").asText("Cosmos DB change feed"));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A Cosmos DB checkpoint cannot be read: " + e.getOriginalMessage(), e);
+            throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
+                    "A Cosmos DB checkpoint cannot be read: " + e.getOriginalMessage(), e);
         }
     }
 

@@ -4,7 +4,8 @@ import io.docmirror.feed.ChangeFeedMode;
 import io.docmirror.feed.ChangeFeedPage;
 import io.docmirror.feed.ChangeFeedReader;
 import io.docmirror.feed.StartFrom;
-import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreException;
@@ -27,20 +28,23 @@ public final class EmbeddedFeedSource implements ChangeSource {
     }
 
     /**
-     * @throws IllegalStateException when the mirror reads from Kafka: its continuation is where it switched to
-     *     Kafka, and reading the feed from there would apply the Kafka changes a second time
-     * @throws SourceUnavailableException when the store does not answer
+     * @throws MirrorException with {@code REFUSED_CONFIGURATION} when the mirror reads from Kafka or Cosmos DB: its
+     *     continuation is where it switched to Kafka, and reading the feed from there would apply the Kafka changes a
+     *     second time
+     * @throws MirrorException with {@code SOURCE_UNAVAILABLE} when the store does not answer
      */
     public static EmbeddedFeedSource open(StoreClient store, ContainerProperties container, Checkpoint from) {
         if (from.isKafka()) {
-            throw new IllegalStateException("Cannot mirror container " + container.id() + " from the store's change "
-                    + "feed: its mirror reads from Kafka (its checkpoint holds Kafka offsets " + from.kafkaOffsets()
+            throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "Cannot mirror container "
+                    + container.id() + " from the store's change feed: its mirror reads from Kafka (its checkpoint "
+                    + "holds Kafka offsets " + from.kafkaOffsets()
                     + "); run the mirror with --source kafka, or run `docmirror backfill --container "
                     + container.id() + "` to start it again from the store");
         }
         if (from.isCosmos()) {
-            throw new IllegalStateException("Cannot mirror container " + container.id() + " from the store's change "
-                    + "feed: its mirror reads a Cosmos DB account's change feed; run the mirror with --source cosmos, "
+            throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "Cannot mirror container "
+                    + container.id() + " from the store's change feed: its mirror reads a Cosmos DB account's "
+                    + "change feed; run the mirror with --source cosmos, "
                     + "or run `docmirror backfill --container " + container.id() + "` to start it again from the "
                     + "store");
         }
@@ -66,12 +70,12 @@ public final class EmbeddedFeedSource implements ChangeSource {
 
     /**
      * What to throw for a failed call to the store: a store that does not answer (it restarts, say) is a
-     * {@link SourceUnavailableException}, to be waited out; any other failure stays as it is.
+     * {@code SOURCE_UNAVAILABLE} {@link MirrorException}, to be waited out; any other failure stays as it is.
      */
     private static RuntimeException translated(String container, StoreException failure) {
         return failure.isRetriable()
-                ? new SourceUnavailableException("Cannot read the change feed of " + container + ": "
-                        + failure.getMessage(), failure)
+                ? new MirrorException(MirrorErrorCode.SOURCE_UNAVAILABLE, "Cannot read the change feed of "
+                        + container + ": " + failure.getMessage(), failure)
                 : failure;
     }
 

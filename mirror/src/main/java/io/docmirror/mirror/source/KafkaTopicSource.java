@@ -3,6 +3,8 @@ package io.docmirror.mirror.source;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaChangeFeedReader;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
@@ -65,7 +67,8 @@ public final class KafkaTopicSource implements ChangeSource {
             return take(maxEvents);
         } catch (RetriableException e) {
             // An unreachable broker, say: the daemon retries from the last commit.
-            throw new SourceUnavailableException("Cannot read the Kafka topic of " + container.id() + ": "
+            throw new MirrorException(MirrorErrorCode.SOURCE_UNAVAILABLE,
+                    "Cannot read the Kafka topic of " + container.id() + ": "
                     + e.getMessage(), e);
         }
     }

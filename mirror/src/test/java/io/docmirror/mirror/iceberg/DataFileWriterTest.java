@@ -3,6 +3,8 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -90,7 +92,8 @@ class DataFileWriterTest {
         writer.write(wrong);
 
         assertThatThrownBy(writer::finish)
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOfSatisfying(MirrorException.class,
+                        failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.INTERNAL_ERROR))
                 .hasMessageStartingWith("Cannot write the data file " + writer.location() + ": ")
                 .hasCauseInstanceOf(ClassCastException.class);
     }
@@ -107,7 +110,9 @@ class DataFileWriterTest {
             for (long n = 0; n < 10_000; n++) {
                 writer.write(number(n));
             }
-        }).isInstanceOf(IllegalStateException.class).hasCauseInstanceOf(ClassCastException.class);
+        }).isInstanceOfSatisfying(MirrorException.class,
+                failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.INTERNAL_ERROR))
+                .hasCauseInstanceOf(ClassCastException.class);
         // Closing it (a batch abandoned) reports the failure again rather than losing it.
         assertThatThrownBy(writer::close).hasCauseInstanceOf(ClassCastException.class);
     }

@@ -9,6 +9,8 @@ import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.ScratchDirectory;
 import io.docmirror.mirror.WriterLock;
 import org.apache.iceberg.DataFile;
@@ -159,7 +161,8 @@ class DuckDbFileWriterTest {
         }
         writer.write(Row.of(schema, values), vectors);
 
-        assertThatThrownBy(writer::finish).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(writer::finish).isInstanceOfSatisfying(MirrorException.class,
+                        failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.INTERNAL_ERROR))
                 .hasMessageContaining("column n of table docs").hasMessageContaining("not a number");
         writer.close();
         assertThat(Files.exists(Path.of(URI.create(writer.location())))).isFalse();

@@ -6,6 +6,8 @@ import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreTesting;
@@ -109,7 +111,8 @@ class SystemColumnMigrationTest {
         renameAsAnEarlierVersionHad("_is_deleted", "_deleted");
         renameAsAnEarlierVersionHad("flag", "_is_deleted");
 
-        assertThatThrownBy(this::sync).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(this::sync).isInstanceOfSatisfying(MirrorException.class,
+                        failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.UNREADABLE_MIRROR))
                 .hasMessageContaining("system column _deleted is now named _is_deleted")
                 .hasMessageContaining("docmirror rebuild --table orders");
     }
