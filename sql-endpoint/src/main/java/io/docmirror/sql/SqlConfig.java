@@ -20,7 +20,7 @@ import static java.util.Objects.requireNonNull;
  * @param memoryLimit {@code sql.memory-limit}: DuckDB's memory limit for all queries together ({@code 4GB})
  * @param threads {@code sql.threads}: DuckDB's worker threads; 0 for one per processor
  * @param queryTimeout {@code sql.query-timeout-ms}: a query running longer is cancelled
- * @param refreshInterval {@code sql.refresh-interval-ms}: how often a query looks for newer commits of the mirror
+ * @param refreshInterval {@code sql.refresh-interval-ms}: how often the endpoint applies newer commits of the mirror
  * @param spillLimit {@code sql.spill-limit}: DuckDB's {@code max_temp_directory_size}, what queries may spill to disk
  */
 public record SqlConfig(int columnLimit, String memoryLimit, int threads, Duration queryTimeout,
@@ -43,8 +43,9 @@ public record SqlConfig(int columnLimit, String memoryLimit, int threads, Durati
                     + "own `setQueryTimeout` can only shorten it.")
             .withRule(ConfigRule.atLeast(1));
     public static final ConfigOption REFRESH_INTERVAL_MS = new ConfigOption("sql.refresh-interval-ms", "200",
-            "A query first looks for newer commits of the mirror when the last look is older than this, so results "
-                    + "are at most this much older than the mirror's last commit.")
+            "How often the endpoint looks for newer commits of the mirror and applies them to its copy of the "
+                    + "tables, in the background: queries never wait for it, and read the copy as the last apply left "
+                    + "it. 0: every query looks first, and waits until the newest commits are applied.")
             .withRule(ConfigRule.atLeast(0));
     public static final ConfigOption SPILL_LIMIT = new ConfigOption("sql.spill-limit", "4GB",
             "How much all queries together may spill to disk (DuckDB's `max_temp_directory_size`, in the endpoint's "

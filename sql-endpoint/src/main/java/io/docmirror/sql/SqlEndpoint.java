@@ -3,6 +3,8 @@ package io.docmirror.sql;
 import io.docmirror.layout.CatalogOptions;
 import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.MirrorLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,6 +12,8 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 import static java.util.Objects.requireNonNull;
 
@@ -19,8 +23,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Queries read a copy of the mirror's tables in DuckDB's own storage ({@link ServingCopy}), kept in the mirror
  * directory. Each new commit of the mirror is applied to it in one transaction, so a query never sees half a
- * batch. A query first looks for newer commits when the last look is older than {@code sql.refresh-interval-ms}, and
- * applies them before it runs.
+ * batch. A thread of the endpoint's looks for newer commits every {@code sql.refresh-interval-ms} and applies them;
+ * a query never waits for it, and reads the copy as the last apply left it. With an interval of 0, every query
+ * instead looks for newer commits first and waits for them to be applied.
  *
  * <pre>{@code
  * try (SqlEndpoint endpoint = SqlEndpoint.open(mirrorDirectory, SqlConfig.defaults());
@@ -30,21 +35,23 @@ import static java.util.Objects.requireNonNull;
  * }</pre>
  */
 public final class SqlEndpoint implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SqlEndpoint.class);
     private final Path mirrorDirectory;
     private final CatalogReader catalog;
     private final SqlConfig config;
     private final ServingCopy copy;
     private final ScheduledExecutorService timeouts;
-    private long lastLookNanos;
-    private boolean closed;
+    /** Held while commits are applied to the copy: one apply at a time, and none while the endpoint closes. */
+    private final ReentrantLock applying = new ReentrantLock();
+    private volatile boolean closed;
 
     private SqlEndpoint(Path mirrorDirectory, CatalogReader catalog, SqlConfig config, ServingCopy copy) {
         this.mirrorDirectory = mirrorDirectory;
         this.catalog = catalog;
         this.config = config;
         this.copy = copy;
-        this.timeouts = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "docmirror-sql-timeouts");
+        this.timeouts = Executors.newScheduledThreadPool(2, runnable -> {
+            Thread thread = new Thread(runnable, "docmirror-sql-timeouts-and-refresh");
             thread.setDaemon(true);
             return thread;
         });
@@ -94,6 +101,7 @@ public final class SqlEndpoint implements AutoCloseable {
             endpoint.close();
             throw e;
         }
+        endpoint.follow();
         return endpoint;
     }
 
@@ -112,26 +120,52 @@ public final class SqlEndpoint implements AutoCloseable {
     }
 
     /**
-     * Looks for newer commits now and, when there are, applies them to the copy for later queries.
+     * Looks for newer commits now and, when there are, applies them to the copy for later queries; waits for an
+     * apply under way first.
      *
      * @return true when the copy moved
      */
-    public synchronized boolean refresh() throws SQLException {
-        checkOpen();
-        lastLookNanos = System.nanoTime();
-        if (MirrorSnapshot.currentCommits(catalog).equals(copy.commits())) {
-            return false;
+    public boolean refresh() throws SQLException {
+        applying.lock();
+        try {
+            checkOpen();
+            if (MirrorSnapshot.currentCommits(catalog).equals(copy.commits())) {
+                return false;
+            }
+            try (MirrorSnapshot snapshot = MirrorSnapshot.read(mirrorDirectory, catalog)) {
+                copy.apply(snapshot);
+            }
+            return true;
+        } finally {
+            applying.unlock();
         }
-        try (MirrorSnapshot snapshot = MirrorSnapshot.read(mirrorDirectory, catalog)) {
-            copy.apply(snapshot);
-        }
-        return true;
     }
 
-    /** The copy a new query reads, after a look for newer commits when one is due. */
-    synchronized ServingCopy copy() throws SQLException {
+    /** Applies newer commits every refresh interval, on the endpoint's thread; a failure is logged and tried again. */
+    private void follow() {
+        long interval = config.refreshInterval().toMillis();
+        if (interval == 0) {
+            return;
+        }
+        timeouts.scheduleWithFixedDelay(() -> {
+            try {
+                if (!closed) {
+                    refresh();
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                log.warn("Cannot bring the SQL endpoint's copy up to date; it serves the commits it has, and tries "
+                        + "again in {} ms", interval, e);
+            }
+        }, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** The copy a new query reads: with a refresh interval of 0, after newer commits were applied. */
+    ServingCopy copy() throws SQLException {
         checkOpen();
-        if (System.nanoTime() - lastLookNanos >= config.refreshInterval().toNanos()) {
+        if (config.refreshInterval().isZero()) {
             refresh();
         }
         return copy;
@@ -152,13 +186,18 @@ public final class SqlEndpoint implements AutoCloseable {
      * connection is closed.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        applying.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            timeouts.shutdownNow();
+            copy.close();
+            catalog.close();
+        } finally {
+            applying.unlock();
         }
-        closed = true;
-        copy.close();
-        timeouts.shutdownNow();
-        catalog.close();
     }
 }
