@@ -41,7 +41,7 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A {@link StoreClient} that talks to {@link StoreHttpServer}. Failures come back as the same
+ * A {@link StoreClient} that talks to the store's HTTP server ({@code StoreHttpServer}, module store-server). Failures come back as the same
  * {@link StoreException}s, with the server's status and message; an unreachable server is
  * {@link StoreErrorCode#UNAVAILABLE} (retriable).
  */
