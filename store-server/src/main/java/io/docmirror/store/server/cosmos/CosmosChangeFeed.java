@@ -2,7 +2,13 @@ package io.docmirror.store.server.cosmos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.docmirror.store.ChangeLogPage;
+import io.docmirror.feed.ChangeFeedException;
+import io.docmirror.feed.ChangeFeedMode;
+import io.docmirror.feed.ChangeFeedPage;
+import io.docmirror.feed.ChangeFeedReader;
+import io.docmirror.feed.ContinuationToken;
+import io.docmirror.feed.FeedRange;
+import io.docmirror.feed.StartFrom;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
@@ -17,11 +23,12 @@ import io.docmirror.store.server.RequestHeaders;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -47,9 +54,6 @@ final class CosmosChangeFeed {
     private static final String ALL_VERSIONS_AND_DELETES_OFF =
             "Change Feed 'All Versions and Deletes' mode must be enabled.";
 
-    /** The change feed's two modes. */
-    private enum Mode { LATEST_VERSION, ALL_VERSIONS_AND_DELETES }
-
     private final StoreClient store;
     private final int maxPageItems;
     private final boolean allVersionsAndDeletes;
@@ -63,51 +67,35 @@ final class CosmosChangeFeed {
 
     ApiResponse read(ApiRequest request, CosmosContainers.Resolved container) {
         String storeId = container.properties().id();
-        Mode mode = mode(request.header(A_IM).orElse(""));
-        if (mode == Mode.ALL_VERSIONS_AND_DELETES && !allVersionsAndDeletes) {
+        ChangeFeedMode mode = mode(request.header(A_IM).orElse(""));
+        if (mode == ChangeFeedMode.ALL_VERSIONS_AND_DELETES && !allVersionsAndDeletes) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, ALL_VERSIONS_AND_DELETES_OFF);
         }
         int range = range(request, container);
         Optional<PartitionKey> partitionKey = RequestHeaders.partitionKey(request);
         int maxItems = CosmosFeedHeaders.maxItems(request, maxPageItems);
-
-        ChangeLogPage ends = store.readChangeLog(storeId, range, Long.MAX_VALUE, 1);
-        long position = start(request, ends);
-        long sinceMillis = request.header("If-None-Match").isEmpty()
-                ? request.header("If-Modified-Since").map(CosmosChangeFeed::epochMillis).orElse(Long.MIN_VALUE)
-                : Long.MIN_VALUE;
-        List<ChangeEvent> changes = new ArrayList<>();
-        while (changes.size() < maxItems && position < ends.logEndLsn()) {
-            ChangeLogPage page = store.readChangeLog(storeId, range, position, maxItems);
-            if (page.events().isEmpty()) {
-                break;
-            }
-            for (ChangeEvent event : page.events()) {
-                if (changes.size() == maxItems) {
-                    break;
-                }
-                position = event.lsn();
-                if (event.ts() >= sinceMillis && inRange(request, event, partitionKey)
-                        && (mode == Mode.ALL_VERSIONS_AND_DELETES || isCurrentVersion(storeId, event))) {
-                    changes.add(event);
-                }
-            }
+        ChangeFeedPage page;
+        try {
+            page = ChangeFeedReader.open(store, new FeedRange(storeId, range), mode, start(request, storeId, range))
+                    .readNext(maxItems, event -> inRange(request, event, partitionKey));
+        } catch (ChangeFeedException e) {
+            throw new StoreException(e.code(), e.getMessage(), e);
         }
-        String etag = "\"" + position + "\"";
-        if (changes.isEmpty()) {
+        String etag = "\"" + ContinuationToken.decode(page.continuation()).positions().get(range) + "\"";
+        if (page.events().isEmpty()) {
             return ApiResponse.empty(304).withHeader("etag", etag);
         }
-        return ApiResponse.json(200, body(container, changes, mode))
+        return ApiResponse.json(200, body(container, page.events(), mode))
                 .withHeader("etag", etag)
-                .withHeader("x-ms-item-count", Integer.toString(changes.size()));
+                .withHeader("x-ms-item-count", Integer.toString(page.events().size()));
     }
 
-    private static Mode mode(String header) {
+    private static ChangeFeedMode mode(String header) {
         if (header.equalsIgnoreCase(INCREMENTAL)) {
-            return Mode.LATEST_VERSION;
+            return ChangeFeedMode.LATEST_VERSION;
         }
         if (header.equalsIgnoreCase(FULL_FIDELITY)) {
-            return Mode.ALL_VERSIONS_AND_DELETES;
+            return ChangeFeedMode.ALL_VERSIONS_AND_DELETES;
         }
         throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + A_IM + " '" + header + "': the change "
                 + "feed is '" + INCREMENTAL + "' (latest version) or '" + FULL_FIDELITY
@@ -133,26 +121,30 @@ final class CosmosChangeFeed {
                 + ", 0 to " + (ranges - 1) + ") or a partition key");
     }
 
-    /** The LSN to read after: the log's start, its end ({@code *}), or the position an earlier answer gave. */
-    private static long start(ApiRequest request, ChangeLogPage ends) {
+    /**
+     * Where to start: the beginning (or the point in time {@code If-Modified-Since} names), now ({@code *}), or the
+     * position an earlier answer gave as its ETag, the LSN read up to in the range, as a continuation token holds it.
+     */
+    private static StartFrom start(ApiRequest request, String storeId, int range) {
         Optional<String> ifNoneMatch = request.header("If-None-Match");
         if (ifNoneMatch.isEmpty()) {
-            return ends.logStartLsn();
+            return request.header("If-Modified-Since").map(date -> StartFrom.pointInTime(instant(date)))
+                    .orElseGet(StartFrom::beginning);
         }
         String token = ifNoneMatch.get().replace("\"", "");
         if (token.equals("*")) {
-            return ends.logEndLsn();
+            return StartFrom.now();
         }
         if (!token.matches("[0-9]{1,18}")) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header If-None-Match '" + ifNoneMatch.get()
                     + "': a change feed position is '*' (now) or the ETag of an earlier answer");
         }
-        return Long.parseLong(token);
+        return StartFrom.continuation(new ContinuationToken(storeId, Map.of(range, Long.parseLong(token))).encode());
     }
 
-    private static long epochMillis(String httpDate) {
+    private static Instant instant(String httpDate) {
         try {
-            return ZonedDateTime.parse(httpDate, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+            return ZonedDateTime.parse(httpDate, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
         } catch (DateTimeParseException e) {
             throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header If-Modified-Since '" + httpDate
                     + "': an RFC 1123 date", e);
@@ -164,15 +156,8 @@ final class CosmosChangeFeed {
         return (partitionKey.isEmpty() || partitionKey.get().equals(key)) && CosmosFeedHeaders.inEpkRange(request, key);
     }
 
-    /** Latest version: a create or replace that is still the item's current version (not superseded nor deleted). */
-    private boolean isCurrentVersion(String storeId, ChangeEvent event) {
-        return event.operation() != Operation.DELETE
-                && store.findItem(storeId, PartitionKey.fromToJson(event.partitionKey()), event.id())
-                        .filter(item -> item.lsn() == event.lsn()).isPresent();
-    }
-
     /** {@code {"_rid":...,"Documents":[...],"_count":n}}, each document as stored (numbers as written). */
-    private static byte[] body(CosmosContainers.Resolved container, List<ChangeEvent> changes, Mode mode) {
+    private static byte[] body(CosmosContainers.Resolved container, List<ChangeEvent> changes, ChangeFeedMode mode) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(("{\"_rid\":\"" + container.resourceId() + "\",\"Documents\":[")
                 .getBytes(StandardCharsets.UTF_8));
@@ -181,7 +166,7 @@ final class CosmosChangeFeed {
                 out.write(',');
             }
             ChangeEvent change = changes.get(index);
-            if (mode == Mode.LATEST_VERSION) {
+            if (mode == ChangeFeedMode.LATEST_VERSION) {
                 out.writeBytes(change.documentJson().orElseThrow());
             }
             else {
