@@ -64,7 +64,8 @@ class HttpProtocolTest {
 
             assertThat(response.status()).as(response.toString()).isEqualTo(400);
             assertThat(response.bodyText()).contains("Cannot write item to container orders: the document's partition "
-                    + "key [\\\"c1\\\"] (at /customerId) differs from the " + HEADER + " header's [\\\"c2\\\"]");
+                    + "key [\\\"c1\\\"] (at /customerId) differs from the stated partition key [\\\"c2\\\"] (over "
+                    + "HTTP, the " + HEADER + " header)");
         }
         assertThat(embedded.readPartition("orders", PartitionKey.of("c1"))).isEmpty();
         assertThat(embedded.readPartition("orders", PartitionKey.of("c2"))).isEmpty();

@@ -105,14 +105,16 @@ public final class HttpStoreClient implements StoreClient {
     }
 
     @Override
-    public Item createItem(String container, byte[] json) {
-        return item(send("POST", containerPath(container) + "/items", json, Map.of()));
+    public Item createItem(String container, byte[] json, Optional<PartitionKey> statedPartitionKey) {
+        return item(send("POST", containerPath(container) + "/items", json,
+                headers(statedPartitionKey.orElse(null), Precondition.NONE, Map.of())));
     }
 
     @Override
-    public Upserted upsert(String container, byte[] json, Precondition precondition) {
+    public Upserted upsert(String container, byte[] json, Precondition precondition,
+            Optional<PartitionKey> statedPartitionKey) {
         HttpResponse<byte[]> response = send("POST", containerPath(container) + "/items", json,
-                headers(null, precondition, Map.of(WireFormat.UPSERT_HEADER, "true")));
+                headers(statedPartitionKey.orElse(null), precondition, Map.of(WireFormat.UPSERT_HEADER, "true")));
         return new Upserted(item(response), response.statusCode() == 201);
     }
 

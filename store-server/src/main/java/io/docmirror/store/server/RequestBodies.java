@@ -2,7 +2,6 @@ package io.docmirror.store.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.docmirror.store.BatchOperation;
 import io.docmirror.store.BulkOperation;
 import io.docmirror.store.ContainerProperties;
@@ -12,8 +11,6 @@ import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.http.WireFormat;
-import io.docmirror.store.internal.DocumentValidator;
-import io.docmirror.store.internal.JsonPointer;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -128,39 +125,6 @@ public final class RequestBodies {
     /** A patch: {@code {"operations":[{"op":"set","path":"/status","value":"paid"}, ...]}}. */
     public static List<PatchOperation> patchOperations(byte[] body) {
         return patchOperations(operationsArray(parse(body), "Cannot patch item"), "Cannot patch item");
-    }
-
-    /**
-     * The partition key value a document holds at {@code partitionKeyPath}; empty when the document is not one the
-     * store could accept (too large, not a JSON object, no usable value there), which the store then refuses with its
-     * own reason.
-     */
-    public static Optional<PartitionKey> documentPartitionKey(byte[] document, String partitionKeyPath) {
-        if (document.length > DocumentValidator.MAX_ITEM_BYTES) {
-            return Optional.empty();
-        }
-        JsonNode node;
-        try {
-            node = StoreJson.mapper().readTree(document);
-        } catch (IOException e) {
-            return Optional.empty(); // the store reads the document again and says what is wrong with it
-        }
-        if (node == null || !node.isObject()) {
-            return Optional.empty();
-        }
-        for (String segment : JsonPointer.parse(partitionKeyPath)) {
-            node = node.isObject() ? node.path(segment) : MissingNode.getInstance();
-        }
-        // A key the store refuses for its length is not looked at further (a long number costs time to key).
-        if (node.isContainerNode() || node.isNumber() && node.asText().length() > PartitionKey.MAX_ENCODED_BYTES) {
-            return Optional.empty();
-        }
-        try {
-            PartitionKey key = PartitionKey.fromJson(node);
-            return key.encoded().length > PartitionKey.MAX_ENCODED_BYTES ? Optional.empty() : Optional.of(key);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty(); // e.g. a number with no exact value: the store refuses the document for it
-        }
     }
 
     public static JsonNode parse(byte[] body) {

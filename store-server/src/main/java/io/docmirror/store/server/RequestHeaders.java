@@ -2,7 +2,6 @@ package io.docmirror.store.server;
 
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.Precondition;
-import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.http.WireFormat;
@@ -51,16 +50,5 @@ public final class RequestHeaders {
         }
         throw new StoreException(StoreErrorCode.BAD_REQUEST, "Invalid header " + name + " '" + value.get()
                 + "': must be true or false");
-    }
-
-    /** As Cosmos DB does, a write whose partition key header contradicts its document is refused. */
-    public static void checkStatedPartitionKey(StoreClient store, String container, byte[] document, PartitionKey stated) {
-        String partitionKeyPath = store.readContainer(container).partitionKeyPath();
-        Optional<PartitionKey> actual = RequestBodies.documentPartitionKey(document, partitionKeyPath);
-        if (actual.isPresent() && !actual.get().equals(stated)) {
-            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot write item to container " + container
-                    + ": the document's partition key " + actual.get().toWire() + " (at " + partitionKeyPath
-                    + ") differs from the " + WireFormat.PARTITION_KEY_HEADER + " header's " + stated.toWire());
-        }
     }
 }

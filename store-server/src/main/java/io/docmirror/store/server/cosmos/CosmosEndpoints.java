@@ -242,15 +242,13 @@ public final class CosmosEndpoints {
         }
         String storeId = container.properties().id();
         byte[] document = request.body();
+        // The store checks a stated partition key against the document as it reads it for the write: one parse.
         Optional<PartitionKey> stated = RequestHeaders.partitionKey(request);
-        if (stated.isPresent()) {
-            RequestHeaders.checkStatedPartitionKey(store, storeId, document, stated.get());
-        }
         if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
-            Upserted upserted = store.upsert(storeId, document, RequestHeaders.precondition(request));
+            Upserted upserted = store.upsert(storeId, document, RequestHeaders.precondition(request), stated);
             return item(upserted.httpStatus(), container, upserted.item());
         }
-        return item(201, container, store.createItem(storeId, document));
+        return item(201, container, store.createItem(storeId, document, stated));
     }
 
     private ApiResponse readItem(ApiRequest request, Map<String, String> path) {

@@ -132,15 +132,13 @@ public final class StoreEndpoints {
     private ApiResponse createItem(ApiRequest request, Map<String, String> path) {
         String container = path.get("container");
         byte[] document = request.body();
+        // The store checks a stated partition key against the document as it reads it for the write: one parse.
         Optional<PartitionKey> stated = RequestHeaders.partitionKey(request);
-        if (stated.isPresent()) {
-            RequestHeaders.checkStatedPartitionKey(store, container, document, stated.get());
-        }
         if (RequestHeaders.flag(request, WireFormat.UPSERT_HEADER)) {
-            Upserted upserted = store.upsert(container, document, RequestHeaders.precondition(request));
+            Upserted upserted = store.upsert(container, document, RequestHeaders.precondition(request), stated);
             return item(upserted.httpStatus(), upserted.item());
         }
-        return item(201, store.createItem(container, document));
+        return item(201, store.createItem(container, document, stated));
     }
 
     private ApiResponse readItem(ApiRequest request, Map<String, String> path) {
