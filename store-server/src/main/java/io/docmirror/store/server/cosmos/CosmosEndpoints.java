@@ -13,7 +13,6 @@ import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreErrorCode;
-import io.docmirror.store.StoreException;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.Upserted;
 import io.docmirror.store.http.WireFormat;

@@ -21,7 +21,6 @@ import io.docmirror.store.server.PageSize;
 import io.docmirror.store.server.RequestBodies;
 import io.docmirror.store.server.RequestHeaders;
 import io.docmirror.store.server.Router;
-import io.docmirror.store.server.cosmos.CosmosEndpoints;
 
 import java.io.IOException;
 import java.util.ArrayList;
