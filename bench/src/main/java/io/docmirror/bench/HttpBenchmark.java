@@ -9,7 +9,7 @@ import io.docmirror.store.Precondition;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.HttpStoreClient;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.StoreHttpServer;
 import org.HdrHistogram.Histogram;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;

@@ -9,7 +9,7 @@ import io.docmirror.layout.MirrorTables;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.StoreHttpServer;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadataParser;
 

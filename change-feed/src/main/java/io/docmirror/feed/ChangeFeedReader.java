@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 import static java.util.Objects.requireNonNull;
@@ -136,6 +137,32 @@ public final class ChangeFeedReader {
      * @throws ChangeFeedException when the log no longer holds the reader's position in a feed range
      */
     public ChangeFeedPage readNext(int maxEvents) {
+        return readOnce(maxEvents, event -> true);
+    }
+
+    /**
+     * The next changes that {@code filter} keeps (a partition key's, say), at most {@code maxEvents}: the reader
+     * reads on past the changes it leaves out until it has that many or has caught up, so a page of a narrow filter
+     * is not empty while later changes would match.
+     *
+     * @throws ChangeFeedException when the log no longer holds the reader's position in a feed range
+     */
+    public ChangeFeedPage readNext(int maxEvents, Predicate<ChangeEvent> filter) {
+        requireNonNull(filter, "filter is null");
+        List<ChangeEvent> events = new ArrayList<>();
+        while (true) {
+            String before = continuation();
+            // Never more than the page still lacks: the position then ends at the last change read, kept or not.
+            ChangeFeedPage page = readOnce(maxEvents - events.size(), filter);
+            events.addAll(page.events());
+            // A read that moved no position has nothing more to give now, whatever the log's end says.
+            if (events.size() == maxEvents || page.caughtUp() || page.continuation().equals(before)) {
+                return new ChangeFeedPage(events, page.continuation(), page.caughtUp());
+            }
+        }
+    }
+
+    private ChangeFeedPage readOnce(int maxEvents, Predicate<ChangeEvent> filter) {
         if (maxEvents < 1) {
             throw new IllegalArgumentException("maxEvents must be at least 1: " + maxEvents);
         }
@@ -152,7 +179,8 @@ public final class ChangeFeedReader {
             if (!page.events().isEmpty()) {
                 positions[index] = page.events().get(page.events().size() - 1).lsn();
                 budget -= page.events().size();
-                events.addAll(mode == ChangeFeedMode.LATEST_VERSION ? latestVersions(page.events()) : page.events());
+                List<ChangeEvent> kept = page.events().stream().filter(filter).toList();
+                events.addAll(mode == ChangeFeedMode.LATEST_VERSION ? latestVersions(kept) : kept);
             }
             caughtUp &= positions[index] >= page.logEndLsn();
         }

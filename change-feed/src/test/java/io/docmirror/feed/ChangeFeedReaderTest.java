@@ -60,6 +60,27 @@ class ChangeFeedReaderTest {
     }
 
     @Test
+    void aFilteredPageReadsOnPastTheChangesItLeavesOutUntilItIsFull() {
+        // One customer's changes among many others': a page of 3 of them reads on past the others' until it has 3.
+        store.createContainer(ContainerProperties.of("one", "/customer").withLogPartitions(1));
+        for (int index = 0; index < 12; index++) {
+            store.upsertItem("one", "{\"id\":\"o" + index + "\",\"customer\":\""
+                    + (index % 4 == 0 ? "wanted" : "other-" + index) + "\"}");
+        }
+        ChangeFeedReader reader = ChangeFeedReader.open(store, new FeedRange("one", 0),
+                ChangeFeedMode.ALL_VERSIONS_AND_DELETES, StartFrom.beginning());
+        ChangeFeedPage first = reader.readNext(2, event -> event.partitionKey().asText().equals("wanted"));
+        assertThat(first.events()).extracting(ChangeEvent::id).containsExactly("o0", "o4");
+        assertThat(first.caughtUp()).isFalse();
+        // The position is the last change read, which is the last one kept: the next page starts right after it.
+        assertThat(ContinuationToken.decode(first.continuation()).positions()).containsEntry(0, first.events().get(1).lsn());
+
+        ChangeFeedPage second = reader.readNext(2, event -> event.partitionKey().asText().equals("wanted"));
+        assertThat(second.events()).extracting(ChangeEvent::id).containsExactly("o8");
+        assertThat(second.caughtUp()).as("fewer than asked only once the log is read to its end").isTrue();
+    }
+
+    @Test
     void changesOfEachPartitionKeyComeInOrderUnderConcurrentWriters() throws Exception {
         int writers = 4;
         int versions = 60;

@@ -2,7 +2,6 @@ package io.docmirror.cli;
 
 import io.docmirror.demo.DemoDataset;
 import io.docmirror.demo.OrderStream;
-import io.docmirror.feed.ChangeFeedHttpRoute;
 import io.docmirror.feed.derive.Derivation;
 import io.docmirror.feed.derive.DerivationRunner;
 import io.docmirror.flatten.FlattenerConfig;
@@ -20,8 +19,8 @@ import io.docmirror.sql.flight.FlightConfig;
 import io.docmirror.sql.flight.FlightSqlServer;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
-import io.docmirror.store.http.RequestObserver;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.RequestObserver;
+import io.docmirror.store.server.StoreHttpServer;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
@@ -159,7 +158,6 @@ final class RunCommand implements Callable<Integer> {
             });
 
             StoreHttpServer http = StoreHttpServer.start(store, storeConfig,
-                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)),
                     metricsConfig.enabled() ? requests : RequestObserver.NONE);
             started.push(http);
             SqlEndpoint endpoint = SqlEndpoint.open(dataDir.mirrorDirectory(), dataDir.catalogOptions(), sqlConfig);

@@ -1,6 +1,5 @@
 package io.docmirror.cli;
 
-import io.docmirror.feed.ChangeFeedHttpRoute;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.feed.kafka.KafkaPublishers;
 import io.docmirror.metrics.HttpRequestMetrics;
@@ -10,8 +9,8 @@ import io.docmirror.metrics.MetricsServer;
 import io.docmirror.metrics.StoreMetrics;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
-import io.docmirror.store.http.RequestObserver;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.RequestObserver;
+import io.docmirror.store.server.StoreHttpServer;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +19,6 @@ import picocli.CommandLine.Option;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -68,7 +66,6 @@ final class StoreCommand implements Runnable {
             EmbeddedStore store = EmbeddedStore.open(dataDir.storeDirectory(), config);
             HttpRequestMetrics requests = new HttpRequestMetrics();
             StoreHttpServer server = StoreHttpServer.start(store, config,
-                    Map.of(ChangeFeedHttpRoute.NAME, new ChangeFeedHttpRoute(store)),
                     metricsPort == null ? RequestObserver.NONE : requests);
             Optional<KafkaPublishers> publishers = publishKafka
                     ? Optional.of(KafkaPublishers.start(store, kafka)) : Optional.empty();

@@ -1,6 +1,6 @@
 package io.docmirror.metrics;
 
-import io.docmirror.store.http.RequestObserver;
+import io.docmirror.store.server.RequestObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;

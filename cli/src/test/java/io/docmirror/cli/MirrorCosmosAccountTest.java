@@ -12,7 +12,7 @@ import io.docmirror.source.cosmos.CosmosAccount;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingCosmosGateway;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.StoreHttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

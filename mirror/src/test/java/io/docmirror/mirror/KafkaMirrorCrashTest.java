@@ -13,7 +13,7 @@ import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.StoreHttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

@@ -9,7 +9,7 @@ import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.http.HttpStoreClient;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.StoreHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -118,13 +118,14 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
     // Items
 
     @Override
-    public Item createItem(String container, byte[] json) {
-        return itemWrites.create(container, json);
+    public Item createItem(String container, byte[] json, Optional<PartitionKey> statedPartitionKey) {
+        return itemWrites.create(container, json, statedPartitionKey);
     }
 
     @Override
-    public Upserted upsert(String container, byte[] json, Precondition precondition) {
-        return itemWrites.upsert(container, json, precondition);
+    public Upserted upsert(String container, byte[] json, Precondition precondition,
+            Optional<PartitionKey> statedPartitionKey) {
+        return itemWrites.upsert(container, json, precondition, statedPartitionKey);
     }
 
     @Override

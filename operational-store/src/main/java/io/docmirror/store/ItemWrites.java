@@ -4,6 +4,7 @@ import io.docmirror.store.internal.ContainerState;
 import io.docmirror.store.internal.ValidatedDocument;
 
 import java.util.List;
+import java.util.Optional;
 
 /** Writes of one item: each validated before it takes its log partition's lock, then run on the write path. */
 final class ItemWrites {
@@ -15,17 +16,31 @@ final class ItemWrites {
         this.writePath = writePath;
     }
 
-    Item create(String container, byte[] json) {
+    Item create(String container, byte[] json, Optional<PartitionKey> statedPartitionKey) {
         ContainerState state = catalog.state(container);
-        ValidatedDocument document = state.validator().validate(json);
+        ValidatedDocument document = validate(state, json, statedPartitionKey);
         return writePath.inPartition(state, document.partitionKey(), transaction -> transaction.create(document));
     }
 
-    Upserted upsert(String container, byte[] json, Precondition precondition) {
+    Upserted upsert(String container, byte[] json, Precondition precondition,
+            Optional<PartitionKey> statedPartitionKey) {
         ContainerState state = catalog.state(container);
-        ValidatedDocument document = state.validator().validate(json);
+        ValidatedDocument document = validate(state, json, statedPartitionKey);
         return writePath.inPartition(state, document.partitionKey(),
                 transaction -> transaction.upsert(document, precondition));
+    }
+
+    /** The document read once: validated, and its partition key held against the one the writer states, if any. */
+    private static ValidatedDocument validate(ContainerState state, byte[] json,
+            Optional<PartitionKey> statedPartitionKey) {
+        ValidatedDocument document = state.validator().validate(json);
+        if (statedPartitionKey.isPresent() && !statedPartitionKey.get().equals(document.partitionKey())) {
+            throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot write item to container " + state.name()
+                    + ": the document's partition key " + document.partitionKey().toWire() + " (at "
+                    + state.properties().partitionKeyPath() + ") differs from the stated partition key "
+                    + statedPartitionKey.get().toWire() + " (over HTTP, the x-ms-documentdb-partitionkey header)");
+        }
+        return document;
     }
 
     Item replace(String container, PartitionKey partitionKey, String id, byte[] json, Precondition precondition) {

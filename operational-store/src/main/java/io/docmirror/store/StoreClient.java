@@ -43,10 +43,29 @@ public interface StoreClient extends AutoCloseable {
     // Items
 
     /** @throws StoreException 409 when an item with that id exists in its logical partition */
-    Item createItem(String container, byte[] json);
+    default Item createItem(String container, byte[] json) {
+        return createItem(container, json, Optional.empty());
+    }
+
+    /**
+     * Creates the item; given a stated partition key, only when the document's is that one (Cosmos DB refuses a write
+     * whose partition key header contradicts its document), checked as the store reads the document for the write.
+     *
+     * @throws StoreException 409 when an item with that id exists in its logical partition, 400 when the document's
+     *         partition key is not the stated one
+     */
+    Item createItem(String container, byte[] json, Optional<PartitionKey> statedPartitionKey);
 
     /** Creates the item or replaces it whole, saying which it did. */
-    Upserted upsert(String container, byte[] json, Precondition precondition);
+    default Upserted upsert(String container, byte[] json, Precondition precondition) {
+        return upsert(container, json, precondition, Optional.empty());
+    }
+
+    /**
+     * Creates the item or replaces it whole, saying which it did; given a stated partition key, only when the
+     * document's is that one, as {@link #createItem(String, byte[], Optional)} checks it.
+     */
+    Upserted upsert(String container, byte[] json, Precondition precondition, Optional<PartitionKey> statedPartitionKey);
 
     /** Creates the item or replaces it whole. */
     default Item upsertItem(String container, byte[] json, Precondition precondition) {

@@ -202,6 +202,24 @@ abstract class StoreContractTest {
         assertThat(again.created()).as("an upsert after a delete").isTrue();
     }
 
+    /**
+     * The structure item of issue 41: a write checks the partition key it states (over HTTP, its header) against the
+     * document as the store reads it for the write, so the body is parsed once.
+     */
+    @Test
+    void aWriteWhoseDocumentHasAnotherPartitionKeyThanTheStatedOneIsRefusedAndChangesNothing() {
+        byte[] document = "{\"id\":\"o1\",\"customerId\":\"c1\"}".getBytes(StandardCharsets.UTF_8);
+        String refusal = "Cannot write item to container orders: the document's partition key [\"c1\"] (at "
+                + "/customerId) differs from the stated partition key [\"c2\"]";
+        assertUnchanged(() -> store.createItem(ORDERS, document, Optional.of(PartitionKey.of("c2"))), 400, refusal);
+        assertUnchanged(() -> store.upsert(ORDERS, document, Precondition.NONE, Optional.of(PartitionKey.of("c2"))),
+                400, refusal);
+
+        assertThat(store.createItem(ORDERS, document, Optional.of(PartitionKey.of("c1"))).id()).isEqualTo("o1");
+        assertThat(store.upsert(ORDERS, document, Precondition.NONE, Optional.of(PartitionKey.of("c1"))).created())
+                .as("an upsert of the item just created").isFalse();
+    }
+
     @Test
     void replaceNeedsAnExistingItem() {
         assertUnchanged(() -> store.replaceItem(ORDERS, PartitionKey.of("c1"), "o1",

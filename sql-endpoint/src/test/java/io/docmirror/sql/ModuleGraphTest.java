@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The endpoint depends on the Iceberg library and the module that names the mirror's layout, never on the mirror
- * daemon, the change feed, the operational store, Kafka, RocksDB or Hadoop. Its tests do have the mirror (to mirror
+ * daemon, the change feed, the operational store or its server, Kafka, RocksDB or Hadoop. Its tests do have the mirror (to mirror
  * something to serve), so this reads the endpoint's runtime class path (its classes and its runtime dependencies, as
  * Maven resolves them for a deployment) from the file the build writes, and looks there.
  */
@@ -31,7 +31,7 @@ class ModuleGraphTest {
     private static final Map<String, String> FORBIDDEN = Map.of(
             "io/docmirror/mirror/", "the mirror daemon",
             "io/docmirror/feed/", "the change feed",
-            "io/docmirror/store/", "the operational store",
+            "io/docmirror/store/", "the operational store and its server",
             "org/apache/kafka/", "Kafka",
             "org/rocksdb/", "RocksDB",
             "org/apache/hadoop/", "Hadoop");
@@ -75,7 +75,8 @@ class ModuleGraphTest {
             "io.docmirror.mirror.FeedMirror",
             "io.docmirror.mirror.iceberg.ContainerTables",
             "io.docmirror.feed.ChangeFeedReader",
-            "io.docmirror.store.EmbeddedStore"})
+            "io.docmirror.store.EmbeddedStore",
+            "io.docmirror.store.server.StoreHttpServer"})
     void theEndpointDoesNotSee(String className) throws IOException {
         assertThat(load(className)).isEmpty();
     }

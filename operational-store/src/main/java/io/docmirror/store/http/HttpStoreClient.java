@@ -41,7 +41,7 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A {@link StoreClient} that talks to {@link StoreHttpServer}. Failures come back as the same
+ * A {@link StoreClient} that talks to the store's HTTP server ({@code StoreHttpServer}, module store-server). Failures come back as the same
  * {@link StoreException}s, with the server's status and message; an unreachable server is
  * {@link StoreErrorCode#UNAVAILABLE} (retriable).
  */
@@ -105,14 +105,16 @@ public final class HttpStoreClient implements StoreClient {
     }
 
     @Override
-    public Item createItem(String container, byte[] json) {
-        return item(send("POST", containerPath(container) + "/items", json, Map.of()));
+    public Item createItem(String container, byte[] json, Optional<PartitionKey> statedPartitionKey) {
+        return item(send("POST", containerPath(container) + "/items", json,
+                headers(statedPartitionKey.orElse(null), Precondition.NONE, Map.of())));
     }
 
     @Override
-    public Upserted upsert(String container, byte[] json, Precondition precondition) {
+    public Upserted upsert(String container, byte[] json, Precondition precondition,
+            Optional<PartitionKey> statedPartitionKey) {
         HttpResponse<byte[]> response = send("POST", containerPath(container) + "/items", json,
-                headers(null, precondition, Map.of(WireFormat.UPSERT_HEADER, "true")));
+                headers(statedPartitionKey.orElse(null), precondition, Map.of(WireFormat.UPSERT_HEADER, "true")));
         return new Upserted(item(response), response.statusCode() == 201);
     }
 

@@ -25,15 +25,15 @@ import java.util.List;
  * {@code document} is the stored JSON copied verbatim:
  * <pre>{"id":"o1","partitionKey":"c1","etag":"\"1-0-2a\"","lsn":42,"document":{...}}</pre>
  */
-final class WireFormat {
-    static final String PARTITION_KEY_HEADER = "x-ms-documentdb-partitionkey";
-    static final String UPSERT_HEADER = "x-ms-documentdb-is-upsert";
-    static final String LSN_HEADER = "x-docmirror-lsn";
+public final class WireFormat {
+    public static final String PARTITION_KEY_HEADER = "x-ms-documentdb-partitionkey";
+    public static final String UPSERT_HEADER = "x-ms-documentdb-is-upsert";
+    public static final String LSN_HEADER = "x-docmirror-lsn";
 
     private WireFormat() {
     }
 
-    static void writeItem(JsonGenerator generator, Item item) throws IOException {
+    public static void writeItem(JsonGenerator generator, Item item) throws IOException {
         generator.writeStartObject();
         generator.writeStringField("id", item.id());
         generator.writeFieldName("partitionKey");
@@ -45,18 +45,18 @@ final class WireFormat {
         generator.writeEndObject();
     }
 
-    static Item readItem(JsonNode envelope) {
+    public static Item readItem(JsonNode envelope) {
         return new Item(envelope.get("id").asText(), readPartitionKey(envelope.get("partitionKey")),
                 envelope.get("etag").asText(), envelope.get("lsn").asLong(), envelope.get("document").toString());
     }
 
     /** A partition key value as JSON: the value itself, or {@code {}} for an item stored without one. */
-    static PartitionKey readPartitionKey(JsonNode partitionKey) {
+    public static PartitionKey readPartitionKey(JsonNode partitionKey) {
         return partitionKey.isObject() && partitionKey.isEmpty() ? PartitionKey.NONE : PartitionKey.fromJson(partitionKey);
     }
 
     /** {@code {"operations":[{"partitionKey":"c1","type":"replace","id":"o1","document":"...","ifMatch":"..."}]}} */
-    static byte[] bulkOperations(List<BulkOperation> operations) {
+    public static byte[] bulkOperations(List<BulkOperation> operations) {
         ObjectNode body = StoreJson.mapper().createObjectNode();
         ArrayNode array = body.putArray("operations");
         for (BulkOperation operation : operations) {
@@ -67,7 +67,7 @@ final class WireFormat {
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    static byte[] items(String field, List<Item> items, Extra extra) {
+    public static byte[] items(String field, List<Item> items, Extra extra) {
         return write(generator -> {
             generator.writeStartObject();
             generator.writeArrayFieldStart(field);
@@ -81,7 +81,7 @@ final class WireFormat {
     }
 
     /** {@code {"logPartition":0,"logStartLsn":0,"logEndLsn":1234,"events":[<change event>...]}} */
-    static byte[] changeLogPage(ChangeLogPage page) {
+    public static byte[] changeLogPage(ChangeLogPage page) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(("{\"logPartition\":" + page.logPartition() + ",\"logStartLsn\":" + page.logStartLsn()
                 + ",\"logEndLsn\":" + page.logEndLsn() + ",\"events\":[").getBytes(StandardCharsets.UTF_8));
@@ -95,13 +95,13 @@ final class WireFormat {
         return out.toByteArray();
     }
 
-    static List<Item> readItems(JsonNode array) {
+    public static List<Item> readItems(JsonNode array) {
         List<Item> items = new ArrayList<>();
         array.forEach(node -> items.add(readItem(node)));
         return items;
     }
 
-    static byte[] operationResults(List<BatchResult.OperationResult> results) {
+    public static byte[] operationResults(List<BatchResult.OperationResult> results) {
         return write(generator -> {
             generator.writeStartObject();
             generator.writeArrayFieldStart("results");
@@ -125,7 +125,7 @@ final class WireFormat {
         });
     }
 
-    static List<BatchResult.OperationResult> readOperationResults(JsonNode node) {
+    public static List<BatchResult.OperationResult> readOperationResults(JsonNode node) {
         List<BatchResult.OperationResult> results = new ArrayList<>();
         for (JsonNode result : node.get("results")) {
             results.add(new BatchResult.OperationResult(result.get("status").asInt(),
@@ -136,7 +136,7 @@ final class WireFormat {
         return results;
     }
 
-    static byte[] error(int status, String code, String message) {
+    public static byte[] error(int status, String code, String message) {
         return write(generator -> {
             generator.writeStartObject();
             generator.writeStringField("code", code);
@@ -146,7 +146,7 @@ final class WireFormat {
         });
     }
 
-    static byte[] write(Extra body) {
+    public static byte[] write(Extra body) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (JsonGenerator generator = StoreJson.mapper().getFactory().createGenerator(out, JsonEncoding.UTF8)) {
             body.write(generator);
@@ -156,13 +156,13 @@ final class WireFormat {
         return out.toByteArray();
     }
 
-    static String utf8(byte[] bytes) {
+    public static String utf8(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** Writes more of a JSON body. */
     @FunctionalInterface
-    interface Extra {
+    public interface Extra {
         Extra NONE = generator -> { };
 
         void write(JsonGenerator generator) throws IOException;
