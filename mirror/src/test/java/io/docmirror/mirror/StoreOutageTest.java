@@ -6,7 +6,7 @@ import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.http.HttpStoreClient;
-import io.docmirror.store.http.StoreHttpServer;
+import io.docmirror.store.server.StoreHttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
