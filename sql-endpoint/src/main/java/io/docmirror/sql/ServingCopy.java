@@ -241,7 +241,7 @@ final class ServingCopy {
             try {
                 Set<String> copied = CatalogWriter.write(writer, snapshot, failed, staging, vectors);
                 long written = System.nanoTime();
-                dropLeftOver(snapshot, failed, copied);
+                dropLeftOver(failed, copied);
                 recordContainers(snapshot, failed);
                 long recorded = System.nanoTime();
                 try (Statement statement = writer.createStatement()) {
@@ -279,8 +279,7 @@ final class ServingCopy {
     }
 
     /** Drops the copied tables of containers gone from the mirror, and those a container no longer has. */
-    private void dropLeftOver(MirrorSnapshot snapshot, Map<String, String> failed, Set<String> copied)
-            throws SQLException {
+    private void dropLeftOver(Map<String, String> failed, Set<String> copied) throws SQLException {
         for (Map.Entry<String, String> table : CopiedTable.recordedRelations(writer).entrySet()) {
             String key = table.getKey();
             boolean keep = copied.contains(key) || failed.keySet().stream()
@@ -323,11 +322,6 @@ final class ServingCopy {
     /** The batch of each container the copy shows. */
     synchronized Map<String, Long> versions() {
         return versions;
-    }
-
-    /** The copy's database file. */
-    Path file() {
-        return file;
     }
 
     StatementGuard guard() {
