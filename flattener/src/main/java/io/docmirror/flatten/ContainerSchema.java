@@ -126,6 +126,40 @@ public final class ContainerSchema {
                 key -> new Tally("", "", "")).add(documentId);
     }
 
+    /**
+     * Adds the tallies {@code later} counted: a flattener that started from this schema's structure
+     * ({@link SchemaCodec#structureToJson}) and flattened documents that come after the ones this schema counted.
+     * Counts add up, and sample ids are taken in order until a tally has its fill, so the tallies of a sequence of
+     * documents flattened in parts, added part by part in order, are the ones one flattener would have counted.
+     *
+     * @throws IllegalArgumentException when {@code later} has a table this schema lacks
+     */
+    public void addTallies(ContainerSchema later) {
+        requireNonNull(later, "later is null");
+        later.conflicts.forEach((key, counted) -> {
+            TableSchema table = knownTable(key.table());
+            Tally tally = conflicts.computeIfAbsent(key, k -> {
+                Tally added = new Tally(key.keptType(), key.seenType(), key.resolution());
+                table.node(key.path()).addConflictTally(added);
+                return added;
+            });
+            tally.addAll(counted);
+        });
+        later.overflows.forEach((key, counted) -> {
+            knownTable(key.table());
+            overflows.computeIfAbsent(key, k -> new Tally("", "", "")).addAll(counted);
+        });
+    }
+
+    private TableSchema knownTable(String name) {
+        TableSchema table = tables.get(name);
+        if (table == null) {
+            throw new IllegalArgumentException("Cannot add the tallies of table " + name + ": the schema of "
+                    + root().name() + " has no such table");
+        }
+        return table;
+    }
+
     void restoreVersion(long restored) {
         this.version = restored;
     }

@@ -20,6 +20,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class Flattener {
     private final ContainerSchema schema;
+    private long changingWalks;
 
     public Flattener(ContainerSchema schema) {
         this.schema = requireNonNull(schema, "schema is null");
@@ -31,6 +32,15 @@ public final class Flattener {
 
     public ContainerSchema schema() {
         return schema;
+    }
+
+    /**
+     * How many documents so far were walked to change the schema: to add or widen a column, but also to learn of a
+     * number a column's type must be able to hold or of the structure a path claims, which no version counts. Every
+     * change to what the schema decides next is made by such a walk.
+     */
+    public long changingWalks() {
+        return changingWalks;
     }
 
     /**
@@ -50,6 +60,7 @@ public final class Flattener {
     }
 
     private FlattenResult walkChangingSchema(SourceDocument document) {
+        changingWalks++;
         ObjectNode body;
         String problem;
         try {

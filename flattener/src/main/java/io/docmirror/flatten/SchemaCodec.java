@@ -22,6 +22,19 @@ public final class SchemaCodec {
     }
 
     public static String toJson(ContainerSchema schema) {
+        return toJson(schema, true);
+    }
+
+    /**
+     * The schema's structure (tables, columns, the structures paths claimed, the version) without its tallies of
+     * conflicts and overflows: what a flattener starting part way through a sequence of documents needs to make the
+     * decisions the schema would make, counting only what its own documents do ({@link ContainerSchema#addTallies}).
+     */
+    public static String structureToJson(ContainerSchema schema) {
+        return toJson(schema, false);
+    }
+
+    private static String toJson(ContainerSchema schema, boolean tallies) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("format", FORMAT);
         root.set("config", configToJson(schema.config()));
@@ -40,6 +53,10 @@ public final class SchemaCodec {
             collectStructures(table.rowNode, structures);
         }
         ArrayNode conflicts = root.putArray("conflicts");
+        ArrayNode overflows = root.putArray("overflows");
+        if (!tallies) {
+            return root.toPrettyString();
+        }
         for (Conflict conflict : schema.conflicts()) {
             ObjectNode json = conflicts.addObject();
             json.put("table", conflict.table());
@@ -50,7 +67,6 @@ public final class SchemaCodec {
             json.put("count", conflict.count());
             strings(json.putArray("sampleIds"), conflict.sampleIds());
         }
-        ArrayNode overflows = root.putArray("overflows");
         for (Overflow overflow : schema.overflows()) {
             ObjectNode json = overflows.addObject();
             json.put("table", overflow.table());

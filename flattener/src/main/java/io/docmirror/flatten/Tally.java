@@ -26,6 +26,16 @@ final class Tally {
 
     void add(String documentId) {
         count++;
+        sample(documentId);
+    }
+
+    /** Adds what {@code later} counted after this tally's documents. */
+    void addAll(Tally later) {
+        count += later.count;
+        later.sampleIds.forEach(this::sample);
+    }
+
+    private void sample(String documentId) {
         if (sampleIds.size() < MAX_SAMPLES && !sampleIds.contains(documentId)) {
             sampleIds.add(documentId);
         }
