@@ -14,8 +14,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Documents flattened in parts ({@link SchemaScan}, {@link SchemaReplay}, each part from its starting schema, the
- * tallies added in order) make exactly the rows and the schema (tallies included) that one flattener makes of the
+ * Documents flattened in parts ({@link SchemaPlan} and its {@link SchemaScan}s, each part from its starting schema,
+ * the tallies added in order) make exactly the rows and the schema (tallies included) that one flattener makes of the
  * same documents in the same order, however they are cut.
  */
 class FlatteningInPartsTest {
@@ -76,21 +76,26 @@ class FlatteningInPartsTest {
         List<String> expectedRows = flatten(one, documents);
 
         List<List<SourceDocument>> cut = cut(documents, parts);
-        SchemaReplay replay = new SchemaReplay(config);
-        for (List<SourceDocument> part : cut) {
-            SchemaScan scan = new SchemaScan(config);
-            part.forEach(document -> scan.add(document.container(), document.partitionKey(), document.lsn(),
-                    json(document)));
-            assertThat(scan.documents()).isEqualTo(part.size());
-            replay.replay(scan.kept());
+        SchemaPlan plan = new SchemaPlan(config, cut.size());
+        while (!plan.settled()) {
+            List<SchemaScan.Result> results = new ArrayList<>();
+            for (int part : plan.partsToScan()) {
+                SchemaScan scan = new SchemaScan(plan.startOf(part), config);
+                cut.get(part).forEach(document -> scan.add(document.container(), document.partitionKey(),
+                        document.lsn(), json(document)));
+                SchemaScan.Result result = scan.result();
+                assertThat(result.documents()).isEqualTo(cut.get(part).size());
+                results.add(result);
+            }
+            plan.scanned(results);
+            assertThat(plan.rounds()).as("rounds of %d parts", parts).isLessThanOrEqualTo(cut.size() + 1);
         }
-        assertThat(replay.parts()).isEqualTo(cut.size());
-        ContainerSchema end = replay.end();
+        ContainerSchema end = plan.end();
         List<String> rows = new ArrayList<>();
         for (int index = 0; index < cut.size(); index++) {
-            Flattener part = new Flattener(SchemaCodec.fromJson(replay.startOf(index), config));
+            Flattener part = new Flattener(SchemaCodec.fromJson(plan.startOf(index), config));
             rows.addAll(flatten(part, cut.get(index)));
-            String next = index + 1 < cut.size() ? replay.startOf(index + 1) : SchemaCodec.structureToJson(end);
+            String next = index + 1 < cut.size() ? plan.startOf(index + 1) : SchemaCodec.structureToJson(end);
             assertThat(SchemaCodec.structureToJson(part.schema())).as("part %d of %d ends where the next starts",
                     index, parts).isEqualTo(next);
             end.addTallies(part.schema());

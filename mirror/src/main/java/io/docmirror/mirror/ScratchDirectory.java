@@ -42,6 +42,23 @@ public final class ScratchDirectory {
     }
 
     /**
+     * A scratch directory of its own in the system's temporary directory, for a writer that holds no container's
+     * lock: a part of a backfill written on another machine ({@code PartWriter}). Its writer removes it when done.
+     *
+     * @param what whose it is, in the directory's name and in the error when it cannot be made
+     */
+    public static ScratchDirectory temporary(String what) {
+        try {
+            ScratchDirectory scratch = new ScratchDirectory(Files.createTempDirectory("docmirror-" + what + "-"));
+            Files.createDirectories(scratch.spill());
+            return scratch;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a scratch directory for " + what + " in "
+                    + System.getProperty("java.io.tmpdir"), e);
+        }
+    }
+
+    /**
      * A new empty file here, for {@code what} (named in the error when it cannot be made).
      *
      * @param prefix how the file's name begins

@@ -70,7 +70,7 @@ final class MirrorSql implements AutoCloseable {
                 List<Object> row = new ArrayList<>();
                 for (int column = 1; column <= meta.getColumnCount(); column++) {
                     Object value = result.getObject(column);
-                    row.add(value instanceof java.sql.Array array ? List.of((Object[]) array.getArray()) : value);
+                    row.add(value instanceof java.sql.Array array ? java.util.Arrays.asList((Object[]) array.getArray()) : value);
                 }
                 rows.add(row);
             }

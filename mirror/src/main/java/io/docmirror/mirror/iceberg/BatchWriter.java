@@ -1,12 +1,11 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.SystemColumn;
 import io.docmirror.flatten.DeadLetter;
-import io.docmirror.flatten.FlattenException;
 import io.docmirror.flatten.FlattenResult;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.SchemaChange;
-import io.docmirror.flatten.SourceDocument;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.IcebergWorkers;
@@ -23,7 +22,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -175,24 +173,13 @@ final class BatchWriter {
             return;
         }
         byte[] json = event.documentJson().orElseThrow();
-        FlattenResult result;
-        try {
-            result = committed.flattener().flatten(new SourceDocument(container, partitionKey, event.lsn(),
-                    json));
-        } catch (FlattenException e) {
-            log.warn("Document {} of {} at LSN {} cannot be mirrored; it goes to the dead letters: {}",
-                    event.id(), container, event.lsn(), e.getMessage(), e);
-            history(event, partitionKey, event.ts() / 1000, json);
-            deadLetter(new DeadLetter(container, event.id(), event.lsn(), e.getMessage(),
-                    new String(json, StandardCharsets.UTF_8)));
+        FlattenedVersion version = FlattenedVersion.of(committed.flattener(), container, event, partitionKey, json);
+        history(event, partitionKey, version.documentTs(), json);
+        if (version.deadLetter() != null) {
+            deadLetter(version.deadLetter());
             return;
         }
-        Object ts = result.rows().isEmpty() ? null : result.rows().get(0).value(SystemColumn.TS.columnName());
-        history(event, partitionKey, ts instanceof Long seconds ? seconds : event.ts() / 1000, json);
-        if (result.deadLetter().isPresent()) {
-            deadLetter(result.deadLetter().get());
-            return;
-        }
+        FlattenResult result = version.result();
         applySchemaChanges(result.schemaChanges());
         if (key == null) {
             for (Row row : result.rows()) {
@@ -208,6 +195,37 @@ final class BatchWriter {
             places[index] = rows.place(table.name(), table.currentFile(), position);
         }
         replaceRows(key, places);
+    }
+
+    /**
+     * Takes on {@code schema}, decided elsewhere, as the batch's (a backfill written in parts): every table it has,
+     * and the history and the dead letters, are opened in the batch with their final schemas, for the parts' data
+     * files to be written against.
+     */
+    void adoptSchema(ContainerSchema schema) {
+        committed.useSchema(schema);
+        schema.tables().forEach(this::flattenedTable);
+        historyTable();
+        deadLettersTable();
+    }
+
+    /** The table as the batch has it (its schema changes staged), for writers elsewhere to write data files of. */
+    Table stagedTable(String name) {
+        return tables.get(name).table();
+    }
+
+    /** Adds data files of a part of the batch written elsewhere, with the count of changes it took. */
+    void addWritten(Map<String, List<DataFile>> files, long partEvents, long partLastEventTs) {
+        files.forEach((name, written) -> {
+            TableChanges table = tables.get(name);
+            if (table == null) {
+                throw new IllegalArgumentException("A part of the batch of " + resources.container()
+                        + " wrote data files of table " + name + ", which the batch does not have");
+            }
+            written.forEach(table::addWritten);
+        });
+        events += partEvents;
+        lastEventTs = Math.max(lastEventTs, partLastEventTs);
     }
 
     /** Deletes every row of the document with this index key, root and child, as a streamed delete would. */
@@ -329,7 +347,7 @@ final class BatchWriter {
                             tableVectors);
                     continue;
                 }
-                table.addRewritten(rewritten.file());
+                table.addWritten(rewritten.file());
                 for (DataFile file : group.files()) {
                     int[] moved = rewritten.newPositions().get(file.location());
                     TableChanges changes = table;

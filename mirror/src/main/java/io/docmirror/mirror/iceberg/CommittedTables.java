@@ -2,6 +2,7 @@ package io.docmirror.mirror.iceberg;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
@@ -134,6 +135,14 @@ final class CommittedTables {
 
     Flattener flattener() {
         return flattener;
+    }
+
+    /**
+     * Makes {@code schema} the flattener's, for a batch that decided it elsewhere (a backfill written in parts); an
+     * abandoned batch puts the committed one back ({@link #restoreFlattener}).
+     */
+    void useSchema(ContainerSchema schema) {
+        flattener = new Flattener(schema);
     }
 
     /** Puts the flattener back to the committed schema (or a fresh one, to rebuild): an abandoned batch's undoing. */

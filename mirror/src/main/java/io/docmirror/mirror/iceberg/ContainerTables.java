@@ -1,6 +1,7 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.SchemaPlan;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.CatalogSettings;
@@ -242,6 +243,31 @@ public final class ContainerTables implements MirrorTarget {
             throw new IllegalStateException("The tables of " + container() + " were not opened to be replaced");
         }
         return startBatch(CommitKind.BACKFILL);
+    }
+
+    /**
+     * Starts a backfill over the tables (see {@link #openForReplacingBackfill}, whether they hold a mirror or not)
+     * whose parts are written elsewhere, from the starts and to the schema that {@code plan} settled on.
+     *
+     * @throws IllegalStateException when the plan is not settled
+     * @throws IllegalArgumentException when the plan was made under another flattener configuration
+     */
+    public BackfillInParts beginBackfillInParts(SchemaPlan plan) {
+        if (!plan.settled()) {
+            throw new IllegalStateException("Cannot backfill " + container() + " in parts: the schema plan has parts "
+                    + plan.partsToScan() + " to scan again");
+        }
+        if (!plan.config().equals(resources.flattenerConfig())) {
+            throw new IllegalArgumentException("Cannot backfill " + container() + " in parts: its schema was decided "
+                    + "under flattener configuration " + plan.config() + ", and the tables are opened under "
+                    + resources.flattenerConfig());
+        }
+        ContainerBatch batch = beginReplacingBackfill();
+        try {
+            return new BackfillInParts(container(), batch, plan, resources.config().parquet().fileRows());
+        } catch (RuntimeException e) {
+            throw batch.abort(e);
+        }
     }
 
     /** Starts the batch of one feed range's backfill snapshot; {@link ContainerBatch#commitBackfillRange} ends it. */

@@ -7,13 +7,11 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -24,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.function.LongConsumer;
 
@@ -39,26 +36,14 @@ final class TableChanges {
     private final Table base;
     private final Long baseSnapshot;
     private final RowDeletions deletions;
-    private final String filePrefix;
     private final ExecutorService workers;
-    private final EncoderThreads encoders;
-    private final DuckDbWriters writers;
-    private final boolean lasting;
-    private final long fileRows;
-    /** How many rows the current data file holds. */
-    private long rowsInFile;
-    private final List<DataFile> added = new ArrayList<>();
-    private final List<String> written = new ArrayList<>();
+    /** The data files the batch writes into the table. */
+    private final TableFiles files;
     /** Data files that leave the table in the batch, or that the batch wrote and dropped. */
     private final List<String> leaving = new ArrayList<>();
     /** Committed data files that leave the table in the batch, and their deletion vectors. */
     private final List<DataFile> removed = new ArrayList<>();
     private final List<DeleteFile> removedVectors = new ArrayList<>();
-    /** The data file rows go into now; a new one when the kind of rows written changes. */
-    private OpenDataFile writer;
-    /** An empty record of {@link #templateSchema}, which {@link #newRecord} copies. */
-    private Record template;
-    private Schema templateSchema;
     /** True when the batch only moves rows between files (compaction): committed as a rewrite, not a row delta. */
     private boolean rewriteOnly;
 
@@ -66,30 +51,22 @@ final class TableChanges {
      * @param committedVectors the table's committed deletion vectors, by data file
      * @param batch the batch's number, which starts its data files' names
      * @param workers the threads a listing of the committed files plans with ({@link IcebergWorkers})
-     * @param encoders the threads Iceberg's Parquet writer encodes on ({@link DataFileWriter})
-     * @param writers the DuckDB that encodes the flattened rows of files that last ({@link DuckDbFileWriter})
-     * @param lasting whether the batch's files last (a backfill's, a rebuild's, a repair's): its flattened rows are
-     *     then written by DuckDB, which reads its own files fastest, and its records with dictionaries; a streamed
-     *     batch's files are small, and the daemon waits for their commit: Iceberg's writer writes them plain, the
-     *     quickest way, until compaction rewrites them with DuckDB
-     * @param fileRows how many rows a file that lasts holds at most ({@code mirror.parquet.file-rows}): a backfill
-     *     of a large container writes many files of a bounded size, not one per table
+     * @param encoders the threads Iceberg's Parquet writer encodes on ({@link TableFiles})
+     * @param writers the DuckDB that encodes the flattened rows of files that last
+     * @param lasting whether the batch's files last (a backfill's, a rebuild's, a repair's)
+     * @param fileRows how many rows a file that lasts holds at most
      */
     TableChanges(TableIdentifier identifier, Transaction transaction, Table base,
             Map<String, DeleteFile> committedVectors, long batch, ExecutorService workers, EncoderThreads encoders,
             DuckDbWriters writers, boolean lasting, long fileRows) {
         this.identifier = identifier;
-        this.lasting = lasting;
-        this.fileRows = fileRows;
         this.workers = workers;
-        this.encoders = encoders;
-        this.writers = writers;
         this.transaction = transaction;
         this.base = base;
         Snapshot current = transaction.table().currentSnapshot();
         this.baseSnapshot = current == null ? null : current.snapshotId();
         this.deletions = new RowDeletions(committedVectors);
-        this.filePrefix = String.format("%010d-%s", batch, UUID.randomUUID());
+        this.files = new TableFiles(transaction::table, batch, encoders, writers, lasting, fileRows);
     }
 
     String name() {
@@ -105,23 +82,14 @@ final class TableChanges {
         return transaction.table();
     }
 
-    /**
-     * An empty record of the table's current schema: a copy of one made once a schema, as making one from the schema
-     * costs more than filling it.
-     */
+    /** An empty record of the table's current schema. */
     Record newRecord() {
-        Schema schema = table().schema();
-        if (schema != templateSchema) {
-            template = GenericRecord.create(schema);
-            templateSchema = schema;
-        }
-        return template.copy();
+        return files.newRecord();
     }
 
     /** Writes a row of the table's current schema into the batch's current data file; returns its position. */
     long write(Record row) {
-        rollWhenFull();
-        return counted(icebergWriter().write(row));
+        return files.write(row);
     }
 
     /**
@@ -129,74 +97,29 @@ final class TableChanges {
      * the table's current schema; returns its position.
      */
     long write(Row row, RowRecords records) {
-        rollWhenFull();
-        if (!lasting) {
-            return counted(icebergWriter().write(row, records));
-        }
-        RowVectors vectors = records.vectors();
-        if (!(writer instanceof DuckDbFileWriter)) {
-            open(new DuckDbFileWriter(table(), nextFileName(), vectors, writers));
-        }
-        return counted(((DuckDbFileWriter) writer).write(row, vectors));
-    }
-
-    /** Notes a row written at {@code position} of the current file; returns the position. */
-    private long counted(long position) {
-        rowsInFile = position + 1;
-        return position;
-    }
-
-    private DataFileWriter icebergWriter() {
-        if (!(writer instanceof DataFileWriter)) {
-            open(new DataFileWriter(table(), table().schema(), nextFileName(), encoders, lasting));
-        }
-        return (DataFileWriter) writer;
-    }
-
-    /** Closes a lasting file that holds {@code fileRows} rows: the row about to be written starts the next. */
-    private void rollWhenFull() {
-        if (writer != null && lasting && rowsInFile >= fileRows) {
-            roll();
-        }
-    }
-
-    /** Makes {@code file} the one rows go into, closing the one before. */
-    private void open(OpenDataFile file) {
-        roll();
-        writer = file;
-        written.add(file.location());
-    }
-
-    private String nextFileName() {
-        return filePrefix + "-" + written.size() + ".parquet";
+        return files.write(row, records);
     }
 
     /**
-     * Adds to the batch a data file written elsewhere (a compaction's {@link DuckDbRewrite}); the batch deletes it if
-     * it is abandoned.
+     * Adds to the batch a data file written elsewhere (a compaction's {@link DuckDbRewrite}, a part of a backfill);
+     * the batch deletes it if it is abandoned.
      */
-    void addRewritten(DataFile file) {
-        roll();
-        written.add(file.location());
-        added.add(file);
+    void addWritten(DataFile file) {
+        files.addWritten(file);
     }
 
     /** The data file {@link #write} wrote its last row to. */
     String currentFile() {
-        return writer.location();
+        return files.currentFile();
     }
 
     /** Closes the current data file: the next row starts a new one (after a schema change). */
     void roll() {
-        if (writer != null) {
-            added.add(writer.finish());
-            writer = null;
-        }
-        rowsInFile = 0;
+        files.roll();
     }
 
     void delete(String dataFile, long position) {
-        if (rewriteOnly && added.stream().noneMatch(file -> file.location().equals(dataFile))) {
+        if (rewriteOnly && files.added().stream().noneMatch(file -> file.location().equals(dataFile))) {
             // A compaction deletes only rows of the files it writes: those deleted while it rewrote them.
             throw new IllegalStateException("A compaction of " + identifier + " deletes no row of " + dataFile);
         }
@@ -241,7 +164,7 @@ final class TableChanges {
 
     /** The data files the batch added so far (finished ones). */
     List<DataFile> addedFiles() {
-        return List.copyOf(added);
+        return files.added();
     }
 
     /**
@@ -251,7 +174,7 @@ final class TableChanges {
     void removeFile(DataFile file, DeleteFile vector) {
         deletions.forget(file.location());
         leaving.add(file.location());
-        if (added.removeIf(candidate -> candidate.location().equals(file.location()))) {
+        if (files.drop(file.location())) {
             // Nothing names it: it never was part of the table.
             table().io().deleteFile(file.location());
             return;
@@ -273,7 +196,8 @@ final class TableChanges {
      * table's transaction, which it then commits into the catalog batch; {@code observer} is told each step.
      */
     void stage(Map<String, String> summary, CommitObserver observer) {
-        roll();
+        files.roll();
+        List<DataFile> added = files.added();
         observer.reached(CommitStep.DATA_FILES_WRITTEN, identifier);
         if (rewriteOnly) {
             // Vectors only of rewritten files: the rows deleted while a compaction rewrote them off the batch.
@@ -324,16 +248,13 @@ final class TableChanges {
 
     /** Every file the batch wrote for the table (data files and deletion vectors), to remove when it is abandoned. */
     List<String> writtenFiles() {
-        List<String> files = new ArrayList<>(written);
-        files.addAll(deletions.writtenFiles());
-        return files;
+        List<String> written = new ArrayList<>(files.written());
+        written.addAll(deletions.writtenFiles());
+        return written;
     }
 
     /** Closes what is open, for a batch that is abandoned. */
     void abandon() {
-        if (writer != null) {
-            writer.close();
-            writer = null;
-        }
+        files.abandon();
     }
 }

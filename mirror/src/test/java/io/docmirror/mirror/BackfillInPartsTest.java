@@ -1,0 +1,294 @@
+package io.docmirror.mirror;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.flatten.SchemaPlan;
+import io.docmirror.flatten.SchemaScan;
+import io.docmirror.layout.ContainerSnapshot;
+import io.docmirror.layout.MirrorProperties;
+import io.docmirror.layout.MirrorSummary;
+import io.docmirror.mirror.iceberg.BackfillInParts;
+import io.docmirror.mirror.iceberg.BackfillTarget;
+import io.docmirror.mirror.iceberg.ContainerTables;
+import io.docmirror.mirror.iceberg.PartWriter;
+import io.docmirror.mirror.iceberg.WrittenPart;
+import io.docmirror.mirror.reconcile.ReconcileReport;
+import io.docmirror.mirror.reconcile.Reconciler;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionSnapshot;
+import io.docmirror.store.StoreTesting;
+import io.docmirror.store.TestData;
+import io.docmirror.store.TestingClock;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A backfill written in parts ({@link BackfillInParts}, as a Spark job's executors write it) makes exactly the tables a
+ * single-machine backfill makes of the same snapshot, however the feed ranges are cut: the same flattener schema
+ * (columns, types, variants, child tables, the column limit, the tallies), the same rows in every table, and a
+ * change feed that streams on from the snapshot with no gap and no duplicate. What travels between the driver and
+ * the part writers goes through Java serialization here, as it does in Spark.
+ */
+class BackfillInPartsTest {
+    private static final String CONTAINER = "docs";
+    private static final MirrorConfig CONFIG = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "0"));
+    private static final FlattenerConfig FLATTENER = FlattenerConfig.defaults(CONTAINER);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path work;
+
+    private final TestingClock clock = TestingClock.atEpochSecond(1_700_000_000L);
+    private EmbeddedStore store;
+    /** How many documents the store holds. */
+    private long documents;
+
+    @BeforeEach
+    void loadStore() throws IOException {
+        store = StoreTesting.openWithClock(work.resolve("store"), clock);
+        store.createContainer(ContainerProperties.of(CONTAINER, "/pk").withAnalyticalTtl(-1).withLogPartitions(4));
+        int count = 0;
+        for (String dataset : List.of("json_schema_test_suite", "osv_vulns", "usgs_earthquakes", "mongo_books")) {
+            List<String> lines = Files.readAllLines(TestData.file(dataset + ".jsonl"), StandardCharsets.UTF_8);
+            for (String line : lines.subList(0, Math.min(lines.size(), 150))) {
+                ObjectNode document = (ObjectNode) JSON.readTree(line);
+                document.put("id", dataset + "-" + count);
+                document.put("pk", "p" + count % 11);
+                store.upsertItem(CONTAINER, document.toString());
+                count++;
+            }
+        }
+        // One path whose type changes document by document (a column that widens, variants), and a document
+        // wider than the column limit.
+        for (String price : List.of("1", "\"one\"", "1.5", "\"two\"", "12345678901234567890123", "true", "2")) {
+            store.upsertItem(CONTAINER, "{\"id\":\"price-" + count + "\",\"pk\":\"p" + count % 11 + "\",\"price\":"
+                    + price + "}");
+            count++;
+        }
+        ObjectNode wide = JSON.createObjectNode().put("id", "wide").put("pk", "p1");
+        for (int property = 0; property < 1100; property++) {
+            wide.put("property" + property, property);
+        }
+        store.upsertItem(CONTAINER, wide.toString());
+        documents = count + 1;
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void partsCutAnywhereMakeTheTablesOfASingleMachineBackfill() throws Exception {
+        Path single = work.resolve("single");
+        new Backfill(store, single, CONFIG, FLATTENER, clock).run(CONTAINER, Backfill.Listener.NONE);
+
+        Path inParts = work.resolve("in-parts");
+        // The store's order needs more than two rounds: a part's first scan, from an empty schema, misses
+        // documents that change the whole container's schema.
+        Map<Integer, Long> rangeLsns = backfillInParts(inParts, 3, 3);
+
+        assertSameTables(inParts, single);
+        assertThat(MirrorSql.query(inParts, CONTAINER, "SELECT count(*) FROM docs")).containsExactly(List.of(documents));
+
+        // The hand-over: the change feed goes on from each range's snapshot LSN, so both mirrors stream on alike.
+        assertThat(rangeLsns).containsOnlyKeys(0, 1, 2, 3);
+        store.upsertItem(CONTAINER, "{\"id\":\"json_schema_test_suite-0\",\"pk\":\"p0\",\"price\":\"later\"}");
+        store.upsertItem(CONTAINER, "{\"id\":\"after\",\"pk\":\"p2\",\"price\":3.25}");
+        store.deleteItem(CONTAINER, PartitionKey.of("p1"), "wide");
+        for (Path mirror : List.of(single, inParts)) {
+            try (FeedMirror daemon = new FeedMirror(store, mirror, CONFIG, FlattenerConfig::defaults, clock)) {
+                daemon.sync();
+            }
+        }
+        assertSameTables(inParts, single);
+        ReconcileReport report = new Reconciler(store, inParts, clock, 5).reconcile(CONTAINER);
+        assertThat(report.differences()).as(report.toString()).isEmpty();
+        assertThat(report.exact()).isTrue();
+    }
+
+    @Test
+    void aBackfillInPartsReplacesAMirrorInOneCommit() throws Exception {
+        Path mirror = work.resolve("mirror");
+        try (FeedMirror daemon = new FeedMirror(store, mirror, CONFIG, FlattenerConfig::defaults, clock)) {
+            daemon.sync();
+        }
+        long before = MirrorFiles.batch(mirror, CONTAINER);
+        backfillInParts(mirror, 2, 2);
+        assertThat(MirrorFiles.batch(mirror, CONTAINER)).isEqualTo(before + 1);
+        Path single = work.resolve("single");
+        new Backfill(store, single, CONFIG, FLATTENER, clock).run(CONTAINER, Backfill.Listener.NONE);
+        assertSameTables(mirror, single);
+    }
+
+    @Test
+    void aPartWrittenFromAnotherStartIsRefusedAndTheAbandonedBackfillLeavesNothing() throws Exception {
+        Path mirror = work.resolve("mirror");
+        List<List<ChangeEvent>> parts = new ArrayList<>();
+        snapshot(2, parts);
+        SchemaPlan plan = plan(parts);
+        try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirror, store.readContainer(CONTAINER),
+                FLATTENER, CONFIG, clock)) {
+            BackfillInParts backfill = tables.beginBackfillInParts(plan);
+            WrittenPart first = write(backfill.target(), backfill.startOf(0), parts.get(0));
+            backfill.add(0, first);
+            // The first part handed back again as the second: it ends where the second starts, not where it ends.
+            assertThatThrownBy(() -> backfill.add(1, first)).isInstanceOfSatisfying(MirrorException.class,
+                    failure -> assertThat(failure.code()).isEqualTo(MirrorErrorCode.INTERNAL_ERROR))
+                    .hasMessageContaining("Part 1 of the backfill of docs ended with another schema");
+            backfill.abort();
+        }
+        assertThat(ContainerSnapshot.read(mirror, CONTAINER)).isEmpty();
+        assertThat(MirrorFiles.parquetFiles(mirror, CONTAINER)).as("files of the abandoned backfill").isEmpty();
+    }
+
+    /**
+     * Backfills the container into {@code mirror}, each feed range cut into {@code cuts} parts; the ranges' LSNs.
+     * Asserts that its schema plan took at least {@code rounds} rounds.
+     */
+    private Map<Integer, Long> backfillInParts(Path mirror, int cuts, int rounds) throws Exception {
+        List<List<ChangeEvent>> parts = new ArrayList<>();
+        Map<Integer, Long> rangeLsns = snapshot(cuts, parts);
+        SchemaPlan plan = plan(parts);
+        assertThat(plan.rounds()).isGreaterThanOrEqualTo(rounds);
+        try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirror, store.readContainer(CONTAINER),
+                FLATTENER, CONFIG, clock)) {
+            BackfillInParts backfill = tables.beginBackfillInParts(plan);
+            assertThat(backfill.parts()).isEqualTo(parts.size());
+            BackfillTarget target = travel(backfill.target());
+            // Written in any order, as executors finish them; taken in order.
+            WrittenPart[] written = new WrittenPart[parts.size()];
+            for (int part = parts.size() - 1; part >= 0; part--) {
+                written[part] = travel(write(target, travel(backfill.startOf(part)), parts.get(part)));
+            }
+            for (int part = 0; part < parts.size(); part++) {
+                backfill.add(part, written[part]);
+            }
+            backfill.commit(rangeLsns);
+        }
+        return rangeLsns;
+    }
+
+    /** Each feed range's snapshot, cut into {@code cuts} parts of uneven sizes (an empty one among them). */
+    private Map<Integer, Long> snapshot(int cuts, List<List<ChangeEvent>> parts) {
+        Map<Integer, Long> rangeLsns = new TreeMap<>();
+        for (int range = 0; range < 4; range++) {
+            List<ChangeEvent> items = new ArrayList<>();
+            try (PartitionSnapshot snapshot = store.snapshot(CONTAINER, range)) {
+                for (List<ChangeEvent> page = snapshot.next(100); !page.isEmpty(); page = snapshot.next(100)) {
+                    items.addAll(page);
+                }
+                rangeLsns.put(range, snapshot.lsn());
+            }
+            int from = 0;
+            for (int cut = 1; cut <= cuts; cut++) {
+                int to = cut == cuts ? items.size() : items.size() * cut * cut / (cuts * cuts);
+                parts.add(items.subList(from, to));
+                from = to;
+            }
+            parts.add(List.of());
+        }
+        return rangeLsns;
+    }
+
+    /** The schema plan's rounds of scans, each part's result sent back as an executor's would be. */
+    private static SchemaPlan plan(List<List<ChangeEvent>> parts) throws Exception {
+        SchemaPlan plan = new SchemaPlan(FLATTENER, parts.size());
+        while (!plan.settled()) {
+            List<SchemaScan.Result> results = new ArrayList<>();
+            for (int part : plan.partsToScan()) {
+                SchemaScan scan = new SchemaScan(travel(plan.startOf(part)), FLATTENER);
+                for (ChangeEvent item : parts.get(part)) {
+                    scan.add(CONTAINER, item.partitionKey().toString(), item.lsn(), item.documentJson().orElseThrow());
+                }
+                results.add(travel(scan.result()));
+            }
+            plan.scanned(results);
+        }
+        return plan;
+    }
+
+    private static WrittenPart write(BackfillTarget target, String start, List<ChangeEvent> part) {
+        try (PartWriter writer = new PartWriter(target, start)) {
+            part.forEach(writer::add);
+            return writer.finish();
+        }
+    }
+
+    /** The flattener schema, every table's columns and roles, and every table's rows, of two mirrors. */
+    private static void assertSameTables(Path actual, Path expected) throws Exception {
+        ContainerSnapshot actualSnapshot = ContainerSnapshot.read(actual, CONTAINER).orElseThrow();
+        ContainerSnapshot expectedSnapshot = ContainerSnapshot.read(expected, CONTAINER).orElseThrow();
+        assertThat(flattenerSchema(actualSnapshot)).isEqualTo(flattenerSchema(expectedSnapshot));
+        assertThat(columns(actualSnapshot)).isEqualTo(columns(expectedSnapshot));
+        assertThat(actualSnapshot.rootProperty(MirrorProperties.CONFLICTS))
+                .isEqualTo(expectedSnapshot.rootProperty(MirrorProperties.CONFLICTS));
+        List<String> relations = new ArrayList<>();
+        expectedSnapshot.tables().forEach(table -> relations.add("\"" + table.name() + "\""));
+        relations.add("docs_history");
+        relations.add("dead_letters");
+        try (MirrorSql actualSql = MirrorSql.open(actual, CONTAINER);
+                MirrorSql expectedSql = MirrorSql.open(expected, CONTAINER)) {
+            for (String relation : relations) {
+                String query = "SELECT * FROM " + relation + " ORDER BY ALL";
+                assertThat(actualSql.rows(query)).as(query).isEqualTo(expectedSql.rows(query));
+            }
+        }
+    }
+
+    private static JsonNode flattenerSchema(ContainerSnapshot snapshot) throws IOException {
+        String location = snapshot.rootSnapshot().summary().get(MirrorSummary.FLATTENER_SCHEMA);
+        return JSON.readTree(snapshot.root().table().io().newInputFile(location).newStream());
+    }
+
+    /** Each flattened table's columns (name and type, in order) and column roles. */
+    private static Map<String, List<String>> columns(ContainerSnapshot snapshot) {
+        Map<String, List<String>> columns = new TreeMap<>();
+        for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
+            List<String> described = new ArrayList<>();
+            for (Types.NestedField field : table.table().schema().columns()) {
+                described.add(field.name() + " " + field.type() + " " + field.doc());
+            }
+            described.add(table.table().properties().get(MirrorProperties.COLUMN_ROLES));
+            columns.put(table.name(), described);
+        }
+        return columns;
+    }
+
+    /** {@code value} after a trip through Java serialization, as between a Spark driver and its executors. */
+    @SuppressWarnings("unchecked")
+    private static <T extends Serializable> T travel(T value) throws IOException, ClassNotFoundException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
+    }
+}
