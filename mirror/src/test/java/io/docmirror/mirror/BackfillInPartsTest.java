@@ -1,14 +1,9 @@
 package io.docmirror.mirror;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaPlan;
 import io.docmirror.flatten.SchemaScan;
 import io.docmirror.layout.ContainerSnapshot;
-import io.docmirror.layout.MirrorProperties;
-import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.iceberg.BackfillInParts;
 import io.docmirror.mirror.iceberg.BackfillTarget;
 import io.docmirror.mirror.iceberg.ContainerTables;
@@ -21,10 +16,8 @@ import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PartitionSnapshot;
 import io.docmirror.store.StoreTesting;
-import io.docmirror.store.TestData;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.changelog.ChangeEvent;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +29,6 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +49,6 @@ class BackfillInPartsTest {
     private static final String CONTAINER = "docs";
     private static final MirrorConfig CONFIG = MirrorConfig.fromProperties(Map.of("mirror.compaction.files", "0"));
     private static final FlattenerConfig FLATTENER = FlattenerConfig.defaults(CONTAINER);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path work;
@@ -72,30 +62,7 @@ class BackfillInPartsTest {
     void loadStore() throws IOException {
         store = StoreTesting.openWithClock(work.resolve("store"), clock);
         store.createContainer(ContainerProperties.of(CONTAINER, "/pk").withAnalyticalTtl(-1).withLogPartitions(4));
-        int count = 0;
-        for (String dataset : List.of("json_schema_test_suite", "osv_vulns", "usgs_earthquakes", "mongo_books")) {
-            List<String> lines = Files.readAllLines(TestData.file(dataset + ".jsonl"), StandardCharsets.UTF_8);
-            for (String line : lines.subList(0, Math.min(lines.size(), 150))) {
-                ObjectNode document = (ObjectNode) JSON.readTree(line);
-                document.put("id", dataset + "-" + count);
-                document.put("pk", "p" + count % 11);
-                store.upsertItem(CONTAINER, document.toString());
-                count++;
-            }
-        }
-        // One path whose type changes document by document (a column that widens, variants), and a document
-        // wider than the column limit.
-        for (String price : List.of("1", "\"one\"", "1.5", "\"two\"", "12345678901234567890123", "true", "2")) {
-            store.upsertItem(CONTAINER, "{\"id\":\"price-" + count + "\",\"pk\":\"p" + count % 11 + "\",\"price\":"
-                    + price + "}");
-            count++;
-        }
-        ObjectNode wide = JSON.createObjectNode().put("id", "wide").put("pk", "p1");
-        for (int property = 0; property < 1100; property++) {
-            wide.put("property" + property, property);
-        }
-        store.upsertItem(CONTAINER, wide.toString());
-        documents = count + 1;
+        documents = MixedDocuments.write(store, CONTAINER);
     }
 
     @AfterEach
@@ -113,7 +80,7 @@ class BackfillInPartsTest {
         // documents that change the whole container's schema.
         Map<Integer, Long> rangeLsns = backfillInParts(inParts, 3, 3);
 
-        assertSameTables(inParts, single);
+        SameTables.assertSame(inParts, single, CONTAINER);
         assertThat(MirrorSql.query(inParts, CONTAINER, "SELECT count(*) FROM docs")).containsExactly(List.of(documents));
 
         // The hand-over: the change feed goes on from each range's snapshot LSN, so both mirrors stream on alike.
@@ -126,7 +93,7 @@ class BackfillInPartsTest {
                 daemon.sync();
             }
         }
-        assertSameTables(inParts, single);
+        SameTables.assertSame(inParts, single, CONTAINER);
         ReconcileReport report = new Reconciler(store, inParts, clock, 5).reconcile(CONTAINER);
         assertThat(report.differences()).as(report.toString()).isEmpty();
         assertThat(report.exact()).isTrue();
@@ -143,7 +110,7 @@ class BackfillInPartsTest {
         assertThat(MirrorFiles.batch(mirror, CONTAINER)).isEqualTo(before + 1);
         Path single = work.resolve("single");
         new Backfill(store, single, CONFIG, FLATTENER, clock).run(CONTAINER, Backfill.Listener.NONE);
-        assertSameTables(mirror, single);
+        SameTables.assertSame(mirror, single, CONTAINER);
     }
 
     @Test
@@ -238,46 +205,6 @@ class BackfillInPartsTest {
             part.forEach(writer::add);
             return writer.finish();
         }
-    }
-
-    /** The flattener schema, every table's columns and roles, and every table's rows, of two mirrors. */
-    private static void assertSameTables(Path actual, Path expected) throws Exception {
-        ContainerSnapshot actualSnapshot = ContainerSnapshot.read(actual, CONTAINER).orElseThrow();
-        ContainerSnapshot expectedSnapshot = ContainerSnapshot.read(expected, CONTAINER).orElseThrow();
-        assertThat(flattenerSchema(actualSnapshot)).isEqualTo(flattenerSchema(expectedSnapshot));
-        assertThat(columns(actualSnapshot)).isEqualTo(columns(expectedSnapshot));
-        assertThat(actualSnapshot.rootProperty(MirrorProperties.CONFLICTS))
-                .isEqualTo(expectedSnapshot.rootProperty(MirrorProperties.CONFLICTS));
-        List<String> relations = new ArrayList<>();
-        expectedSnapshot.tables().forEach(table -> relations.add("\"" + table.name() + "\""));
-        relations.add("docs_history");
-        relations.add("dead_letters");
-        try (MirrorSql actualSql = MirrorSql.open(actual, CONTAINER);
-                MirrorSql expectedSql = MirrorSql.open(expected, CONTAINER)) {
-            for (String relation : relations) {
-                String query = "SELECT * FROM " + relation + " ORDER BY ALL";
-                assertThat(actualSql.rows(query)).as(query).isEqualTo(expectedSql.rows(query));
-            }
-        }
-    }
-
-    private static JsonNode flattenerSchema(ContainerSnapshot snapshot) throws IOException {
-        String location = snapshot.rootSnapshot().summary().get(MirrorSummary.FLATTENER_SCHEMA);
-        return JSON.readTree(snapshot.root().table().io().newInputFile(location).newStream());
-    }
-
-    /** Each flattened table's columns (name and type, in order) and column roles. */
-    private static Map<String, List<String>> columns(ContainerSnapshot snapshot) {
-        Map<String, List<String>> columns = new TreeMap<>();
-        for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
-            List<String> described = new ArrayList<>();
-            for (Types.NestedField field : table.table().schema().columns()) {
-                described.add(field.name() + " " + field.type() + " " + field.doc());
-            }
-            described.add(table.table().properties().get(MirrorProperties.COLUMN_ROLES));
-            columns.put(table.name(), described);
-        }
-        return columns;
     }
 
     /** {@code value} after a trip through Java serialization, as between a Spark driver and its executors. */

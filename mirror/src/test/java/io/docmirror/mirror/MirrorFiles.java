@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** A container's mirror as committed: its tables now, the Parquet files on disk and those the snapshots list. */
-final class MirrorFiles {
+public final class MirrorFiles {
     private MirrorFiles() {
     }
 
@@ -68,7 +68,7 @@ final class MirrorFiles {
     }
 
     /** Every Parquet file under the container's folder of the warehouse, as a location. */
-    static Set<String> parquetFiles(Path mirrorDirectory, String container) {
+    public static Set<String> parquetFiles(Path mirrorDirectory, String container) {
         Path folder = LocalFileIO.pathOf(MirrorTables.containerLocation(
                 CatalogSettings.embedded(mirrorDirectory).warehouse(), container));
         if (!Files.isDirectory(folder)) {
@@ -99,7 +99,7 @@ final class MirrorFiles {
     }
 
     /** Every data file some kept snapshot of one of the container's tables lists, as a location. */
-    static Set<String> listed(Path mirrorDirectory, String container) {
+    public static Set<String> listed(Path mirrorDirectory, String container) {
         Set<String> listed = new HashSet<>();
         Map<String, Table> tables = CatalogPointers.read(mirrorDirectory).tables(MirrorTables.namespace(container));
         for (Table table : tables.values()) {
