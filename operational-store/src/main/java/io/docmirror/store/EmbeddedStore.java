@@ -161,12 +161,13 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
     }
 
     /**
-     * Opens a consistent snapshot of one log partition's live items (for backfill): exactly the changes up to the
-     * snapshot's LSN, whatever is written while it is read. Only the embedded store offers it; close it when done.
+     * Opens a consistent snapshot of a container over all its log partitions (for backfill): exactly the changes up
+     * to each partition's LSN in it, whatever is written while it is read; readers may share it across threads.
+     * Close it when done.
      */
     @Override
-    public PartitionSnapshot snapshot(String container, int logPartition) {
-        return itemReads.snapshot(container, logPartition);
+    public ContainerSnapshot openSnapshot(String container) {
+        return itemReads.openSnapshot(container);
     }
 
     @Override
