@@ -148,8 +148,8 @@ final class EmbeddedContainerSnapshot implements ContainerSnapshot {
         lifecycle.readLock().lock();
         try {
             if (closed) {
-                throw new StoreException(StoreErrorCode.BAD_REQUEST, "Cannot read the snapshot of container "
-                        + container() + ": it was closed");
+                throw new StoreException(StoreErrorCode.NOT_FOUND, "Cannot read the snapshot of container "
+                        + container() + ": it was released");
             }
             return read.get();
         } finally {

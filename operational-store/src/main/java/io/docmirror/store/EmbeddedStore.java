@@ -242,6 +242,14 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
         return committer.statistics();
     }
 
+    /**
+     * How many snapshots are open ({@link #openSnapshot}, and those the store's HTTP API holds for its clients): each
+     * keeps the item versions it may read on disk until it is closed.
+     */
+    public long openSnapshots() {
+        return storage.openSnapshots();
+    }
+
     /** The events a container's change log holds now (those retention has not removed), over its log partitions. */
     public long changeLogEvents(String container) {
         return changeLog.retainedEvents(container);

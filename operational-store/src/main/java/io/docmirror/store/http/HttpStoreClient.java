@@ -11,11 +11,13 @@ import io.docmirror.store.BulkOptions;
 import io.docmirror.store.BulkResult;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.ContainerSnapshot;
 import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.Precondition;
+import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -211,6 +213,72 @@ public final class HttpStoreClient implements StoreClient {
                 node.get("logEndLsn").asLong());
     }
 
+    // Snapshots
+
+    /**
+     * Creates a snapshot of the container that the server holds for its lease (the server's longest, renewed by each
+     * read) until it is closed: a backfill's driver creates it and hands {@link RemoteSnapshot#id()} to its tasks.
+     *
+     * @throws StoreException 404 for an unknown container; {@link StoreErrorCode#UNAVAILABLE} (the server's 429) when
+     *         the server holds as many snapshots as it may
+     */
+    public RemoteSnapshot createSnapshot(String container) {
+        return RemoteSnapshot.described(this, RESPONSES.getFactory(),
+                parse(send("POST", containerPath(container) + "/snapshots", null, Map.of()).body()));
+    }
+
+    /**
+     * Creates a snapshot held for at most {@code lease} after its last read (the server may shorten it).
+     *
+     * @throws StoreException as {@link #createSnapshot(String)}
+     */
+    public RemoteSnapshot createSnapshot(String container, Duration lease) {
+        return RemoteSnapshot.described(this, RESPONSES.getFactory(), parse(send("POST", containerPath(container)
+                + "/snapshots?leaseMs=" + Math.max(1, lease.toMillis()), null, Map.of()).body()));
+    }
+
+    /**
+     * Opens a snapshot another client created, by its id, to read it (renewing its lease); nothing is created.
+     * Closing it releases the snapshot for every reader: a task leaves that to the driver.
+     *
+     * @throws StoreException 404 when there is no such snapshot (released, or its lease expired), 400 for a malformed
+     *         id
+     */
+    public RemoteSnapshot snapshotReader(String container, String snapshotId) {
+        return RemoteSnapshot.described(this, RESPONSES.getFactory(),
+                getJson(containerPath(container) + "/snapshots/" + encode(snapshotId)));
+    }
+
+    /**
+     * This client as a {@link SnapshotSource}: each snapshot it opens is created on the server and released when it
+     * is closed, so a backfill can read a store in another process.
+     */
+    public SnapshotSource asSnapshotSource() {
+        return new SnapshotSource() {
+            @Override
+            public ContainerProperties readContainer(String container) {
+                return HttpStoreClient.this.readContainer(container);
+            }
+
+            @Override
+            public ContainerSnapshot openSnapshot(String container) {
+                return createSnapshot(container);
+            }
+        };
+    }
+
+    JsonNode getJson(String path) {
+        return parse(getBytes(path));
+    }
+
+    byte[] getBytes(String path) {
+        return send("GET", path, null, Map.of()).body();
+    }
+
+    void delete(String path) {
+        send("DELETE", path, null, Map.of());
+    }
+
     @Override
     public void close() {
         // Java 17's HttpClient has no close(): its connections end when it is garbage collected.
@@ -286,7 +354,7 @@ public final class HttpStoreClient implements StoreClient {
                 Long.parseLong(response.headers().firstValue(WireFormat.LSN_HEADER).orElseThrow()), json);
     }
 
-    private static String containerPath(String container) {
+    static String containerPath(String container) {
         return "/containers/" + encode(container);
     }
 
@@ -294,7 +362,7 @@ public final class HttpStoreClient implements StoreClient {
         return containerPath(container) + "/items/" + encode(id);
     }
 
-    private static String encode(String segment) {
+    static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 

@@ -151,6 +151,11 @@ public final class RocksStorage implements AutoCloseable {
         return whileOpen("read from", () -> new Snapshot(db.getSnapshot()));
     }
 
+    /** How many snapshots are open: each keeps RocksDB from dropping the key versions it may read. */
+    public long openSnapshots() {
+        return whileOpen("read from", () -> db.getLongProperty("rocksdb.num-snapshots"));
+    }
+
     public void write(WriteBatch batch) {
         whileOpen("write to", () -> {
             db.write(writeOptions, batch);
