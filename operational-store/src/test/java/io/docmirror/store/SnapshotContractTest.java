@@ -154,7 +154,8 @@ abstract class SnapshotContractTest {
                 sizes.add(part.get().size());
             }
             assertThat(read).isEqualTo(expected);
-            assertThat(sizes).as("items per interval").filteredOn(size -> size > 0).hasSizeGreaterThan(1);
+            // Similar sizes, not equal ones: no interval holds half of the items.
+            assertThat(sizes).as("items per interval").allMatch(size -> size < expected.size() / 2);
         } finally {
             readers.shutdownNow();
         }
