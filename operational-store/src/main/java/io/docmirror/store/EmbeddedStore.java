@@ -166,7 +166,7 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
      * Close it when done.
      */
     @Override
-    public ContainerSnapshot openSnapshot(String container) {
+    public StoreSnapshot openSnapshot(String container) {
         return itemReads.openSnapshot(container);
     }
 

@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * Reads of items: point reads, a logical partition, a scan of a log partition in pages, and consistent snapshots of
- * a container for backfill ({@link EmbeddedContainerSnapshot}). They read what is durable: a write is seen once it was acknowledged, never while it
+ * a container for backfill ({@link EmbeddedStoreSnapshot}). They read what is durable: a write is seen once it was acknowledged, never while it
  * waits for its fsync. Expired items are left out.
  */
 final class ItemReads {
@@ -100,8 +100,8 @@ final class ItemReads {
      * Opens a consistent snapshot of a container over all its log partitions (for backfill): exactly the changes up
      * to each partition's LSN in it, whatever is written while it is read. Close it when done.
      */
-    ContainerSnapshot openSnapshot(String container) {
-        return EmbeddedContainerSnapshot.open(storage, catalog.state(container), Math.floorDiv(clock.millis(), 1000));
+    StoreSnapshot openSnapshot(String container) {
+        return EmbeddedStoreSnapshot.open(storage, catalog.state(container), Math.floorDiv(clock.millis(), 1000));
     }
 
     private static byte[] decodeContinuation(String container, byte[] prefix, String continuation) {

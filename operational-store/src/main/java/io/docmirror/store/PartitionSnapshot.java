@@ -12,15 +12,15 @@ import java.util.Optional;
  * reader that applies the change feed from {@link #lsn()} on misses nothing and applies nothing twice. Items written
  * while the snapshot is read are not seen. Close it when done: the store keeps what the snapshot needs until then.
  *
- * <p>The whole log partition read as one interval of a {@link ContainerSnapshot}, which it owns.
+ * <p>The whole log partition read as one interval of a {@link StoreSnapshot}, which it owns.
  */
 public final class PartitionSnapshot implements AutoCloseable {
-    private final ContainerSnapshot snapshot;
+    private final StoreSnapshot snapshot;
     private final SnapshotInterval partition;
     private Optional<String> continuation = Optional.empty();
     private boolean exhausted;
 
-    private PartitionSnapshot(ContainerSnapshot snapshot, int logPartition) {
+    private PartitionSnapshot(StoreSnapshot snapshot, int logPartition) {
         this.snapshot = snapshot;
         this.partition = SnapshotInterval.wholePartition(logPartition);
     }
@@ -30,7 +30,7 @@ public final class PartitionSnapshot implements AutoCloseable {
      *
      * @throws StoreException 400 for a log partition out of range
      */
-    static PartitionSnapshot open(ContainerSnapshot snapshot, int logPartition) {
+    static PartitionSnapshot open(StoreSnapshot snapshot, int logPartition) {
         try {
             snapshot.lsn(logPartition); // checks the log partition
             return new PartitionSnapshot(snapshot, logPartition);

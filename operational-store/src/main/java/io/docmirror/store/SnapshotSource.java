@@ -14,7 +14,7 @@ public interface SnapshotSource {
      *
      * @throws StoreException 404 for an unknown container
      */
-    ContainerSnapshot openSnapshot(String container);
+    StoreSnapshot openSnapshot(String container);
 
     /**
      * Opens a consistent snapshot of one log partition's live items: exactly the changes up to the snapshot's LSN,

@@ -60,7 +60,7 @@ abstract class SnapshotContractTest {
         List<List<String>> expected = embeddedPartitions(ORDERS);
 
         for (int maxIntervals : new int[] {1, 2, 3, 7, 100}) {
-            try (ContainerSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
+            try (StoreSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
                 assertThat(snapshot.container()).isEqualTo(ORDERS);
                 assertThat(snapshot.logPartitions()).isEqualTo(LOG_PARTITIONS);
                 for (int logPartition = 0; logPartition < LOG_PARTITIONS; logPartition++) {
@@ -91,7 +91,7 @@ abstract class SnapshotContractTest {
     void anEmptyPartitionIsOneEmptyIntervalAtLsnZero() {
         store.createContainer(ContainerProperties.of("empty", "/pk").withLogPartitions(2));
 
-        try (ContainerSnapshot snapshot = snapshots.openSnapshot("empty")) {
+        try (StoreSnapshot snapshot = snapshots.openSnapshot("empty")) {
             assertThat(snapshot.lsn(0)).isZero();
             assertThat(snapshot.lsn(1)).isZero();
             List<SnapshotInterval> intervals = snapshot.split(1, 5);
@@ -111,7 +111,7 @@ abstract class SnapshotContractTest {
             logEnds[logPartition] = store.scanItems(ORDERS, logPartition, Optional.empty(), 1).logEndLsn();
         }
 
-        try (ContainerSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
+        try (StoreSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
             // A change, a delete and new items in every log partition, none of which the snapshot may show.
             for (int index = 0; index < 10; index++) {
                 store.upsertItem(ORDERS, order("o" + index, index % 10, "changed"));
@@ -139,7 +139,7 @@ abstract class SnapshotContractTest {
         List<String> expected = embeddedPartitions("big").get(0);
 
         ExecutorService readers = Executors.newFixedThreadPool(4);
-        try (ContainerSnapshot snapshot = snapshots.openSnapshot("big")) {
+        try (StoreSnapshot snapshot = snapshots.openSnapshot("big")) {
             List<SnapshotInterval> intervals = snapshot.split(0, 4);
             assertThat(intervals).hasSizeBetween(1, 4);
             assertContiguous(intervals);
@@ -164,7 +164,7 @@ abstract class SnapshotContractTest {
     @Test
     void refusesWhatIsNotAPositionOfTheSnapshot() {
         writeOrders(30);
-        try (ContainerSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
+        try (StoreSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
             SnapshotInterval whole = SnapshotInterval.wholePartition(0);
             assertBadRequest(() -> snapshot.split(LOG_PARTITIONS, 2), "log partition");
             assertBadRequest(() -> snapshot.split(0, 0), "");
@@ -193,7 +193,7 @@ abstract class SnapshotContractTest {
     @Test
     void aClosedSnapshotIsGone() {
         writeOrders(3);
-        ContainerSnapshot snapshot = snapshots.openSnapshot(ORDERS);
+        StoreSnapshot snapshot = snapshots.openSnapshot(ORDERS);
         snapshot.close();
         snapshot.close();
 

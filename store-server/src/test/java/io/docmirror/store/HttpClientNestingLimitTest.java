@@ -58,7 +58,7 @@ class HttpClientNestingLimitTest {
         assertThat(client.readChangeLog(CONTAINER, 0, 0, 10).events()).singleElement()
                 .satisfies(event -> assertThat(StoreJson.mapper().readTree(event.documentJson().orElseThrow()))
                         .isEqualTo(document));
-        try (ContainerSnapshot snapshot = client.createSnapshot(CONTAINER)) {
+        try (StoreSnapshot snapshot = client.createSnapshot(CONTAINER)) {
             assertThat(snapshot.read(SnapshotInterval.wholePartition(0), Optional.empty(), 10).events())
                     .singleElement().satisfies(event -> assertThat(StoreJson.mapper().readTree(
                             event.documentJson().orElseThrow())).isEqualTo(document));

@@ -11,7 +11,7 @@ import io.docmirror.store.BulkOptions;
 import io.docmirror.store.BulkResult;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.ContainerSnapshot;
+import io.docmirror.store.StoreSnapshot;
 import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
@@ -46,6 +46,10 @@ import static java.util.Objects.requireNonNull;
  * A {@link StoreClient} that talks to the store's HTTP server ({@code StoreHttpServer}, module store-server). Failures come back as the same
  * {@link StoreException}s, with the server's status and message; an unreachable server is
  * {@link StoreErrorCode#UNAVAILABLE} (retriable).
+ *
+ * <p>Snapshots the server holds ({@link RemoteSnapshot}) let a backfill read a remote store: a driver creates one
+ * ({@link #createSnapshot}), its tasks in other processes open it by id ({@link #snapshotReader}) and read intervals
+ * of its log partitions in parallel.
  */
 public final class HttpStoreClient implements StoreClient {
     /**
@@ -261,7 +265,7 @@ public final class HttpStoreClient implements StoreClient {
             }
 
             @Override
-            public ContainerSnapshot openSnapshot(String container) {
+            public StoreSnapshot openSnapshot(String container) {
                 return createSnapshot(container);
             }
         };

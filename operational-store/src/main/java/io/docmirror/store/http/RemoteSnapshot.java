@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.docmirror.store.ContainerSnapshot;
+import io.docmirror.store.StoreSnapshot;
 import io.docmirror.store.SnapshotInterval;
 import io.docmirror.store.SnapshotPage;
 import io.docmirror.store.StoreErrorCode;
@@ -26,7 +26,7 @@ import java.util.Optional;
  * {@link HttpStoreClient#snapshotReader} (a backfill's driver creates it, its tasks read intervals of it). The server
  * holds it under a lease that each read renews; one not read for its lease is released. Thread-safe.
  */
-public final class RemoteSnapshot implements ContainerSnapshot {
+public final class RemoteSnapshot implements StoreSnapshot {
     private final HttpStoreClient client;
     private final JsonFactory responses;
     private final String container;

@@ -56,6 +56,10 @@ import static java.util.Objects.requireNonNull;
  * allows GET and HEAD only (and queries on the Cosmos DB routes). Repeated wrong keys from an address are answered
  * late, never locked out. Keys are never logged.
  *
+ * <p>When the store offers snapshots ({@link SnapshotSource}, as the embedded store does), the server holds them for
+ * its clients under leases ({@link HeldSnapshots}): at most {@code store.http.max-snapshots}, each released when not
+ * read for its lease, and all of them when the server closes.
+ *
  * <p>The same server speaks Cosmos DB's gateway protocol at {@code /} and below {@code /dbs} ({@link CosmosEndpoints}),
  * signed with the same keys as Cosmos DB signs requests; each protocol ({@link Protocol}) checks its own keys and
  * answers errors in its own shape; with {@code store.http.tls-keystore} it speaks TLS only, as

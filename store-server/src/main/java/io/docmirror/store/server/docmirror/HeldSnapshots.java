@@ -1,6 +1,6 @@
 package io.docmirror.store.server.docmirror;
 
-import io.docmirror.store.ContainerSnapshot;
+import io.docmirror.store.StoreSnapshot;
 import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -39,11 +39,11 @@ public final class HeldSnapshots implements AutoCloseable {
     /** One held snapshot and its lease. */
     public static final class Lease {
         private final String id;
-        private final ContainerSnapshot snapshot;
+        private final StoreSnapshot snapshot;
         private final Duration duration;
         private Instant expiresAt;
 
-        private Lease(String id, ContainerSnapshot snapshot, Duration duration, Instant expiresAt) {
+        private Lease(String id, StoreSnapshot snapshot, Duration duration, Instant expiresAt) {
             this.id = id;
             this.snapshot = snapshot;
             this.duration = duration;
@@ -54,7 +54,7 @@ public final class HeldSnapshots implements AutoCloseable {
             return id;
         }
 
-        public ContainerSnapshot snapshot() {
+        public StoreSnapshot snapshot() {
             return snapshot;
         }
 
@@ -118,7 +118,7 @@ public final class HeldSnapshots implements AutoCloseable {
                         + container + ": the server holds " + held.size() + " snapshots, as many as "
                         + "store.http.max-snapshots allows; release one (DELETE it) or wait for a lease to expire");
             }
-            ContainerSnapshot snapshot = source.openSnapshot(container);
+            StoreSnapshot snapshot = source.openSnapshot(container);
             Lease opened = new Lease(newId(), snapshot, duration, clock.instant().plus(duration));
             held.put(opened.id, opened);
             startSweeps();

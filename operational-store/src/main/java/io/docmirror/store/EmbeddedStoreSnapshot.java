@@ -14,12 +14,12 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The embedded store's {@link ContainerSnapshot}: one RocksDB snapshot, which holds every log partition's items and
+ * The embedded store's {@link StoreSnapshot}: one RocksDB snapshot, which holds every log partition's items and
  * log end as of one moment (each write puts both in one atomic batch). TTL is judged at the moment the snapshot was
  * taken, so that every reader of it sees the same items. Thread-safe: reads run concurrently, and {@link #close}
  * waits for those in flight, since a released RocksDB snapshot must not be read.
  */
-final class EmbeddedContainerSnapshot implements ContainerSnapshot {
+final class EmbeddedStoreSnapshot implements StoreSnapshot {
     private final RocksStorage storage;
     private final ContainerState state;
     private final RocksStorage.Snapshot snapshot;
@@ -29,7 +29,7 @@ final class EmbeddedContainerSnapshot implements ContainerSnapshot {
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private boolean closed;
 
-    private EmbeddedContainerSnapshot(RocksStorage storage, ContainerState state, RocksStorage.Snapshot snapshot,
+    private EmbeddedStoreSnapshot(RocksStorage storage, ContainerState state, RocksStorage.Snapshot snapshot,
             long[] lsns, long nowSeconds) {
         this.storage = storage;
         this.state = state;
@@ -40,7 +40,7 @@ final class EmbeddedContainerSnapshot implements ContainerSnapshot {
     }
 
     /** @param nowSeconds the time TTL is judged by, epoch seconds */
-    static EmbeddedContainerSnapshot open(RocksStorage storage, ContainerState state, long nowSeconds) {
+    static EmbeddedStoreSnapshot open(RocksStorage storage, ContainerState state, long nowSeconds) {
         RocksStorage.Snapshot snapshot = storage.snapshot();
         try {
             long[] lsns = new long[state.logPartitions()];
@@ -48,7 +48,7 @@ final class EmbeddedContainerSnapshot implements ContainerSnapshot {
                 byte[] end = snapshot.get(storage.logEnds(), KeyLayout.logEndKey(state.containerId(), logPartition));
                 lsns[logPartition] = end == null ? 0 : KeyLayout.readLong(end);
             }
-            return new EmbeddedContainerSnapshot(storage, state, snapshot, lsns, nowSeconds);
+            return new EmbeddedStoreSnapshot(storage, state, snapshot, lsns, nowSeconds);
         } catch (RuntimeException e) {
             snapshot.close();
             throw e;

@@ -5,7 +5,7 @@ package io.docmirror.store;
  * and shared by its readers. Close it when done: until then the store keeps every item version the snapshot may
  * read.
  */
-public interface ContainerSnapshot extends SnapshotReader, AutoCloseable {
+public interface StoreSnapshot extends SnapshotReader, AutoCloseable {
     /** Releases the snapshot; reads after it fail. Closing again does nothing. */
     @Override
     void close();
