@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -80,20 +81,45 @@ class SnapshotsOverHttpTest {
     @Test
     void aLeaseThatExpiresIsReleasedByTheServer() throws Exception {
         HttpStoreClient client = start(StoreConfig.defaults().withSnapshots(4, Duration.ofMinutes(10)));
-        RemoteSnapshot snapshot = client.createSnapshot("orders", Duration.ofMillis(300));
-        assertThat(snapshot.lease()).isEqualTo(Duration.ofMillis(300));
+        // Created by a client that then died: nobody renews or reads it.
+        RawHttp.Response created = RawHttp.request("POST", "/containers/orders/snapshots?leaseMs=300")
+                .send(server.port());
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        JsonNode description = StoreJson.mapper().readTree(created.body());
+        String id = description.get("id").asText();
+        assertThat(description.get("leaseMs").asLong()).isEqualTo(300);
+        assertThat(description.get("lsns")).hasSize(2);
         assertThat(store.openSnapshots()).isEqualTo(1);
 
-        // Nobody reads it: the server's own sweep releases it.
+        // The server's own sweep releases it.
         waitFor("the expired snapshot to be released", () -> store.openSnapshots() == 0);
-        assertThatThrownBy(() -> client.snapshotReader("orders", snapshot.id()))
+        assertThatThrownBy(() -> client.snapshotReader("orders", id))
                 .isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.code()).isEqualTo(StoreErrorCode.NOT_FOUND);
-                    assertThat(e.getMessage()).contains("Snapshot " + snapshot.id() + " of container orders does "
-                            + "not exist").contains("lease expired");
+                    assertThat(e.getMessage()).contains("Snapshot " + id + " of container orders does not exist")
+                            .contains("lease expired");
                 });
-        // Closing what the server released already is not an error.
-        snapshot.close();
+    }
+
+    @Test
+    void aSnapshotItsCreatorHoldsOpenOutlivesItsLease() throws Exception {
+        HttpStoreClient driver = start(StoreConfig.defaults());
+        Duration lease = Duration.ofSeconds(2);
+        try (RemoteSnapshot snapshot = driver.createSnapshot("orders", lease)) {
+            Instant first = snapshot.expiresAt();
+            // The creator renews in the background, unasked, while no one reads.
+            waitFor("two leases' worth of renewals", () -> snapshot.expiresAt().isAfter(first.plus(lease.multipliedBy(2))));
+
+            RemoteSnapshot reader = new HttpStoreClient(server.baseUri(), Optional.empty())
+                    .snapshotReader("orders", snapshot.id());
+            assertThat(SnapshotContractTest.readAll(reader, reader.split(0, 1), 50)).isNotEmpty();
+        }
+        assertThat(store.openSnapshots()).isZero();
+        // A client that closes stops renewing: what it still held is released a lease later by the server.
+        RemoteSnapshot abandoned = driver.createSnapshot("orders", Duration.ofMillis(300));
+        driver.close();
+        waitFor("the abandoned snapshot to be released", () -> store.openSnapshots() == 0);
+        abandoned.close();
     }
 
     @Test

@@ -39,6 +39,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -71,6 +75,8 @@ public final class HttpStoreClient implements StoreClient {
     private final URI base;
     private final Optional<String> key;
     private final HttpClient http;
+    /** Renews the leases of the snapshots this client created; started with the first. Guarded by {@code this}. */
+    private ScheduledExecutorService renewer;
 
     /**
      * @param baseUri e.g. {@code http://127.0.0.1:8081}
@@ -227,18 +233,42 @@ public final class HttpStoreClient implements StoreClient {
      *         the server holds as many snapshots as it may
      */
     public RemoteSnapshot createSnapshot(String container) {
-        return RemoteSnapshot.described(this, RESPONSES.getFactory(),
-                parse(send("POST", containerPath(container) + "/snapshots", null, Map.of()).body()));
+        return keptAlive(RemoteSnapshot.described(this, RESPONSES.getFactory(),
+                parse(send("POST", containerPath(container) + "/snapshots", null, Map.of()).body())));
     }
 
     /**
-     * Creates a snapshot held for at most {@code lease} after its last read (the server may shorten it).
+     * Creates a snapshot held for at most {@code lease} after its last renewal (the server may shorten it).
      *
      * @throws StoreException as {@link #createSnapshot(String)}
      */
     public RemoteSnapshot createSnapshot(String container, Duration lease) {
-        return RemoteSnapshot.described(this, RESPONSES.getFactory(), parse(send("POST", containerPath(container)
-                + "/snapshots?leaseMs=" + Math.max(1, lease.toMillis()), null, Map.of()).body()));
+        return keptAlive(RemoteSnapshot.described(this, RESPONSES.getFactory(), parse(send("POST",
+                containerPath(container) + "/snapshots?leaseMs=" + Math.max(1, lease.toMillis()), null, Map.of())
+                .body())));
+    }
+
+    /**
+     * Renews a created snapshot's lease three times a lease until it is closed: readers may pause for longer than a
+     * lease (a backfill's reader waits while the ranges before its own are written), and the snapshot lives as long
+     * as its creator holds it open. Should the creator die, the server releases it one lease later.
+     */
+    private RemoteSnapshot keptAlive(RemoteSnapshot snapshot) {
+        long period = Math.max(1, snapshot.lease().toMillis() / 3);
+        ScheduledFuture<?> renewals;
+        synchronized (this) {
+            if (renewer == null) {
+                renewer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "docmirror-snapshot-renewals");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            renewals = renewer.scheduleWithFixedDelay(snapshot::renewWhileHeld, period, period,
+                    TimeUnit.MILLISECONDS);
+        }
+        snapshot.renewedUntilClosed(renewals);
+        return snapshot;
     }
 
     /**
@@ -283,8 +313,14 @@ public final class HttpStoreClient implements StoreClient {
         send("DELETE", path, null, Map.of());
     }
 
+    /** Stops renewing the snapshots this client created (the server releases them once their leases expire). */
     @Override
     public void close() {
+        synchronized (this) {
+            if (renewer != null) {
+                renewer.shutdownNow();
+            }
+        }
         // Java 17's HttpClient has no close(): its connections end when it is garbage collected.
     }
 

@@ -11,6 +11,8 @@ import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.ChangeEventJson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -19,14 +21,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Future;
 
 /**
  * A snapshot the store's HTTP server holds, read over HTTP ({@code /containers/{c}/snapshots/{id}}, docs/http-api.md):
  * the one {@link HttpStoreClient#createSnapshot} created, or one another process created, opened by its id with
  * {@link HttpStoreClient#snapshotReader} (a backfill's driver creates it, its tasks read intervals of it). The server
- * holds it under a lease that each read renews; one not read for its lease is released. Thread-safe.
+ * holds it under a lease that each read renews; one not read for its lease is released. The client that created it
+ * renews the lease in the background until it closes it. Thread-safe.
  */
 public final class RemoteSnapshot implements StoreSnapshot {
+    private static final Logger log = LoggerFactory.getLogger(RemoteSnapshot.class);
+
     private final HttpStoreClient client;
     private final JsonFactory responses;
     private final String container;
@@ -34,6 +40,8 @@ public final class RemoteSnapshot implements StoreSnapshot {
     private final long[] lsns;
     private final Duration lease;
     private volatile Instant expiresAt;
+    /** The creator's renewals of the lease, cancelled by {@link #close}; null for a reader by id. */
+    private volatile Future<?> renewals;
 
     private RemoteSnapshot(HttpStoreClient client, JsonFactory responses, String container, String id, long[] lsns,
             Duration lease, Instant expiresAt) {
@@ -84,6 +92,29 @@ public final class RemoteSnapshot implements StoreSnapshot {
         return expiresAt;
     }
 
+    void renewedUntilClosed(Future<?> renewals) {
+        this.renewals = renewals;
+    }
+
+    /** One of the creator's renewals: a snapshot the server no longer holds needs none. */
+    void renewWhileHeld() {
+        try {
+            renew();
+        } catch (StoreException e) {
+            if (e.code() == StoreErrorCode.NOT_FOUND) {
+                log.warn("Snapshot {} of container {} is no longer held by the store: {}", id, container,
+                        e.getMessage());
+                Future<?> renewing = renewals;
+                if (renewing != null) {
+                    renewing.cancel(false);
+                }
+            } else {
+                // Unreachable or busy for now: the next renewal tries again, well within the lease.
+                log.warn("Cannot renew snapshot {} of container {}: {}", id, container, e.getMessage());
+            }
+        }
+    }
+
     @Override
     public String container() {
         return container;
@@ -124,10 +155,15 @@ public final class RemoteSnapshot implements StoreSnapshot {
     }
 
     /**
-     * Releases the snapshot on the server. One already released, or whose lease expired, counts as released.
+     * Releases the snapshot on the server (and stops renewing it, if this client created it). One already released,
+     * or whose lease expired, counts as released.
      */
     @Override
     public void close() {
+        Future<?> renewing = renewals;
+        if (renewing != null) {
+            renewing.cancel(false);
+        }
         try {
             client.delete(path());
         } catch (StoreException e) {
