@@ -81,7 +81,7 @@ final class EmbeddedStoreSnapshot implements StoreSnapshot {
         byte[] prefix = KeyLayout.logPartitionPrefix(state.containerId(), logPartition);
         SnapshotKeys keys = new SnapshotKeys(container(), prefix);
         List<byte[]> points = whileOpen(() -> splitter.splitPoints(snapshot, prefix, KeyLayout.prefixEnd(prefix),
-                maxIntervals));
+                Math.min(maxIntervals, MAX_SPLIT_INTERVALS)));
         List<SnapshotInterval> intervals = new ArrayList<>(points.size() + 1);
         Optional<String> from = Optional.empty();
         for (byte[] point : points) {

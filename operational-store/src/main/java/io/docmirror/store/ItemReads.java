@@ -16,8 +16,8 @@ import java.util.Optional;
 
 /**
  * Reads of items: point reads, a logical partition, a scan of a log partition in pages, and consistent snapshots of
- * a container for backfill ({@link EmbeddedStoreSnapshot}). They read what is durable: a write is seen once it was acknowledged, never while it
- * waits for its fsync. Expired items are left out.
+ * a container for backfill ({@link EmbeddedStoreSnapshot}). They read what is durable: a write is seen once it was
+ * acknowledged, never while it waits for its fsync. Expired items are left out.
  */
 final class ItemReads {
     private final RocksStorage storage;

@@ -12,6 +12,9 @@ import java.util.Optional;
  * TTL had passed when the snapshot was taken, each item as {@code ChangeEvent.ofCurrentVersion}.
  */
 public interface SnapshotReader {
+    /** The most intervals one split gives: more than any job has tasks for one log partition. */
+    int MAX_SPLIT_INTERVALS = 1024;
+
     /** The container the snapshot is of. */
     String container();
 
@@ -27,10 +30,10 @@ public interface SnapshotReader {
     long lsn(int logPartition);
 
     /**
-     * Splits a log partition into at most {@code maxIntervals} contiguous intervals, in key order, which together hold
-     * each of its items exactly once. Cheap: the split points come from a bounded sample of keys and the storage
-     * engine's size estimates, never from reading every item, so intervals are of similar but not equal sizes (and
-     * may be empty).
+     * Splits a log partition into at most {@code maxIntervals} (and at most {@value #MAX_SPLIT_INTERVALS})
+     * contiguous intervals, in key order, which together hold each of its items exactly once. Cheap: the split points
+     * come from a bounded sample of keys and the storage engine's size estimates, never from reading every item, so
+     * intervals are of similar but not equal sizes (and may be empty).
      *
      * @throws StoreException 400 for a log partition the container does not have, or {@code maxIntervals} below 1
      */

@@ -59,13 +59,14 @@ abstract class SnapshotContractTest {
         writeOrders(40);
         List<List<String>> expected = embeddedPartitions(ORDERS);
 
-        for (int maxIntervals : new int[] {1, 2, 3, 7, 100}) {
+        for (int maxIntervals : new int[] {1, 2, 3, 7, 100, Integer.MAX_VALUE}) {
             try (StoreSnapshot snapshot = snapshots.openSnapshot(ORDERS)) {
                 assertThat(snapshot.container()).isEqualTo(ORDERS);
                 assertThat(snapshot.logPartitions()).isEqualTo(LOG_PARTITIONS);
                 for (int logPartition = 0; logPartition < LOG_PARTITIONS; logPartition++) {
                     List<SnapshotInterval> intervals = snapshot.split(logPartition, maxIntervals);
-                    assertThat(intervals).hasSizeBetween(1, maxIntervals);
+                    assertThat(intervals)
+                            .hasSizeBetween(1, Math.min(maxIntervals, SnapshotReader.MAX_SPLIT_INTERVALS));
                     assertContiguous(intervals);
                     assertThat(readAll(snapshot, intervals, 3))
                             .as("log partition %d in %d intervals %s", logPartition, maxIntervals, intervals)

@@ -2,6 +2,7 @@ package io.docmirror.store.server.docmirror;
 
 import io.docmirror.store.SnapshotInterval;
 import io.docmirror.store.SnapshotPage;
+import io.docmirror.store.SnapshotReader;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 import io.docmirror.store.http.WireFormat;
@@ -29,8 +30,6 @@ import static java.util.Objects.requireNonNull;
  * </pre>
  */
 final class SnapshotEndpoints {
-    /** The most intervals one split answers: more than any job has tasks for one feed range. */
-    static final int MAX_INTERVALS = 1024;
     private static final String SNAPSHOTS = "/containers/{container}/snapshots";
     private static final String SNAPSHOT = SNAPSHOTS + "/{snapshot}";
     private static final String PARTITION = SNAPSHOT + "/partitions/{logPartition}";
@@ -69,7 +68,7 @@ final class SnapshotEndpoints {
         HeldSnapshots.Lease lease = snapshots.renew(path.get("container"), path.get("snapshot"));
         int logPartition = logPartition(path);
         int maxIntervals = request.queryParameter("maxIntervals")
-                .map(asked -> PageSize.capped(asked, "maxIntervals", MAX_INTERVALS)).orElse(1);
+                .map(asked -> PageSize.capped(asked, "maxIntervals", SnapshotReader.MAX_SPLIT_INTERVALS)).orElse(1);
         List<SnapshotInterval> intervals = lease.snapshot().split(logPartition, maxIntervals);
         return ApiResponse.json(200, WireFormat.write(generator -> {
             generator.writeStartObject();
