@@ -7,11 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,18 +30,9 @@ class RemoteBackfillTest {
 
             // Every snapshot the backfill took was released when it was done with it.
             assertThat(store.openSnapshots()).isZero();
-            assertThat(count(mirrorData, "SELECT count(*) FROM laureates")).isEqualTo(992);
+            assertThat(MirrorThroughKafkaTest.query(mirrorData, "SELECT count(*) FROM laureates")).isEqualTo(992);
             assertThat(Docmirror.run("reconcile", "--data", mirrorData.toString(), "--store", server.baseUri()))
                     .isEqualTo(ExitCodes.OK);
-        }
-    }
-
-    private static long count(Path data, String query) throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:docmirror:" + data);
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(query)) {
-            result.next();
-            return result.getLong(1);
         }
     }
 }
