@@ -2,7 +2,8 @@ package io.docmirror.cli;
 
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
-import io.docmirror.store.EmbeddedStore;
+import io.docmirror.store.SnapshotSource;
+import io.docmirror.store.StoreClient;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,10 +19,15 @@ import java.util.concurrent.Callable;
                 + "no gap and no duplicate.",
                 "For a container with more history than its change feed keeps, or a mirror to start over. Stop the "
                         + "daemon first (the mirror is locked while it runs). A killed backfill goes on where it "
-                        + "stopped when run again; the mirror's readers see its result only when it is done."})
+                        + "stopped when run again; the mirror's readers see its result only when it is done.",
+                "With --store URL it reads a store served by another process or machine, from snapshots that "
+                        + "store holds for it."})
 final class BackfillCommand implements Callable<Integer> {
     @Mixin
     DataDirOptions dataDir;
+
+    @Mixin
+    MirrorStoreOption store = new MirrorStoreOption();
 
     @Option(names = "--container", required = true, paramLabel = "NAME", description = "The container to backfill.")
     String container;
@@ -32,11 +38,12 @@ final class BackfillCommand implements Callable<Integer> {
         var flattenerConfig = dataDir.flattenerConfigs().apply(container);
         long started = System.nanoTime();
         Backfill.Result result;
-        try (EmbeddedStore store = dataDir.openStore();
+        try (StoreClient client = store.open(dataDir);
                 ProgressBar bar = ConsoleProgress.bar("Backfilling " + container, -1)
                         .setUnit(" docs", 1)
                         .build()) {
-            result = new Backfill(store, dataDir.mirrorDirectory(), config, flattenerConfig, Clock.systemUTC())
+            SnapshotSource snapshots = MirrorStoreOption.snapshotsOf(client);
+            result = new Backfill(snapshots, dataDir.mirrorDirectory(), config, flattenerConfig, Clock.systemUTC())
                     .run(container, new Backfill.Listener() {
                         private int feedRanges;
                         private int rangesDone;

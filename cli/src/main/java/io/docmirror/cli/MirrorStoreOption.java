@@ -1,5 +1,6 @@
 package io.docmirror.cli;
 
+import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.http.HttpStoreClient;
 import picocli.CommandLine.Option;
@@ -26,6 +27,14 @@ final class MirrorStoreOption {
             return dataDir.openStore();
         }
         return new HttpStoreClient(url, Optional.ofNullable(System.getenv(STORE_KEY_VARIABLE)));
+    }
+
+    /**
+     * The snapshots of a store {@link #open} gave: those the remote store's HTTP API holds for this client, or the
+     * store in this process itself.
+     */
+    static SnapshotSource snapshotsOf(StoreClient store) {
+        return store instanceof HttpStoreClient remote ? remote.asSnapshotSource() : (SnapshotSource) store;
     }
 
     /** The store, as a message names it: its URL, or the data directory it lives in. */

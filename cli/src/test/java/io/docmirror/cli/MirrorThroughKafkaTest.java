@@ -72,7 +72,8 @@ class MirrorThroughKafkaTest {
         assertThat(dir.resolve("store")).doesNotExist();
     }
 
-    private static long query(Path data, String sql) throws Exception {
+    /** One number from a query on the mirror in {@code data}, through docmirror's JDBC driver. */
+    static long query(Path data, String sql) throws Exception {
         try (Connection connection = DriverManager.getConnection("jdbc:docmirror:" + data);
              Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery(sql)) {

@@ -161,12 +161,13 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
     }
 
     /**
-     * Opens a consistent snapshot of one log partition's live items (for backfill): exactly the changes up to the
-     * snapshot's LSN, whatever is written while it is read. Only the embedded store offers it; close it when done.
+     * Opens a consistent snapshot of a container over all its log partitions (for backfill): exactly the changes up
+     * to each partition's LSN in it, whatever is written while it is read; readers may share it across threads.
+     * Close it when done.
      */
     @Override
-    public PartitionSnapshot snapshot(String container, int logPartition) {
-        return itemReads.snapshot(container, logPartition);
+    public StoreSnapshot openSnapshot(String container) {
+        return itemReads.openSnapshot(container);
     }
 
     @Override
@@ -239,6 +240,14 @@ public final class EmbeddedStore implements StoreClient, SnapshotSource {
     /** How writes have shared fsyncs since the store was opened. */
     public GroupCommitStatistics groupCommitStatistics() {
         return committer.statistics();
+    }
+
+    /**
+     * How many snapshots are open ({@link #openSnapshot}, and those the store's HTTP API holds for its clients): each
+     * keeps the item versions it may read on disk until it is closed.
+     */
+    public long openSnapshots() {
+        return storage.openSnapshots();
     }
 
     /** The events a container's change log holds now (those retention has not removed), over its log partitions. */

@@ -1,6 +1,5 @@
 package io.docmirror.store;
 
-import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.internal.ContainerState;
 import io.docmirror.store.internal.KeyLayout;
 import io.docmirror.store.internal.RocksStorage;
@@ -17,8 +16,8 @@ import java.util.Optional;
 
 /**
  * Reads of items: point reads, a logical partition, a scan of a log partition in pages, and consistent snapshots of
- * a log partition for backfill. They read what is durable: a write is seen once it was acknowledged, never while it
- * waits for its fsync. Expired items are left out.
+ * a container for backfill ({@link EmbeddedStoreSnapshot}). They read what is durable: a write is seen once it was
+ * acknowledged, never while it waits for its fsync. Expired items are left out.
  */
 final class ItemReads {
     private final RocksStorage storage;
@@ -98,50 +97,11 @@ final class ItemReads {
     }
 
     /**
-     * Opens a consistent snapshot of one log partition's live items (for backfill): exactly the changes up to the
-     * snapshot's LSN, whatever is written while it is read. Only the embedded store offers it; close it when done.
+     * Opens a consistent snapshot of a container over all its log partitions (for backfill): exactly the changes up
+     * to each partition's LSN in it, whatever is written while it is read. Close it when done.
      */
-    PartitionSnapshot snapshot(String container, int logPartition) {
-        ContainerState state = catalog.state(container);
-        state.checkLogPartition(logPartition);
-        RocksStorage.Snapshot snapshot = storage.snapshot();
-        try {
-            // The log end is written in the same atomic batch as the items, so the snapshot holds both as of one LSN.
-            byte[] end = snapshot.get(storage.logEnds(), KeyLayout.logEndKey(state.containerId(), logPartition));
-            long lsn = end == null ? 0 : KeyLayout.readLong(end);
-            byte[] prefix = KeyLayout.logPartitionPrefix(state.containerId(), logPartition);
-            RocksStorage.BoundedIterator iterator = snapshot.iterate(storage.items(), prefix,
-                    KeyLayout.prefixEnd(prefix));
-            long nowSeconds = Math.floorDiv(clock.millis(), 1000);
-            return new PartitionSnapshot(container, logPartition, lsn, new PartitionSnapshot.ItemCursor() {
-                @Override
-                public ChangeEvent next() {
-                    for (; iterator.valid(); iterator.next()) {
-                        StoredItem stored = StoredItem.decode(iterator.value());
-                        if (TtlPolicy.isExpired(state.expiresAt(stored), nowSeconds)) {
-                            continue;
-                        }
-                        byte[] key = iterator.key();
-                        ChangeEvent item = ChangeEvent.ofCurrentVersion(container,
-                                PartitionKey.decode(KeyLayout.itemPartitionKey(key)).toJson(), KeyLayout.itemId(key),
-                                stored.createdLsn() == stored.lsn(), stored.lsn(), stored.tsSeconds() * 1000,
-                                stored.json());
-                        iterator.next();
-                        return item;
-                    }
-                    return null;
-                }
-
-                @Override
-                public void close() {
-                    iterator.close();
-                    snapshot.close();
-                }
-            });
-        } catch (RuntimeException e) {
-            snapshot.close();
-            throw e;
-        }
+    StoreSnapshot openSnapshot(String container) {
+        return EmbeddedStoreSnapshot.open(storage, catalog.state(container), Math.floorDiv(clock.millis(), 1000));
     }
 
     private static byte[] decodeContinuation(String container, byte[] prefix, String continuation) {

@@ -42,6 +42,8 @@ import static java.util.Objects.requireNonNull;
  *        mode; false imitates an account without it
  * @param queryMaxRowsPerPage the most rows one page of a NoSQL query may make
  * @param queryMaxPageTime the most time one page of a NoSQL query may take
+ * @param httpMaxSnapshots the most snapshots the HTTP API holds for its clients at once
+ * @param httpSnapshotMaxLease the longest a held snapshot lives after it was created or last read
  */
 public record StoreConfig(
         boolean syncWrites,
@@ -65,7 +67,9 @@ public record StoreConfig(
         String tlsKeystorePassword,
         boolean cosmosAllVersionsAndDeletes,
         long queryMaxRowsPerPage,
-        Duration queryMaxPageTime) {
+        Duration queryMaxPageTime,
+        int httpMaxSnapshots,
+        Duration httpSnapshotMaxLease) {
     /** The fewest characters of a key: 32 base64 characters carry 192 bits. */
     public static final int MIN_KEY_LENGTH = 32;
     public static final int MAX_KEY_LENGTH = 512;
@@ -191,9 +195,23 @@ public record StoreConfig(
                     + "seconds: a query that streams ends its page with a continuation, one that must see every row "
                     + "first is refused (`400`).")
             .withRule(ConfigRule.between(1, MAX_TIMEOUT_MS));
+    public static final ConfigOption HTTP_MAX_SNAPSHOTS = new ConfigOption(
+            "store.http.max-snapshots", ConfigType.INTEGER, "16",
+            "The most snapshots the HTTP API holds for its clients at once ([snapshots](http-api.md#snapshots-backfill),"
+                    + " which a distributed backfill reads in parallel). Each keeps RocksDB from dropping the item "
+                    + "versions it may read, so a client that asks for one more is answered `429` until one is "
+                    + "released or its lease expires.")
+            .withRule(ConfigRule.atLeast(1));
+    public static final ConfigOption HTTP_SNAPSHOT_MAX_LEASE_MS = new ConfigOption(
+            "store.http.snapshot-max-lease-ms", ConfigType.INTEGER, "600000",
+            "The longest lease of a snapshot the HTTP API holds, in milliseconds: a snapshot not read (nor renewed) "
+                    + "for its lease is released by the server, so a crashed client pins nothing for longer. A "
+                    + "client may ask for a shorter lease; each read renews it.")
+            .withRule(ConfigRule.between(1, MAX_TIMEOUT_MS));
     public static final List<ConfigOption> OPTIONS = List.of(SYNC_WRITES, TTL_REAPER_INTERVAL_MS, TTL_REAPER_BATCH_SIZE,
             HTTP_BIND, HTTP_PORT, HTTP_THREADS, HTTP_PRIMARY_KEY, HTTP_READ_ONLY_KEY, HTTP_MAX_CONNECTIONS,
-            HTTP_REQUEST_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, HTTP_MAX_PAGE_ITEMS, HTTP_LOGIN_FAILURES,
+            HTTP_REQUEST_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, HTTP_MAX_PAGE_ITEMS, HTTP_MAX_SNAPSHOTS,
+            HTTP_SNAPSHOT_MAX_LEASE_MS, HTTP_LOGIN_FAILURES,
             HTTP_LOGIN_FAILURE_DELAY_MS, HTTP_ACCEPT_EMULATOR_KEY, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD,
             HTTP_COSMOS_ALL_VERSIONS_AND_DELETES, QUERY_MAX_ROWS_PER_PAGE, QUERY_MAX_PAGE_MS, CHANGE_LOG_RETENTION_MS,
             CHANGE_LOG_RETENTION_EVENTS);
@@ -226,6 +244,8 @@ public record StoreConfig(
         CHANGE_LOG_RETENTION_EVENTS.check(changeLogRetentionEvents);
         QUERY_MAX_ROWS_PER_PAGE.check(queryMaxRowsPerPage);
         QUERY_MAX_PAGE_MS.check(queryMaxPageTime.toMillis());
+        HTTP_MAX_SNAPSHOTS.check(httpMaxSnapshots);
+        HTTP_SNAPSHOT_MAX_LEASE_MS.check(httpSnapshotMaxLease.toMillis());
     }
 
     /** A key is a secret: the error names the option and the rule, and only the key's length. */
@@ -275,21 +295,23 @@ public record StoreConfig(
                 section.text(HTTP_TLS_KEYSTORE_PASSWORD),
                 section.booleanValue(HTTP_COSMOS_ALL_VERSIONS_AND_DELETES),
                 section.longValue(QUERY_MAX_ROWS_PER_PAGE),
-                Duration.ofMillis(section.longValue(QUERY_MAX_PAGE_MS)));
+                Duration.ofMillis(section.longValue(QUERY_MAX_PAGE_MS)),
+                section.intValue(HTTP_MAX_SNAPSHOTS),
+                Duration.ofMillis(section.longValue(HTTP_SNAPSHOT_MAX_LEASE_MS)));
     }
 
     public StoreConfig withSyncWrites(boolean sync) {
         return new StoreConfig(sync, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
                 httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey,
-                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime);
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     public StoreConfig withHttp(String bind, int port) {
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, bind, port, httpThreads, primaryKey,
                 readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout,
                 httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey,
-                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime);
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     public StoreConfig withKeys(String primary, String readOnly) {
@@ -298,7 +320,7 @@ public record StoreConfig(
                 changeLogRetentionEvents, httpMaxConnections, httpRequestTimeout, httpIdleTimeout, httpMaxPageItems,
                 httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey, tlsKeystore, tlsKeystorePassword,
                 cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
-                queryMaxPageTime);
+                queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     /**
@@ -309,7 +331,7 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, retentionMs, retentionEvents, httpMaxConnections, httpRequestTimeout,
                 httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, acceptEmulatorKey,
-                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime);
+                tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage, queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     /** This configuration with other budgets for one page of a NoSQL query. */
@@ -317,7 +339,7 @@ public record StoreConfig(
         return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
-                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, maxRows, maxTime);
+                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, maxRows, maxTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     /** This configuration with the Cosmos DB emulator's key accepted or not. */
@@ -326,7 +348,7 @@ public record StoreConfig(
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay, accept,
                 tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
-                queryMaxPageTime);
+                queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     /** This configuration serving TLS with the certificate and key of a PKCS#12 file. */
@@ -335,7 +357,7 @@ public record StoreConfig(
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
                 acceptEmulatorKey, Optional.of(keystore), password, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
-                queryMaxPageTime);
+                queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
     }
 
     /**
@@ -347,7 +369,16 @@ public record StoreConfig(
                 primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
                 httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
                 acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, offered, queryMaxRowsPerPage,
-                queryMaxPageTime);
+                queryMaxPageTime, httpMaxSnapshots, httpSnapshotMaxLease);
+    }
+
+    /** This configuration holding at most {@code max} snapshots for HTTP clients, each for at most {@code maxLease}. */
+    public StoreConfig withSnapshots(int max, Duration maxLease) {
+        return new StoreConfig(syncWrites, reaperInterval, reaperBatchSize, httpBind, httpPort, httpThreads,
+                primaryKey, readOnlyKey, changeLogRetentionMs, changeLogRetentionEvents, httpMaxConnections,
+                httpRequestTimeout, httpIdleTimeout, httpMaxPageItems, httpLoginFailures, httpLoginFailureDelay,
+                acceptEmulatorKey, tlsKeystore, tlsKeystorePassword, cosmosAllVersionsAndDeletes, queryMaxRowsPerPage,
+                queryMaxPageTime, max, maxLease);
     }
 
     @Override
@@ -363,6 +394,7 @@ public record StoreConfig(
                 + httpMaxPageItems + ", httpLoginFailures=" + httpLoginFailures + ", httpLoginFailureDelay="
                 + httpLoginFailureDelay + ", acceptEmulatorKey=" + acceptEmulatorKey + ", tlsKeystore="
                 + tlsKeystore.orElse("(none)") + ", cosmosAllVersionsAndDeletes=" + cosmosAllVersionsAndDeletes
-                + ", queryMaxRowsPerPage=" + queryMaxRowsPerPage + ", queryMaxPageTime=" + queryMaxPageTime + "]";
+                + ", queryMaxRowsPerPage=" + queryMaxRowsPerPage + ", queryMaxPageTime=" + queryMaxPageTime
+                + ", httpMaxSnapshots=" + httpMaxSnapshots + ", httpSnapshotMaxLease=" + httpSnapshotMaxLease + "]";
     }
 }

@@ -15,6 +15,8 @@ public enum StoreErrorCode {
     GONE(410),
     /** A transactional batch operation that was not run because another operation of the batch failed. */
     FAILED_DEPENDENCY(424),
+    /** The server holds as many of something (snapshots) as it may: retry once one is released. */
+    TOO_MANY_REQUESTS(429),
     INTERNAL_ERROR(500),
     UNAVAILABLE(503);
 

@@ -27,8 +27,11 @@ public class StoreException extends RuntimeException {
         return code.httpStatus();
     }
 
-    /** Transient failures (the storage engine is busy or the server unreachable) may succeed when retried. */
+    /**
+     * Transient failures (the storage engine is busy, the server unreachable or holding all the snapshots it may) may
+     * succeed when retried.
+     */
     public boolean isRetriable() {
-        return code == StoreErrorCode.UNAVAILABLE;
+        return code == StoreErrorCode.UNAVAILABLE || code == StoreErrorCode.TOO_MANY_REQUESTS;
     }
 }

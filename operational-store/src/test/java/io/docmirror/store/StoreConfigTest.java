@@ -18,7 +18,7 @@ class StoreConfigTest {
         assertThat(StoreConfig.defaults()).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081,
                 16, Optional.empty(), Optional.empty(), 604_800_000L, -1, 1024, Duration.ofSeconds(30),
                 Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true,
-                10_000_000L, Duration.ofSeconds(5)));
+                10_000_000L, Duration.ofSeconds(5), 16, Duration.ofMinutes(10)));
     }
 
     @Test
@@ -45,15 +45,19 @@ class StoreConfigTest {
                 "store.http.tls-keystore", "/etc/docmirror/server.p12",
                 "store.http.tls-keystore-password", "secret",
                 "store.http.cosmos-all-versions-and-deletes", "false"));
+        StoreConfig snapshots = StoreConfig.fromProperties(Map.of(
+                "store.http.max-snapshots", "3",
+                "store.http.snapshot-max-lease-ms", "5000"));
 
         assertThat(config).isEqualTo(new StoreConfig(false, Duration.ofMillis(250), 10, "0.0.0.0", 9000, 4,
                 Optional.of(PRIMARY_KEY), Optional.of(READ_ONLY_KEY), 3_600_000L, 5000, 1024, Duration.ofSeconds(30),
                 Duration.ofSeconds(60), 1000, 10, Duration.ofSeconds(2), false, Optional.empty(), "", true,
-                10_000_000L, Duration.ofSeconds(5)));
+                10_000_000L, Duration.ofSeconds(5), 16, Duration.ofMinutes(10)));
         assertThat(limits).isEqualTo(new StoreConfig(true, Duration.ofSeconds(1), 1000, "127.0.0.1", 8081, 16,
                 Optional.empty(), Optional.empty(), 604_800_000L, -1, 64, Duration.ofMillis(1500),
                 Duration.ofMillis(2500), 50, 3, Duration.ofMillis(4000), true, Optional.of("/etc/docmirror/server.p12"),
-                "secret", false, 10_000_000L, Duration.ofSeconds(5)));
+                "secret", false, 10_000_000L, Duration.ofSeconds(5), 16, Duration.ofMinutes(10)));
+        assertThat(snapshots).isEqualTo(StoreConfig.defaults().withSnapshots(3, Duration.ofSeconds(5)));
     }
 
     @Test

@@ -58,6 +58,11 @@ class HttpClientNestingLimitTest {
         assertThat(client.readChangeLog(CONTAINER, 0, 0, 10).events()).singleElement()
                 .satisfies(event -> assertThat(StoreJson.mapper().readTree(event.documentJson().orElseThrow()))
                         .isEqualTo(document));
+        try (StoreSnapshot snapshot = client.createSnapshot(CONTAINER)) {
+            assertThat(snapshot.read(SnapshotInterval.wholePartition(0), Optional.empty(), 10).events())
+                    .singleElement().satisfies(event -> assertThat(StoreJson.mapper().readTree(
+                            event.documentJson().orElseThrow())).isEqualTo(document));
+        }
         assertThat(client.executeBatch(CONTAINER, PARTITION, List.of(BatchOperation.read("deep"))).results())
                 .singleElement().satisfies(result -> assertThat(tree(result.item())).isEqualTo(document));
     }

@@ -52,6 +52,10 @@ class HttpFuzzTest {
             "/containers/orders/scan/0?continuation=AAAA",
             "/containers/orders/changelog/0?after=x&maxEvents=99999999999",
             "/containers/orders/changelog/0?after=-5&maxEvents=-1",
+            "/containers/orders/snapshots", "/containers/orders/snapshots?leaseMs=-1",
+            "/containers/orders/snapshots/AAAAAAAAAAAAAAAAAAAAAA", "/containers/nope/snapshots/x",
+            "/containers/orders/snapshots/AAAAAAAAAAAAAAAAAAAAAA/partitions/0/items?from=%FF&continuation=",
+            "/containers/orders/snapshots/x/partitions/99999/intervals?maxIntervals=99999999999",
             // The Cosmos DB routes
             "/dbs", "/dbs/shop", "/dbs/shop/colls", "/dbs/shop/colls/orders", "/dbs/shop/colls/orders/pkranges",
             "/dbs/shop/colls/orders/docs", "/dbs/shop/colls/orders/docs/o1", "/dbs/shop/colls/orders/docs/missing",

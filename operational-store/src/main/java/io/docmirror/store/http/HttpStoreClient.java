@@ -11,11 +11,13 @@ import io.docmirror.store.BulkOptions;
 import io.docmirror.store.BulkResult;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.StoreSnapshot;
 import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PatchOperation;
 import io.docmirror.store.Precondition;
+import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -37,6 +39,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -44,6 +50,10 @@ import static java.util.Objects.requireNonNull;
  * A {@link StoreClient} that talks to the store's HTTP server ({@code StoreHttpServer}, module store-server). Failures come back as the same
  * {@link StoreException}s, with the server's status and message; an unreachable server is
  * {@link StoreErrorCode#UNAVAILABLE} (retriable).
+ *
+ * <p>Snapshots the server holds ({@link RemoteSnapshot}) let a backfill read a remote store: a driver creates one
+ * ({@link #createSnapshot}), its tasks in other processes open it by id ({@link #snapshotReader}) and read intervals
+ * of its log partitions in parallel.
  */
 public final class HttpStoreClient implements StoreClient {
     /**
@@ -65,6 +75,8 @@ public final class HttpStoreClient implements StoreClient {
     private final URI base;
     private final Optional<String> key;
     private final HttpClient http;
+    /** Renews the leases of the snapshots this client created; started with the first. Guarded by {@code this}. */
+    private ScheduledExecutorService renewer;
 
     /**
      * @param baseUri e.g. {@code http://127.0.0.1:8081}
@@ -211,8 +223,104 @@ public final class HttpStoreClient implements StoreClient {
                 node.get("logEndLsn").asLong());
     }
 
+    // Snapshots
+
+    /**
+     * Creates a snapshot of the container that the server holds for its lease (the server's longest, renewed by each
+     * read) until it is closed: a backfill's driver creates it and hands {@link RemoteSnapshot#id()} to its tasks.
+     *
+     * @throws StoreException 404 for an unknown container; {@link StoreErrorCode#UNAVAILABLE} (the server's 429) when
+     *         the server holds as many snapshots as it may
+     */
+    public RemoteSnapshot createSnapshot(String container) {
+        return keptAlive(RemoteSnapshot.described(this, RESPONSES.getFactory(),
+                parse(send("POST", containerPath(container) + "/snapshots", null, Map.of()).body())));
+    }
+
+    /**
+     * Creates a snapshot held for at most {@code lease} after its last renewal (the server may shorten it).
+     *
+     * @throws StoreException as {@link #createSnapshot(String)}
+     */
+    public RemoteSnapshot createSnapshot(String container, Duration lease) {
+        return keptAlive(RemoteSnapshot.described(this, RESPONSES.getFactory(), parse(send("POST",
+                containerPath(container) + "/snapshots?leaseMs=" + Math.max(1, lease.toMillis()), null, Map.of())
+                .body())));
+    }
+
+    /**
+     * Renews a created snapshot's lease three times a lease until it is closed: readers may pause for longer than a
+     * lease (a backfill's reader waits while the ranges before its own are written), and the snapshot lives as long
+     * as its creator holds it open. Should the creator die, the server releases it one lease later.
+     */
+    private RemoteSnapshot keptAlive(RemoteSnapshot snapshot) {
+        long period = Math.max(1, snapshot.lease().toMillis() / 3);
+        ScheduledFuture<?> renewals;
+        synchronized (this) {
+            if (renewer == null) {
+                renewer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "docmirror-snapshot-renewals");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            renewals = renewer.scheduleWithFixedDelay(snapshot::renewWhileHeld, period, period,
+                    TimeUnit.MILLISECONDS);
+        }
+        snapshot.renewedUntilClosed(renewals);
+        return snapshot;
+    }
+
+    /**
+     * Opens a snapshot another client created, by its id, to read it (renewing its lease); nothing is created.
+     * Closing it releases the snapshot for every reader: a task leaves that to the driver.
+     *
+     * @throws StoreException 404 when there is no such snapshot (released, or its lease expired), 400 for a malformed
+     *         id
+     */
+    public RemoteSnapshot snapshotReader(String container, String snapshotId) {
+        return RemoteSnapshot.described(this, RESPONSES.getFactory(),
+                getJson(containerPath(container) + "/snapshots/" + encode(snapshotId)));
+    }
+
+    /**
+     * This client as a {@link SnapshotSource}: each snapshot it opens is created on the server and released when it
+     * is closed, so a backfill can read a store in another process.
+     */
+    public SnapshotSource asSnapshotSource() {
+        return new SnapshotSource() {
+            @Override
+            public ContainerProperties readContainer(String container) {
+                return HttpStoreClient.this.readContainer(container);
+            }
+
+            @Override
+            public StoreSnapshot openSnapshot(String container) {
+                return createSnapshot(container);
+            }
+        };
+    }
+
+    JsonNode getJson(String path) {
+        return parse(getBytes(path));
+    }
+
+    byte[] getBytes(String path) {
+        return send("GET", path, null, Map.of()).body();
+    }
+
+    void delete(String path) {
+        send("DELETE", path, null, Map.of());
+    }
+
+    /** Stops renewing the snapshots this client created (the server releases them once their leases expire). */
     @Override
     public void close() {
+        synchronized (this) {
+            if (renewer != null) {
+                renewer.shutdownNow();
+            }
+        }
         // Java 17's HttpClient has no close(): its connections end when it is garbage collected.
     }
 
@@ -286,7 +394,7 @@ public final class HttpStoreClient implements StoreClient {
                 Long.parseLong(response.headers().firstValue(WireFormat.LSN_HEADER).orElseThrow()), json);
     }
 
-    private static String containerPath(String container) {
+    static String containerPath(String container) {
         return "/containers/" + encode(container);
     }
 
@@ -294,7 +402,7 @@ public final class HttpStoreClient implements StoreClient {
         return containerPath(container) + "/items/" + encode(id);
     }
 
-    private static String encode(String segment) {
+    static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 

@@ -10,6 +10,7 @@ import io.docmirror.store.BulkOperation;
 import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.SnapshotPage;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEventJson;
 
@@ -17,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -85,6 +87,28 @@ public final class WireFormat {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(("{\"logPartition\":" + page.logPartition() + ",\"logStartLsn\":" + page.logStartLsn()
                 + ",\"logEndLsn\":" + page.logEndLsn() + ",\"events\":[").getBytes(StandardCharsets.UTF_8));
+        for (int index = 0; index < page.events().size(); index++) {
+            if (index > 0) {
+                out.write(',');
+            }
+            out.writeBytes(ChangeEventJson.toJson(page.events().get(index)));
+        }
+        out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    /** {@code {"continuation":"<last key read> or null","expiresAt":"<instant>","events":[<change event>...]}} */
+    public static byte[] snapshotPage(SnapshotPage page, Instant expiresAt) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] fields = write(generator -> {
+            generator.writeStartObject();
+            generator.writeStringField("continuation", page.continuation().orElse(null));
+            generator.writeStringField("expiresAt", expiresAt.toString());
+            generator.writeEndObject();
+        });
+        // The fields' object without its closing brace, then the events, each as the change log writes it.
+        out.write(fields, 0, fields.length - 1);
+        out.writeBytes(",\"events\":[".getBytes(StandardCharsets.UTF_8));
         for (int index = 0; index < page.events().size(); index++) {
             if (index > 0) {
                 out.write(',');

@@ -151,6 +151,11 @@ public final class RocksStorage implements AutoCloseable {
         return whileOpen("read from", () -> new Snapshot(db.getSnapshot()));
     }
 
+    /** How many snapshots are open: each keeps RocksDB from dropping the key versions it may read. */
+    public long openSnapshots() {
+        return whileOpen("read from", () -> db.getLongProperty("rocksdb.num-snapshots"));
+    }
+
     public void write(WriteBatch batch) {
         whileOpen("write to", () -> {
             db.write(writeOptions, batch);
@@ -185,8 +190,11 @@ public final class RocksStorage implements AutoCloseable {
     }
 
     private long approximateSizeOf(ColumnFamilyHandle family, byte[] from, byte[] until) {
-        return db.getApproximateSizes(family, List.of(new Range(new Slice(from), new Slice(until))),
-                SizeApproximationFlag.INCLUDE_FILES, SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
+        // The slices hold native copies of the keys: freed at once, since a split asks for many estimates.
+        try (Slice start = new Slice(from); Slice end = new Slice(until)) {
+            return db.getApproximateSizes(family, List.of(new Range(start, end)),
+                    SizeApproximationFlag.INCLUDE_FILES, SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
+        }
     }
 
     /** A call of the database, which throws RocksDB's checked exception. */

@@ -6,8 +6,10 @@ import io.docmirror.store.server.cosmos.CosmosProtocol;
 import io.docmirror.store.server.docmirror.Authenticator;
 import io.docmirror.store.server.docmirror.ContainerRoute;
 import io.docmirror.store.server.docmirror.DocmirrorProtocol;
+import io.docmirror.store.server.docmirror.HeldSnapshots;
 import io.docmirror.store.server.docmirror.StoreEndpoints;
 
+import io.docmirror.store.SnapshotSource;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreConfig;
 import io.netty.bootstrap.ServerBootstrap;
@@ -54,6 +56,10 @@ import static java.util.Objects.requireNonNull;
  * allows GET and HEAD only (and queries on the Cosmos DB routes). Repeated wrong keys from an address are answered
  * late, never locked out. Keys are never logged.
  *
+ * <p>When the store offers snapshots ({@link SnapshotSource}, as the embedded store does), the server holds them for
+ * its clients under leases ({@link HeldSnapshots}): at most {@code store.http.max-snapshots}, each released when not
+ * read for its lease, and all of them when the server closes.
+ *
  * <p>The same server speaks Cosmos DB's gateway protocol at {@code /} and below {@code /dbs} ({@link CosmosEndpoints}),
  * signed with the same keys as Cosmos DB signs requests; each protocol ({@link Protocol}) checks its own keys and
  * answers errors in its own shape; with {@code store.http.tls-keystore} it speaks TLS only, as
@@ -70,17 +76,20 @@ public final class StoreHttpServer implements AutoCloseable {
     private final StoreThreads storeWork;
     private final OpenConnections connections;
     private final RequestGate gate;
+    private final Optional<HeldSnapshots> snapshots;
     private final boolean tls;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private StoreHttpServer(Channel listener, EventLoopGroup acceptLoop, EventLoopGroup ioLoops,
-            StoreThreads storeWork, OpenConnections connections, RequestGate gate, boolean tls) {
+            StoreThreads storeWork, OpenConnections connections, RequestGate gate, Optional<HeldSnapshots> snapshots,
+            boolean tls) {
         this.listener = listener;
         this.acceptLoop = acceptLoop;
         this.ioLoops = ioLoops;
         this.storeWork = storeWork;
         this.connections = connections;
         this.gate = gate;
+        this.snapshots = snapshots;
         this.tls = tls;
     }
 
@@ -147,12 +156,17 @@ public final class StoreHttpServer implements AutoCloseable {
         // One throttle for both protocols: a guesser gains nothing by alternating between them.
         LoginThrottle throttle = new LoginThrottle(config.httpLoginFailures(), config.httpLoginFailureDelay(),
                 System::nanoTime);
+        // Snapshots are held for clients when the store offers them (an embedded store does).
+        Optional<HeldSnapshots> snapshots = store instanceof SnapshotSource source
+                ? Optional.of(new HeldSnapshots(source, config.httpMaxSnapshots(), config.httpSnapshotMaxLease(),
+                        Clock.systemUTC()))
+                : Optional.empty();
         StoreApi api = new StoreApi(List.of(
                 new CosmosProtocol(new CosmosAuthorization(config.primaryKey(), config.readOnlyKey(),
                         config.acceptEmulatorKey(), Clock.systemUTC()), throttle,
                         new CosmosEndpoints(store, config, tls.isPresent())),
                 new DocmirrorProtocol(new Authenticator(config.primaryKey(), config.readOnlyKey()), throttle,
-                        new StoreEndpoints(store, config, containerRoutes))));
+                        new StoreEndpoints(store, config, containerRoutes, snapshots))));
 
         StoreThreads storeWork = new StoreThreads(config.httpThreads(), api::isQuery);
         EventLoopGroup acceptLoop = new NioEventLoopGroup(1,
@@ -171,6 +185,7 @@ public final class StoreHttpServer implements AutoCloseable {
                 .bind(new InetSocketAddress(address, config.httpPort()))
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
+            snapshots.ifPresent(HeldSnapshots::close);
             storeWork.shutdownNow();
             acceptLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             ioLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -178,7 +193,7 @@ public final class StoreHttpServer implements AutoCloseable {
                     + bound.cause().getMessage(), bound.cause());
         }
         StoreHttpServer server = new StoreHttpServer(bound.channel(), acceptLoop, ioLoops, storeWork, connections, gate,
-                tls.isPresent());
+                snapshots, tls.isPresent());
         log.info("Store HTTP API listening on {}/ ({})", server.baseUri(),
                 config.primaryKey().isPresent() ? "keys required" : "no keys, 127.0.0.1 or ::1 only");
         return server;
@@ -228,6 +243,8 @@ public final class StoreHttpServer implements AutoCloseable {
         }
         connections.closeAll().awaitUninterruptibly();
         storeWork.shutdown(CLOSE_GRACE);
+        // After the requests: none reads a snapshot any more.
+        snapshots.ifPresent(HeldSnapshots::close);
         ioLoops.shutdownGracefully(0, CLOSE_GRACE.toSeconds(), TimeUnit.SECONDS).awaitUninterruptibly();
         acceptLoop.shutdownGracefully(0, CLOSE_GRACE.toSeconds(), TimeUnit.SECONDS).awaitUninterruptibly();
     }

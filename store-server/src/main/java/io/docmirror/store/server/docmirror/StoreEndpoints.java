@@ -42,21 +42,25 @@ public final class StoreEndpoints {
     private static final String CONTAINER = "/containers/{container}";
     private static final Pattern ROUTE_NAME = Pattern.compile("[a-z][a-z0-9-]*");
     private static final Set<String> BUILT_IN_RESOURCES = Set.of("items", "batch", "bulk", "scan", "changelog",
-            "changefeed");
+            "changefeed", "snapshots");
 
     private final StoreClient store;
     private final int maxPageItems;
     private final ChangeFeedHttpRoute changeFeed;
     private final Map<String, ContainerRoute> extraRoutes;
+    private final Optional<SnapshotEndpoints> snapshots;
 
     /**
      * @param config the page sizes
      * @param extraRoutes read-only routes below {@code /containers/{c}/<name>} added by the caller
+     * @param snapshots the snapshots held for clients, when the store offers snapshots
      * @throws IllegalArgumentException when an extra route's name is not a lower-case word or is a built-in one
      */
-    public StoreEndpoints(StoreClient store, StoreConfig config, Map<String, ContainerRoute> extraRoutes) {
+    public StoreEndpoints(StoreClient store, StoreConfig config, Map<String, ContainerRoute> extraRoutes,
+            Optional<HeldSnapshots> snapshots) {
         this.store = requireNonNull(store, "store is null");
         this.maxPageItems = config.httpMaxPageItems();
+        this.snapshots = snapshots.map(held -> new SnapshotEndpoints(held, maxPageItems));
         this.changeFeed = new ChangeFeedHttpRoute(store);
         this.extraRoutes = Map.copyOf(extraRoutes);
         for (String name : this.extraRoutes.keySet()) {
@@ -87,6 +91,7 @@ public final class StoreEndpoints {
                 .add("GET", CONTAINER + "/changelog/{logPartition}", this::changeLog)
                 .add("GET", CONTAINER + "/changefeed", (request, path) -> ApiResponse.json(200,
                         changeFeed.get(path.get("container"), cappedQuery(request))));
+        snapshots.ifPresent(endpoints -> endpoints.addTo(router));
         extraRoutes.forEach((name, route) -> router.add("GET", CONTAINER + "/" + name,
                 (request, path) -> ApiResponse.json(200, route.get(path.get("container"), cappedQuery(request)))));
         return router.build();
