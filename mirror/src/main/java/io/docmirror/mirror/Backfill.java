@@ -114,12 +114,21 @@ public final class Backfill {
      * @throws MirrorException with {@code MIRROR_LOCKED} when a daemon (or another backfill) is mirroring the container
      */
     public Result run(String container, Listener listener) throws InterruptedException {
-        ContainerProperties properties = store.readContainer(container);
+        ContainerProperties properties = requireMirrored(store.readContainer(container));
+        return holdsMirror(container) ? replaceMirror(properties, listener) : startMirror(properties, listener);
+    }
+
+    /**
+     * The container's properties, when it is mirrored.
+     *
+     * @throws IllegalArgumentException when it is not (analytical TTL off): a backfill has nothing to do
+     */
+    public static ContainerProperties requireMirrored(ContainerProperties properties) {
         if (!properties.isMirrored()) {
-            throw new IllegalArgumentException("Cannot backfill container " + container + ": it is not mirrored "
+            throw new IllegalArgumentException("Cannot backfill container " + properties.id() + ": it is not mirrored "
                     + "(its analytical TTL is off); set its analytical TTL to -1 or a number of seconds first");
         }
-        return holdsMirror(container) ? replaceMirror(properties, listener) : startMirror(properties, listener);
+        return properties;
     }
 
     /**
