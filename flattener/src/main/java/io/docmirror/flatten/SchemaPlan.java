@@ -12,16 +12,16 @@ import static java.util.Objects.requireNonNull;
  * be flattened on its own into exactly the rows that flattener would make.
  *
  * <p>It works in rounds of {@link SchemaScan}s, each part scanned from the start the plan gives it (a round of
- * writes, each part flattened from its start, serves as a round of scans too: {@link #endsWhereNextStarts}). A part scanned
- * from its exact start ends at the next part's exact start. Every other part's start is a guess: the last exact
- * start with the schema-changing documents of the parts between replayed on it, which is right unless a document
- * that changed nothing in its part's scan changes the whole sequence's schema (its part saw a path first as a string,
- * say, where the sequence had seen a number). The first round scans every part from an empty schema; each later
- * round scans the parts whose start has changed since their last scan. The first part not yet scanned from its exact
- * start always is next round, so the plan settles within as many rounds as there are parts, and in two or three on
- * containers whose documents look alike.
+ * writes, each part flattened from its start, serves as a round of scans too: {@link #endsWhereNextStarts}). A part
+ * scanned from its exact start ends at the next part's exact start. Every other part's start is a guess: the last
+ * exact start with the schema-changing documents of the parts between replayed on it, which is right unless a
+ * document that changed nothing in its part's scan changes the whole sequence's schema (its part saw a path first as
+ * a string, say, where the sequence had seen a number). The first round scans every part from an empty schema; each
+ * later round scans the parts whose start has changed since their last scan. The first part not yet scanned from its
+ * exact start always is next round, so the plan settles within as many rounds as there are parts, and in two or
+ * three on containers whose documents look alike.
  *
- * <p>Holds the schema once per part (as JSON, a few kilobytes to a few megabytes for a container at its column limit)
+ * <p>Holds a few schemas per part (as JSON, a few kilobytes to a few megabytes for a container at its column limit)
  * and the kept documents, a few per column: never the parts' documents.
  */
 public final class SchemaPlan {
@@ -99,7 +99,8 @@ public final class SchemaPlan {
             throw new IllegalStateException("The schema plan has scanned no part yet");
         }
         int last = ends.length - 1;
-        String end = starts[last].equals(scannedFrom[last]) ? ends[last] : replay(starts[last], kept.get(last).values());
+        String end = starts[last].equals(scannedFrom[last]) ? ends[last]
+                : replay(starts[last], kept.get(last).values());
         return SchemaCodec.fromJson(end, config);
     }
 

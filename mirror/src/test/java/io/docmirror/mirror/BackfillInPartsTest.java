@@ -81,7 +81,8 @@ class BackfillInPartsTest {
         Map<Integer, Long> rangeLsns = backfillInParts(inParts, 3, 3);
 
         SameTables.assertSame(inParts, single, CONTAINER);
-        assertThat(MirrorSql.query(inParts, CONTAINER, "SELECT count(*) FROM docs")).containsExactly(List.of(documents));
+        assertThat(MirrorSql.query(inParts, CONTAINER, "SELECT count(*) FROM docs"))
+                .containsExactly(List.of(documents));
 
         // The hand-over: the change feed goes on from each range's snapshot LSN, so both mirrors stream on alike.
         assertThat(rangeLsns).containsOnlyKeys(0, 1, 2, 3);

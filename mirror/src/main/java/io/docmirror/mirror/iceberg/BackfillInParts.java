@@ -26,8 +26,9 @@ import static java.util.Objects.requireNonNull;
  * final schema ({@link #target}), each part is written from the schema it starts from ({@link PartWriter}), and the
  * parts come back in order ({@link #add}), each checked to end where the next starts, their tallies added up. The
  * plan may be a guess (after one round of scans): when a part does not {@link #fits fit}, the backfill is abandoned
- * and its parts written again once the plan has learned from them. The commit then makes every table, the flattener's schema and the feed's start one
- * catalog commit: readers see the old mirror (or none) until then, and a backfill abandoned midway leaves nothing.
+ * and its parts written again once the plan has learned from them. The commit then makes every table, the
+ * flattener's schema and the feed's start one catalog commit: readers see the old mirror (or none) until then, and a
+ * backfill abandoned midway leaves nothing.
  */
 public final class BackfillInParts {
     private final String container;
@@ -74,16 +75,16 @@ public final class BackfillInParts {
      * not, and then it and the parts after it are written again ({@link #discard}).
      */
     public boolean fits(int part, WrittenPart written) {
-        return written.complete() && plan.endsWhereNextStarts(part, SchemaCodec.structureToJson(SchemaCodec.fromJson(written.schema(),
-                schema.config())));
+        String ended = SchemaCodec.structureToJson(SchemaCodec.fromJson(written.schema(), schema.config()));
+        return written.complete() && plan.endsWhereNextStarts(part, ended);
     }
 
     /**
      * Takes the next part, in order.
      *
      * @throws IllegalArgumentException when the part is not the next one
-     * @throws MirrorException with {@code INTERNAL_ERROR} when the part does not {@link #fits fit}: its writer was given
-     *     another start, or other documents, than the plan
+     * @throws MirrorException with {@code INTERNAL_ERROR} when the part does not {@link #fits fit}: its writer was
+     *     given another start, or other documents, than the plan
      */
     public void add(int part, WrittenPart written) {
         requireNonNull(written, "written is null");
