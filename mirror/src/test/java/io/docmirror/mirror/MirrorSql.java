@@ -17,16 +17,16 @@ import java.util.OptionalLong;
 
 /**
  * Reads a container's mirror back through DuckDB, as users will: views over the tables' newest snapshots, queried
- * with SQL. Rows come back as lists of column values, in the query's order.
+ * with SQL. Rows come back as lists of column values, in the query's order. Public for the Spark backfill's tests.
  */
-final class MirrorSql implements AutoCloseable {
+public final class MirrorSql implements AutoCloseable {
     private final Connection connection;
 
     private MirrorSql(Connection connection) {
         this.connection = connection;
     }
 
-    static MirrorSql open(Path mirrorDirectory, String container) throws SQLException {
+    public static MirrorSql open(Path mirrorDirectory, String container) throws SQLException {
         return open(mirrorDirectory, container, OptionalLong.empty());
     }
 
@@ -81,7 +81,7 @@ final class MirrorSql implements AutoCloseable {
         }
     }
 
-    Object value(String query) throws SQLException {
+    public Object value(String query) throws SQLException {
         List<List<Object>> rows = rows(query);
         if (rows.size() != 1 || rows.get(0).size() != 1) {
             throw new IllegalStateException("Expected one value from " + query + ", got " + rows);

@@ -2,9 +2,16 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.docmirror.layout.CatalogReader;
+import io.docmirror.layout.CatalogSettings;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
@@ -12,9 +19,13 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,10 +43,7 @@ public final class SameTables {
     public static void assertSame(Path actual, Path expected, String container) throws IOException, SQLException {
         ContainerSnapshot actualSnapshot = ContainerSnapshot.read(actual, container).orElseThrow();
         ContainerSnapshot expectedSnapshot = ContainerSnapshot.read(expected, container).orElseThrow();
-        assertThat(flattenerSchema(actualSnapshot)).isEqualTo(flattenerSchema(expectedSnapshot));
-        assertThat(columns(actualSnapshot)).isEqualTo(columns(expectedSnapshot));
-        assertThat(actualSnapshot.rootProperty(MirrorProperties.CONFLICTS))
-                .isEqualTo(expectedSnapshot.rootProperty(MirrorProperties.CONFLICTS));
+        assertSameSchema(actualSnapshot, expectedSnapshot);
         List<String> relations = new ArrayList<>();
         expectedSnapshot.tables().forEach(table -> relations.add("\"" + table.name() + "\""));
         relations.add("\"" + expectedSnapshot.root().name() + "_history\"");
@@ -47,6 +55,83 @@ public final class SameTables {
                 assertThat(actualSql.rows(query)).as(query).isEqualTo(expectedSql.rows(query));
             }
         }
+    }
+
+    /**
+     * As {@link #assertSame(Path, Path, String)}, for mirrors in any catalog and warehouse (a REST catalog, an object
+     * store, which DuckDB's views cannot read): every table's rows as Iceberg's own reader returns them, deletion
+     * vectors applied. For a container without an analytical TTL, whose views leave out no row.
+     */
+    public static void assertSame(CatalogSettings actual, CatalogSettings expected, String container)
+            throws IOException {
+        // The readers stay open while the tables are read: an object store's FileIO ends with its catalog.
+        try (CatalogReader actualCatalog = CatalogReader.open(actual);
+                CatalogReader expectedCatalog = CatalogReader.open(expected)) {
+            ContainerSnapshot actualSnapshot = ContainerSnapshot.read(actualCatalog, container).orElseThrow();
+            ContainerSnapshot expectedSnapshot = ContainerSnapshot.read(expectedCatalog, container).orElseThrow();
+            assertThat(actualSnapshot.analyticalTtl()).as("the analytical TTL of " + container).isNegative();
+            assertSameSchema(actualSnapshot, expectedSnapshot);
+            Map<String, Table> actualTables = actualCatalog.pointers(container)
+                    .tables(MirrorTables.namespace(container));
+            Map<String, Table> expectedTables = expectedCatalog.pointers(container)
+                    .tables(MirrorTables.namespace(container));
+            // A table one mirror lacks holds no rows, as its view does (a catalog may hold an empty dead-letter
+            // table that another registers only with its first row).
+            Set<String> names = new TreeSet<>(expectedTables.keySet());
+            names.addAll(actualTables.keySet());
+            for (String name : names) {
+                assertSameRows(name, icebergRows(actualTables.get(name)), icebergRows(expectedTables.get(name)),
+                        expectedTables.getOrDefault(name, actualTables.get(name)));
+            }
+        }
+    }
+
+    /**
+     * A table's rows through {@code IcebergGenerics}, each as its schema's columns' values, in one order; none of
+     * null.
+     */
+    public static List<List<Object>> icebergRows(Table table) throws IOException {
+        List<List<Object>> rows = new ArrayList<>();
+        if (table == null) {
+            return rows;
+        }
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+            for (Record record : records) {
+                List<Object> row = new ArrayList<>();
+                // The schema's columns only: a v3 table's records carry its row lineage too (_row_id and the
+                // like), which follows the files' layout rather than the documents.
+                for (Types.NestedField column : table.schema().columns()) {
+                    row.add(record.getField(column.name()));
+                }
+                rows.add(row);
+            }
+        }
+        rows.sort(Comparator.comparing(Object::toString));
+        return rows;
+    }
+
+    /** The rows of a table, the first difference named by its row and columns (rows of a wide table are long). */
+    private static void assertSameRows(String name, List<List<Object>> actual, List<List<Object>> expected,
+            Table table) {
+        for (int row = 0; row < Math.min(actual.size(), expected.size()); row++) {
+            List<String> differences = new ArrayList<>();
+            for (int column = 0; column < expected.get(row).size(); column++) {
+                if (!Objects.equals(actual.get(row).get(column), expected.get(row).get(column))) {
+                    differences.add(table.schema().columns().get(column).name() + ": " + actual.get(row).get(column)
+                            + " but " + expected.get(row).get(column) + " expected");
+                }
+            }
+            assertThat(differences).as("row %d of %s: %s", row, name, actual.get(row).subList(0,
+                    Math.min(3, actual.get(row).size()))).isEmpty();
+        }
+        assertThat(actual.size()).as("the rows of " + name).isEqualTo(expected.size());
+    }
+
+    private static void assertSameSchema(ContainerSnapshot actual, ContainerSnapshot expected) throws IOException {
+        assertThat(flattenerSchema(actual)).isEqualTo(flattenerSchema(expected));
+        assertThat(columns(actual)).isEqualTo(columns(expected));
+        assertThat(actual.rootProperty(MirrorProperties.CONFLICTS))
+                .isEqualTo(expected.rootProperty(MirrorProperties.CONFLICTS));
     }
 
     private static JsonNode flattenerSchema(ContainerSnapshot snapshot) throws IOException {

@@ -11,15 +11,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * Iceberg's reference REST catalog server ({@code org.apache.iceberg.rest.RESTCatalogServer}, from Iceberg 1.11's test
- * fixtures), run in a JVM of its own for a test: its backing catalog is a JdbcCatalog on a SQLite file, and its tables'
- * files go to a warehouse on the local disk, both under the work directory.
+ * fixtures), run in a JVM of its own for a test: its backing catalog is a JdbcCatalog on a SQLite file under the work
+ * directory, and its tables' files go to a warehouse on the local disk there or in an S3-compatible object store.
  *
  * <p>Not in the test's JVM: the server needs Iceberg 1.11 (the fixtures are not published for 1.12), and core 1.11
  * and 1.12 cannot share a class path. The rest-catalog-fixture module copies the server's class path into its
@@ -62,6 +64,10 @@ public final class RestCatalogServer implements AutoCloseable {
      * {@code GET /v1/config} with 200.
      */
     public static RestCatalogServer start(Path workDirectory) throws IOException, InterruptedException {
+        return start(workDirectory, Path.of(requireClasspathProperty()));
+    }
+
+    private static String requireClasspathProperty() {
         String classpath = System.getProperty(CLASSPATH_PROPERTY);
         if (classpath == null || classpath.isBlank()) {
             throw new IllegalStateException("The system property " + CLASSPATH_PROPERTY + " is not set. A module whose"
@@ -69,27 +75,50 @@ public final class RestCatalogServer implements AutoCloseable {
                     + " (systemPropertyVariables) to ${project.basedir}/../rest-catalog-fixture/target/rest-server,"
                     + " and depends on docmirror-rest-catalog-fixture's test-jar so that the reactor builds it first.");
         }
-        return start(workDirectory, Path.of(classpath));
+        return classpath;
     }
 
     /** As {@link #start(Path)}, on the server's jars in the given directory. */
     public static RestCatalogServer start(Path workDirectory, Path serverClasspath)
             throws IOException, InterruptedException {
+        Path directory = Files.createDirectories(workDirectory.toAbsolutePath().normalize());
+        // Hadoop's local file system: the server writes the tables' metadata files where any reader can open them.
+        return start(directory, serverClasspath, locationOf(Files.createDirectories(directory.resolve("warehouse"))),
+                Map.of("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO"));
+    }
+
+    /**
+     * As {@link #start(Path)}, with the tables' files in {@code warehouse} ({@code s3://bucket/prefix}) rather than
+     * on the local disk, written by the server through the FileIO that {@code catalogProperties} name (Iceberg's
+     * catalog properties, such as {@code io-impl} and {@code s3.endpoint}: the server writes each commit's metadata
+     * file itself). The server's class path has Iceberg's S3FileIO and the AWS SDK's S3 client.
+     */
+    public static RestCatalogServer startOnWarehouse(Path workDirectory, String warehouse,
+            Map<String, String> catalogProperties) throws IOException, InterruptedException {
+        Path directory = Files.createDirectories(workDirectory.toAbsolutePath().normalize());
+        return start(directory, Path.of(requireClasspathProperty()), warehouse, catalogProperties);
+    }
+
+    private static RestCatalogServer start(Path directory, Path serverClasspath, String warehouse,
+            Map<String, String> catalogProperties) throws IOException, InterruptedException {
         Path jars = serverClasspath.toAbsolutePath().normalize();
         requireServerJars(jars);
-        Path directory = Files.createDirectories(workDirectory.toAbsolutePath().normalize());
         Path stdoutLog = directory.resolve("rest-server.stdout.log");
         Path stderrLog = directory.resolve("rest-server.stderr.log");
-        String warehouse = locationOf(Files.createDirectories(directory.resolve("warehouse")));
         int port = freePort();
 
-        ProcessBuilder builder = new ProcessBuilder(
+        List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 // A small server; the test machines are shared.
-                "-Xmx256m",
+                "-Xmx256m"));
+        // The test's own settings of the AWS SDK (S3Proxy wants no flexible checksums), for the server's S3 client.
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("aws."))
+                .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
+        command.addAll(List.of(
                 // The java launcher expands "dir/*" to the directory's jars itself (no shell here).
                 "-cp", jars + "/*",
-                MAIN_CLASS);
+                MAIN_CLASS));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.directory(directory.toFile());
         // Files, not pipes: nobody has to drain the child's output for it to keep running.
         builder.redirectOutput(stdoutLog.toFile());
@@ -99,10 +128,9 @@ public final class RestCatalogServer implements AutoCloseable {
         // ".", lower case (RCKUtils.environmentCatalogConfig).
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(name -> name.startsWith("CATALOG_"));
+        catalogProperties.forEach((name, value) -> environment.put(environmentName(name), value));
         environment.put("CATALOG_URI", "jdbc:sqlite:" + directory.resolve("catalog.db"));
         environment.put("CATALOG_WAREHOUSE", warehouse);
-        // Hadoop's local file system: the server writes the tables' metadata files where any reader can open them.
-        environment.put("CATALOG_IO__IMPL", "org.apache.iceberg.hadoop.HadoopFileIO");
         environment.put("CATALOG_REST_PORT", Integer.toString(port));
         environment.put("CATALOG_JDBC_SCHEMA__VERSION", "V1");
 
@@ -249,6 +277,14 @@ public final class RestCatalogServer implements AutoCloseable {
     private static String locationOf(Path directory) {
         String path = directory.toUri().getRawPath();
         return "file:" + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    }
+
+    /**
+     * The environment variable RESTCatalogServer turns into catalog property {@code name}: {@code s3.path-style-access}
+     * is {@code CATALOG_S3_PATH__STYLE__ACCESS}.
+     */
+    private static String environmentName(String name) {
+        return "CATALOG_" + name.replace("-", "__").replace(".", "_").toUpperCase(Locale.ROOT);
     }
 
     private static File nullDevice() {

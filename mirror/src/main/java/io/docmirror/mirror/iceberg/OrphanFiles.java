@@ -87,7 +87,10 @@ final class OrphanFiles {
         List<String> orphans = new ArrayList<>();
         // The trailing slash: an object store lists by key prefix, and "orders" would take in "orders2" too.
         for (FileInfo file : prefixes.listPrefix(containerLocation + "/")) {
-            if (!reachable.contains(checkedFile(comparable(file.location())))
+            // A key ending in "/" is a folder's placeholder, which some S3-compatible services list (S3Proxy's
+            // file-system store lists each folder so) and no table writes: not a file, and S3Proxy answers its
+            // delete only when the request's idle timeout ends.
+            if (!file.location().endsWith("/") && !reachable.contains(checkedFile(comparable(file.location())))
                     && file.createdAtMillis() < olderThanMillis) {
                 orphans.add(file.location());
             }

@@ -7,6 +7,7 @@ import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorLayout;
 import io.docmirror.layout.MirrorSummary;
+import io.docmirror.layout.MirrorTables;
 import io.docmirror.layout.ObjectStoreOptions;
 import io.docmirror.layout.ReaderLeases;
 import io.docmirror.mirror.MirrorConfig;
@@ -143,6 +144,25 @@ class ObjectStoreWarehouseTest {
         try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirror))) {
             assertThat(IcebergRows.read(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")), "id"))
                     .containsExactly(List.of("o1"));
+        }
+    }
+
+    @Test
+    void takesNoFolderForAnOrphan() {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A"}]}""");
+        sync();
+        // S3Proxy lists each folder as a key ending in "/"; every file is a table's, however young.
+        try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirror));
+                FileIO io = MirrorCatalog.openFileIO(config.catalog().settings(mirror))) {
+            List<Table> tables = catalog.catalog().listTables(MirrorTables.namespace("orders")).stream()
+                    .map(catalog.catalog()::loadTable).toList();
+            assertThat(OrphanFiles.remove(io, MirrorTables.containerLocation("s3://" + BUCKET + "/docmirror",
+                    "orders"), tables, Long.MAX_VALUE)).isZero();
+        }
+        try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(mirror))) {
+            assertThat(IcebergRows.read(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders__items")),
+                    "sku")).containsExactly(List.of("A"));
         }
     }
 
