@@ -69,13 +69,15 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
     static TablesState load(Catalog catalog, ExecutorService planner, String container, FlattenerConfig config,
             boolean rebuilding, DocumentIndex index) {
         TableIdentifier rootIdentifier = MirrorTables.table(container, config.rootTable());
-        if (!catalog.tableExists(rootIdentifier)) {
+        Table root = catalog.tableExists(rootIdentifier) ? catalog.loadTable(rootIdentifier) : null;
+        // A root table without a snapshot holds no commit: a REST catalog creates a batch's new tables before its
+        // commit, and keeps them, empty, when the batch is abandoned.
+        Snapshot snapshot = root == null ? null : root.currentSnapshot();
+        if (snapshot == null) {
             index.unmark();
             index.clear();
             return empty();
         }
-        Table root = catalog.loadTable(rootIdentifier);
-        Snapshot snapshot = root.currentSnapshot();
         Map<String, String> summary = snapshot.summary();
         String schemaLocation = summary.get(MirrorSummary.FLATTENER_SCHEMA);
         String schemaJson = read(root, schemaLocation);

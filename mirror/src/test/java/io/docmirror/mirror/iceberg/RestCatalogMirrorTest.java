@@ -116,6 +116,33 @@ class RestCatalogMirrorTest {
         assertThat(work.resolve("mirror").resolve(CatalogSettings.SQLITE_FILE)).doesNotExist();
     }
 
+    /**
+     * A REST catalog's batch creates its new tables before its commit; an abandoned first batch leaves them empty,
+     * and the mirror opened again starts from no commit, as from no tables.
+     */
+    @Test
+    void aFirstBatchAbandonedLeavesEmptyTablesThatTheNextOpenTakesForNoMirror() {
+        store.createItem("orders", """
+                {"id":"o1","customerId":"c1","total":10,"items":[{"sku":"A"}]}""");
+        try (ContainerTables tables = ContainerTables.open(work.resolve("mirror"), ORDERS,
+                FlattenerConfig.defaults("orders"), config, clock)) {
+            ContainerBatch batch = tables.begin();
+            StoreTesting.changeLog(store, "orders").forEach(batch::add);
+            batch.abort();
+        }
+        try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(work.resolve("mirror")))) {
+            assertThat(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")).currentSnapshot())
+                    .as("the abandoned batch's root table").isNull();
+        }
+
+        sync();
+
+        try (CatalogConnection catalog = MirrorCatalog.open(config.catalog().settings(work.resolve("mirror")))) {
+            assertThat(IcebergRows.read(catalog.catalog().loadTable(TableIdentifier.of("orders", "orders")), "id"))
+                    .containsExactly(List.of("o1"));
+        }
+    }
+
     /** Opens the mirror (a restart each time), reads every change after its checkpoint and commits one batch. */
     private void sync() {
         FeedSync.sync(store, ORDERS, work.resolve("mirror"), FlattenerConfig.defaults("orders"), config, clock);
