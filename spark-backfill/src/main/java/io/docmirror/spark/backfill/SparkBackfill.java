@@ -97,6 +97,7 @@ public final class SparkBackfill {
         if (partsPerRange < 1) {
             throw new IllegalArgumentException("A feed range is cut into at least one part, not " + partsPerRange);
         }
+        long startedAt = System.nanoTime();
         try (HttpStoreClient client = store.client()) {
             ContainerProperties properties = Backfill.requireMirrored(client.readContainer(container));
             try (RemoteSnapshot snapshot = client.createSnapshot(container)) {
@@ -106,8 +107,8 @@ public final class SparkBackfill {
                     rangeLsns.put(range, snapshot.lsn(range));
                     intervals.addAll(snapshot.split(range, partsPerRange));
                 }
-                log.info("Backfilling {} from snapshot {} of {}: {} feed ranges in {} parts", container,
-                        snapshot.id(), store, rangeLsns.size(), intervals.size());
+                log.info("Backfilling {} from snapshot {} of {}: {} feed ranges in {} parts ({} ms)", container,
+                        snapshot.id(), store, rangeLsns.size(), intervals.size(), millisSince(startedAt));
                 ContainerParts parts = reading.apply(new SnapshotParts(store, container, snapshot.id(), intervals));
                 return backfill(properties, parts, rangeLsns);
             }
@@ -116,22 +117,30 @@ public final class SparkBackfill {
 
     private Result backfill(ContainerProperties properties, ContainerParts parts, Map<Integer, Long> rangeLsns) {
         String container = properties.id();
+        long startedAt = System.nanoTime();
         SchemaPlan plan = planSchema(container, parts);
+        long schemaMillis = millisSince(startedAt);
+        startedAt = System.nanoTime();
+        long writeMillis;
+        long commitMillis;
         try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirrorDirectory, properties,
                 flattenerConfig, mirrorConfig, clock)) {
             // What a killed run left goes first, as the daemon's first upkeep would remove it.
             tables.removeOrphanFiles();
             BackfillInParts backfill = tables.beginBackfillInParts(plan);
+            long setupMillis = millisSince(startedAt);
             try {
                 Broadcast<BackfillTarget> target = spark.broadcast(backfill.target());
                 spark.setJobDescription(writingDescription(container, plan.parts()));
                 List<WrittenPart> written = spark.parallelize(starts(plan, allParts(plan.parts())), plan.parts())
                         .map(start -> write(parts, target.value(), start))
                         .collect();
+                writeMillis = millisSince(startedAt) - setupMillis;
                 for (int part = 0; part < written.size(); part++) {
                     backfill.add(part, written.get(part));
                 }
                 backfill.commit(rangeLsns);
+                commitMillis = millisSince(startedAt) - setupMillis - writeMillis;
             } catch (RuntimeException e) {
                 try {
                     backfill.abort();
@@ -140,8 +149,9 @@ public final class SparkBackfill {
                 }
                 throw e;
             }
-            log.info("Backfilled {}: {} documents in {} parts, committed as {}", container, backfill.documents(),
-                    plan.parts(), tables.position());
+            log.info("Backfilled {}: {} documents in {} parts, committed as {}; the schema took {} ms, opening the "
+                    + "tables {} ms, writing {} ms, the commit {} ms", container, backfill.documents(), plan.parts(),
+                    tables.position(), schemaMillis, setupMillis, writeMillis, commitMillis);
             return new Result(container, backfill.documents(), plan.parts(), plan.rounds(), rangeLsns,
                     tables.position());
         }
@@ -151,14 +161,15 @@ public final class SparkBackfill {
     private SchemaPlan planSchema(String container, ContainerParts parts) {
         SchemaPlan plan = new SchemaPlan(flattenerConfig, parts.count());
         while (!plan.settled()) {
+            long startedAt = System.nanoTime();
             List<PartStart> starts = starts(plan, plan.partsToScan());
             spark.setJobDescription("docmirror backfill of " + container + ": the schema, round " + (plan.rounds() + 1)
                     + ", " + starts.size() + " parts");
             plan.scanned(spark.parallelize(starts, starts.size())
                     .map(start -> scan(parts, container, start))
                     .collect());
-            log.info("The schema of {}: round {} scanned {} parts, {} to scan again", container, plan.rounds(),
-                    starts.size(), plan.partsToScan().size());
+            log.info("The schema of {}: round {} scanned {} parts in {} ms, {} to scan again", container,
+                    plan.rounds(), starts.size(), millisSince(startedAt), plan.partsToScan().size());
         }
         return plan;
     }
@@ -169,6 +180,10 @@ public final class SparkBackfill {
      */
     static String writingDescription(String container, int parts) {
         return "docmirror backfill of " + container + ": writing " + parts + " parts";
+    }
+
+    private static long millisSince(long startedAtNanos) {
+        return (System.nanoTime() - startedAtNanos) / 1_000_000;
     }
 
     private static List<PartStart> starts(SchemaPlan plan, List<Integer> parts) {
