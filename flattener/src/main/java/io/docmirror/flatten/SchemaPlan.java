@@ -11,16 +11,17 @@ import static java.util.Objects.requireNonNull;
  * part starts from, exactly the one a single flattener of the whole sequence has there, so that every part can then
  * be flattened on its own into exactly the rows that flattener would make.
  *
- * <p>It works in rounds of {@link SchemaScan}s, each part scanned from the start the plan gives it. A part scanned
- * from its exact start ends at the next part's exact start. Every other part's start is a guess: the last exact
- * start with the schema-changing documents of the parts between replayed on it, which is right unless a document
- * that changed nothing in its part's scan changes the whole sequence's schema (its part saw a path first as a string,
- * say, where the sequence had seen a number). The first round scans every part from an empty schema; each later
- * round scans the parts whose start has changed since their last scan. The first part not yet scanned from its exact
- * start always is next round, so the plan settles within as many rounds as there are parts, and in two or three on
- * containers whose documents look alike.
+ * <p>It works in rounds of {@link SchemaScan}s, each part scanned from the start the plan gives it (a round of
+ * writes, each part flattened from its start, serves as a round of scans too: {@link #endsWhereNextStarts}). A part
+ * scanned from its exact start ends at the next part's exact start. Every other part's start is a guess: the last
+ * exact start with the schema-changing documents of the parts between replayed on it, which is right unless a
+ * document that changed nothing in its part's scan changes the whole sequence's schema (its part saw a path first as
+ * a string, say, where the sequence had seen a number). The first round scans every part from an empty schema; each
+ * later round scans the parts whose start has changed since their last scan. The first part not yet scanned from its
+ * exact start always is next round, so the plan settles within as many rounds as there are parts, and in two or
+ * three on containers whose documents look alike.
  *
- * <p>Holds the schema once per part (as JSON, a few kilobytes to a few megabytes for a container at its column limit)
+ * <p>Holds a few schemas per part (as JSON, a few kilobytes to a few megabytes for a container at its column limit)
  * and the kept documents, a few per column: never the parts' documents.
  */
 public final class SchemaPlan {
@@ -87,13 +88,31 @@ public final class SchemaPlan {
         return starts[part];
     }
 
-    /** The schema the whole sequence ends with, without tallies; add the written parts' tallies to it in order. */
+    /**
+     * The schema the whole sequence ends with, without tallies: exact once {@link #settled}, else the guess the
+     * starts lead to. Add the written parts' tallies to it in order.
+     *
+     * @throws IllegalStateException before the first round
+     */
     public ContainerSchema end() {
-        if (!settled()) {
-            throw new IllegalStateException("The schema plan is not settled: parts " + partsToScan()
-                    + " are to be scanned again");
+        if (rounds == 0) {
+            throw new IllegalStateException("The schema plan has scanned no part yet");
         }
-        return SchemaCodec.fromJson(ends[ends.length - 1], config);
+        int last = ends.length - 1;
+        String end = starts[last].equals(scannedFrom[last]) ? ends[last]
+                : replay(starts[last], kept.get(last).values());
+        return SchemaCodec.fromJson(end, config);
+    }
+
+    /**
+     * Whether a part that was flattened from its start (scanned or written) ended where the plan has the next part
+     * start, or where it has the sequence end for the last part. When every part does, the guessed starts were
+     * exact: a writer may write the parts from the plan's guesses after one round and check this, rather than
+     * scanning until the plan settles.
+     */
+    public boolean endsWhereNextStarts(int part, String end) {
+        String next = part + 1 < starts.length ? starts[part + 1] : SchemaCodec.structureToJson(end());
+        return next.equals(end);
     }
 
     /**

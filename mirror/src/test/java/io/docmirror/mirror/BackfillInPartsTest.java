@@ -81,7 +81,8 @@ class BackfillInPartsTest {
         Map<Integer, Long> rangeLsns = backfillInParts(inParts, 3, 3);
 
         SameTables.assertSame(inParts, single, CONTAINER);
-        assertThat(MirrorSql.query(inParts, CONTAINER, "SELECT count(*) FROM docs")).containsExactly(List.of(documents));
+        assertThat(MirrorSql.query(inParts, CONTAINER, "SELECT count(*) FROM docs"))
+                .containsExactly(List.of(documents));
 
         // The hand-over: the change feed goes on from each range's snapshot LSN, so both mirrors stream on alike.
         assertThat(rangeLsns).containsOnlyKeys(0, 1, 2, 3);
@@ -134,6 +135,34 @@ class BackfillInPartsTest {
         assertThat(MirrorFiles.parquetFiles(mirror, CONTAINER)).as("files of the abandoned backfill").isEmpty();
     }
 
+    @Test
+    void partsWrittenFromAGuessedPlanFitOnlyWhereTheGuessWasRightAndTheRestLeaveNothing() throws Exception {
+        Path mirror = work.resolve("mirror");
+        List<List<ChangeEvent>> parts = new ArrayList<>();
+        snapshot(3, parts);
+        SchemaPlan plan = new SchemaPlan(FLATTENER, parts.size());
+        scanRound(plan, parts);
+        assertThat(plan.settled()).isFalse();
+        try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirror, store.readContainer(CONTAINER),
+                FLATTENER, CONFIG, clock)) {
+            BackfillInParts backfill = tables.beginBackfillInParts(plan);
+            List<WrittenPart> written = new ArrayList<>();
+            for (int part = 0; part < parts.size(); part++) {
+                written.add(write(backfill.target(), backfill.startOf(part), parts.get(part), true));
+            }
+            // Part 0 starts from the empty schema, exactly; some later guess is wrong on these documents.
+            assertThat(backfill.fits(0, written.get(0))).isTrue();
+            int misfits = 0;
+            for (int part = 0; part < parts.size(); part++) {
+                misfits += backfill.fits(part, written.get(part)) ? 0 : 1;
+            }
+            assertThat(misfits).isPositive();
+            written.forEach(backfill::discard);
+            backfill.abort();
+        }
+        assertThat(MirrorFiles.parquetFiles(mirror, CONTAINER)).as("files of the discarded parts").isEmpty();
+    }
+
     /**
      * Backfills the container into {@code mirror}, each feed range cut into {@code cuts} parts; the ranges' LSNs.
      * Asserts that its schema plan took at least {@code rounds} rounds.
@@ -183,25 +212,34 @@ class BackfillInPartsTest {
         return rangeLsns;
     }
 
-    /** The schema plan's rounds of scans, each part's result sent back as an executor's would be. */
+    /** The schema plan's rounds of scans until it settles. */
     private static SchemaPlan plan(List<List<ChangeEvent>> parts) throws Exception {
         SchemaPlan plan = new SchemaPlan(FLATTENER, parts.size());
         while (!plan.settled()) {
-            List<SchemaScan.Result> results = new ArrayList<>();
-            for (int part : plan.partsToScan()) {
-                SchemaScan scan = new SchemaScan(travel(plan.startOf(part)), FLATTENER);
-                for (ChangeEvent item : parts.get(part)) {
-                    scan.add(CONTAINER, item.partitionKey().toString(), item.lsn(), item.documentJson().orElseThrow());
-                }
-                results.add(travel(scan.result()));
-            }
-            plan.scanned(results);
+            scanRound(plan, parts);
         }
         return plan;
     }
 
+    /** One round of the plan's scans, each part's result sent back as an executor's would be. */
+    private static void scanRound(SchemaPlan plan, List<List<ChangeEvent>> parts) throws Exception {
+        List<SchemaScan.Result> results = new ArrayList<>();
+        for (int part : plan.partsToScan()) {
+            SchemaScan scan = new SchemaScan(travel(plan.startOf(part)), FLATTENER);
+            for (ChangeEvent item : parts.get(part)) {
+                scan.add(CONTAINER, item.partitionKey().toString(), item.lsn(), item.documentJson().orElseThrow());
+            }
+            results.add(travel(scan.result()));
+        }
+        plan.scanned(results);
+    }
+
     private static WrittenPart write(BackfillTarget target, String start, List<ChangeEvent> part) {
-        try (PartWriter writer = new PartWriter(target, start)) {
+        return write(target, start, part, false);
+    }
+
+    private static WrittenPart write(BackfillTarget target, String start, List<ChangeEvent> part, boolean guessed) {
+        try (PartWriter writer = new PartWriter(target, start, guessed)) {
             part.forEach(writer::add);
             return writer.finish();
         }

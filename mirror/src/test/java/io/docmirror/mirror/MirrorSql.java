@@ -11,6 +11,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -70,7 +71,9 @@ final class MirrorSql implements AutoCloseable {
                 List<Object> row = new ArrayList<>();
                 for (int column = 1; column <= meta.getColumnCount(); column++) {
                     Object value = result.getObject(column);
-                    row.add(value instanceof java.sql.Array array ? java.util.Arrays.asList((Object[]) array.getArray()) : value);
+                    // An array's elements may be null, which List.of refuses.
+                    row.add(value instanceof java.sql.Array array ? Arrays.asList((Object[]) array.getArray())
+                            : value);
                 }
                 rows.add(row);
             }

@@ -24,8 +24,11 @@ import static java.util.Objects.requireNonNull;
  * <p>The parts are the container's documents in the order a single-machine backfill reads them, cut anywhere. The
  * schema comes first, from rounds of scans of the parts ({@link SchemaPlan}): the batch opens every table with its
  * final schema ({@link #target}), each part is written from the schema it starts from ({@link PartWriter}), and the
- * parts come back in order ({@link #add}), each checked to end where the next starts, their tallies added up. The commit then makes every table, the flattener's schema and the feed's start one
- * catalog commit: readers see the old mirror (or none) until then, and a backfill abandoned midway leaves nothing.
+ * parts come back in order ({@link #add}), each checked to end where the next starts, their tallies added up. The
+ * plan may be a guess (after one round of scans): when a part does not {@link #fits fit}, the backfill is abandoned
+ * and its parts written again once the plan has learned from them. The commit then makes every table, the
+ * flattener's schema and the feed's start one catalog commit: readers see the old mirror (or none) until then, and a
+ * backfill abandoned midway leaves nothing.
  */
 public final class BackfillInParts {
     private final String container;
@@ -67,11 +70,21 @@ public final class BackfillInParts {
     }
 
     /**
+     * Whether the part was written whole and ended where the next part starts (where the schema ends, for the last):
+     * always, when the parts were written from a settled plan; a part written from a start the plan only guessed may
+     * not, and then it and the parts after it are written again ({@link #discard}).
+     */
+    public boolean fits(int part, WrittenPart written) {
+        String ended = SchemaCodec.structureToJson(SchemaCodec.fromJson(written.schema(), schema.config()));
+        return written.complete() && plan.endsWhereNextStarts(part, ended);
+    }
+
+    /**
      * Takes the next part, in order.
      *
      * @throws IllegalArgumentException when the part is not the next one
-     * @throws MirrorException with {@code INTERNAL_ERROR} when the part ended with another schema than the next part
-     *     starts from: its writer was given another start, or other documents, than the plan
+     * @throws MirrorException with {@code INTERNAL_ERROR} when the part does not {@link #fits fit}: its writer was
+     *     given another start, or other documents, than the plan
      */
     public void add(int part, WrittenPart written) {
         requireNonNull(written, "written is null");
@@ -79,16 +92,20 @@ public final class BackfillInParts {
             throw new IllegalArgumentException("The parts of the backfill of " + container + " are taken in order: "
                     + "part " + added + " is next, not part " + part);
         }
-        ContainerSchema ended = SchemaCodec.fromJson(written.schema(), schema.config());
-        String expected = part + 1 < plan.parts() ? plan.startOf(part + 1) : SchemaCodec.structureToJson(schema);
-        if (!SchemaCodec.structureToJson(ended).equals(expected)) {
+        if (!fits(part, written)) {
             throw new MirrorException(MirrorErrorCode.INTERNAL_ERROR, "Part " + part + " of the backfill of "
                     + container + " ended with another schema than the next part starts from: its documents are not "
                     + "the ones the schema plan scanned, or not in the same order");
         }
-        schema.addTallies(ended);
+        schema.addTallies(SchemaCodec.fromJson(written.schema(), schema.config()));
         batch.writer().addWritten(written.files(), written.events(), written.lastEventTs());
         added++;
+    }
+
+    /** Removes the data files of a written part that will not be added (one written from a wrong guess). */
+    public void discard(WrittenPart written) {
+        written.files().forEach((table, files) -> files.forEach(file ->
+                target.table(table).io().deleteFile(file.location())));
     }
 
     /**

@@ -247,15 +247,16 @@ public final class ContainerTables implements MirrorTarget {
 
     /**
      * Starts a backfill over the tables (see {@link #openForReplacingBackfill}, whether they hold a mirror or not)
-     * whose parts are written elsewhere, from the starts and to the schema that {@code plan} settled on.
+     * whose parts are written elsewhere, from the starts and to the schema that {@code plan} has (settled, or a
+     * guess that {@link BackfillInParts#fits} checks).
      *
-     * @throws IllegalStateException when the plan is not settled
+     * @throws IllegalStateException when the plan has scanned no part yet
      * @throws IllegalArgumentException when the plan was made under another flattener configuration
      */
     public BackfillInParts beginBackfillInParts(SchemaPlan plan) {
-        if (!plan.settled()) {
-            throw new IllegalStateException("Cannot backfill " + container() + " in parts: the schema plan has parts "
-                    + plan.partsToScan() + " to scan again");
+        if (plan.rounds() == 0) {
+            throw new IllegalStateException("Cannot backfill " + container() + " in parts: the schema plan has "
+                    + "scanned no part yet");
         }
         if (!plan.config().equals(resources.flattenerConfig())) {
             throw new IllegalArgumentException("Cannot backfill " + container() + " in parts: its schema was decided "

@@ -5,12 +5,15 @@ import io.docmirror.flatten.FlattenResult;
 import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.SchemaScan;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.ScratchDirectory;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.DataFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +31,8 @@ import java.util.Map;
  * <p>A writer that is closed before {@link #finish} removes every file it wrote.
  */
 public final class PartWriter implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PartWriter.class);
+
     private final BackfillTarget target;
     private final String container;
     private final Flattener flattener;
@@ -38,15 +43,25 @@ public final class PartWriter implements AutoCloseable {
     private final ScratchDirectory scratch;
     private final DuckDbWriters writers;
     private final EncoderThreads encoders;
+    /** The documents that changed the schema, as a scan keeps them. */
+    private final List<SchemaScan.Kept> kept = new ArrayList<>();
     private long events;
     private long lastEventTs;
+    /** Whether the part's start is a guess of the schema plan: a value its columns cannot hold is then no error. */
+    private final boolean startGuessed;
+    /** Why the part cannot be written from its guessed start; null while it can. */
+    private RuntimeException unwritable;
     private boolean finished;
 
     /**
-     * @param startSchema the schema the part starts from, without tallies ({@code SchemaReplay.startOf})
+     * @param startSchema the schema the part starts from, without tallies ({@code SchemaPlan.startOf})
+     * @param startGuessed whether that start is a guess of a plan not settled yet: the part is then written as far
+     *     as its guessed columns hold its values, and otherwise only flattened, for what it tells the plan
+     *     ({@link WrittenPart#complete})
      */
-    public PartWriter(BackfillTarget target, String startSchema) {
+    public PartWriter(BackfillTarget target, String startSchema, boolean startGuessed) {
         this.target = target;
+        this.startGuessed = startGuessed;
         this.container = target.container();
         ContainerSchema end = SchemaCodec.fromJson(target.schema());
         this.flattener = new Flattener(SchemaCodec.fromJson(startSchema, end.config()));
@@ -84,11 +99,26 @@ public final class PartWriter implements AutoCloseable {
             throw new IllegalArgumentException("A backfill of " + container + " takes documents, not deletes: "
                     + document.id() + " at LSN " + document.lsn());
         }
-        events++;
         lastEventTs = Math.max(lastEventTs, document.ts());
         String partitionKey = document.partitionKey().toString();
         byte[] json = document.documentJson().orElseThrow();
+        long walks = flattener.changingWalks();
         FlattenedVersion version = FlattenedVersion.of(flattener, container, document, partitionKey, json);
+        if (flattener.changingWalks() != walks) {
+            kept.add(new SchemaScan.Kept(events, container, partitionKey, document.lsn(), json));
+        }
+        events++;
+        if (unwritable != null) {
+            return;
+        }
+        try {
+            write(document, partitionKey, json, version);
+        } catch (RuntimeException e) {
+            giveUpWriting(e);
+        }
+    }
+
+    private void write(ChangeEvent document, String partitionKey, byte[] json, FlattenedVersion version) {
         history.write(LogTables.history(history.newRecord(), document, partitionKey, version.documentTs(), json));
         if (version.deadLetter() != null) {
             deadLetters.write(LogTables.deadLetter(deadLetters.newRecord(), version.deadLetter()));
@@ -101,17 +131,60 @@ public final class PartWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * A part written from a guessed start whose values its guessed columns cannot hold: the guess was wrong, so the
+     * part goes on being flattened only, its files removed. From an exact start that is a failure, thrown.
+     */
+    private void giveUpWriting(RuntimeException failure) {
+        if (!startGuessed) {
+            throw failure;
+        }
+        log.info("A part of the backfill of {} cannot be written from the start the schema plan guessed ({}); it is "
+                + "flattened only, and written again from its exact start", container, failure.getMessage());
+        unwritable = failure;
+        List<RuntimeException> failures = new ArrayList<>();
+        removeFiles(failures);
+        failures.forEach(cleanup -> log.warn("Cannot remove a file of a part of the backfill of {} written from a "
+                + "wrong guess; it is an orphan the next upkeep removes", container, cleanup));
+    }
+
     /** Closes the part's files: what {@link BackfillInParts#add} takes. */
     public WrittenPart finish() {
         Map<String, List<DataFile>> written = new LinkedHashMap<>();
-        tables.forEach((name, files) -> {
-            files.roll();
-            if (!files.added().isEmpty()) {
-                written.put(name, files.added());
+        if (unwritable == null) {
+            try {
+                tables.forEach((name, files) -> {
+                    files.roll();
+                    if (!files.added().isEmpty()) {
+                        written.put(name, files.added());
+                    }
+                });
+            } catch (RuntimeException e) {
+                giveUpWriting(e);
+                written.clear();
             }
-        });
+        }
         finished = true;
-        return new WrittenPart(written, SchemaCodec.toJson(flattener.schema()), events, lastEventTs);
+        return new WrittenPart(written, SchemaCodec.toJson(flattener.schema()), kept, events, lastEventTs,
+                unwritable == null);
+    }
+
+    /** Closes and removes every file the writer wrote, adding what fails to {@code failures}. */
+    private void removeFiles(List<RuntimeException> failures) {
+        tables.forEach((name, files) -> {
+            try {
+                files.abandon();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+            files.written().forEach(location -> {
+                try {
+                    target.table(name).io().deleteFile(location);
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+        });
     }
 
     /** Releases the writer's threads and scratch space; before {@link #finish}, removes every file it wrote. */
@@ -119,20 +192,7 @@ public final class PartWriter implements AutoCloseable {
     public void close() {
         List<RuntimeException> failures = new ArrayList<>();
         if (!finished) {
-            tables.forEach((name, files) -> {
-                try {
-                    files.abandon();
-                } catch (RuntimeException e) {
-                    failures.add(e);
-                }
-                files.written().forEach(location -> {
-                    try {
-                        target.table(name).io().deleteFile(location);
-                    } catch (RuntimeException e) {
-                        failures.add(e);
-                    }
-                });
-            });
+            removeFiles(failures);
         }
         for (AutoCloseable resource : List.<AutoCloseable>of(encoders, writers, scratch::remove)) {
             try {

@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
@@ -37,10 +38,11 @@ import static java.util.Objects.requireNonNull;
  * {@code docmirror mirror run} streams on from the snapshot with no gap and no duplicate.
  *
  * <p>The driver asks the store to hold one snapshot of the container and cuts each feed range into parts. The
- * executors then work part by part, in two stages: they scan the parts for the schema, in rounds, until the driver's
- * {@link SchemaPlan} knows the exact schema each part starts from (the schema a single flattener of the whole
- * container has there); and they write each part's data files, from its start, into the tables' storage
- * ({@link PartWriter}). The driver, which holds the container's mirror directory and its lock, commits every part in
+ * executors then work part by part, in two stages: they scan the parts for the schema, so that the driver's
+ * {@link SchemaPlan} knows (or, after one round, guesses) the schema each part starts from, the schema a single
+ * flattener of the whole container has there; and they write each part's data files, from its start, into the
+ * tables' storage ({@link PartWriter}). A write from a wrong guess is found out, discarded, and done again once the
+ * plan has settled. The driver, which holds the container's mirror directory and its lock, commits every part in
  * one batch ({@link BackfillInParts}): until then readers see the mirror as it was, and a job that fails or is
  * killed leaves it so. A task that fails removes what it wrote; what a killed executor or driver leaves is removed as
  * an orphan by the next run or the daemon's upkeep.
@@ -97,7 +99,6 @@ public final class SparkBackfill {
         if (partsPerRange < 1) {
             throw new IllegalArgumentException("A feed range is cut into at least one part, not " + partsPerRange);
         }
-        long startedAt = System.nanoTime();
         try (HttpStoreClient client = store.client()) {
             ContainerProperties properties = Backfill.requireMirrored(client.readContainer(container));
             try (RemoteSnapshot snapshot = client.createSnapshot(container)) {
@@ -107,40 +108,68 @@ public final class SparkBackfill {
                     rangeLsns.put(range, snapshot.lsn(range));
                     intervals.addAll(snapshot.split(range, partsPerRange));
                 }
-                log.info("Backfilling {} from snapshot {} of {}: {} feed ranges in {} parts ({} ms)", container,
-                        snapshot.id(), store, rangeLsns.size(), intervals.size(), millisSince(startedAt));
+                log.info("Backfilling {} from snapshot {} of {}: {} feed ranges in {} parts", container,
+                        snapshot.id(), store, rangeLsns.size(), intervals.size());
                 ContainerParts parts = reading.apply(new SnapshotParts(store, container, snapshot.id(), intervals));
                 return backfill(properties, parts, rangeLsns);
             }
         }
     }
 
+    /**
+     * One round of scans, then rounds of writes from the plan's starts: after one round the starts are guesses,
+     * exact for containers whose documents look alike, and the write checks them ({@link BackfillInParts#fits}).
+     * When a guess was wrong, the write is discarded, the plan learns from it as from a round of scans, and scans
+     * until it settles; the next write is then exact.
+     */
     private Result backfill(ContainerProperties properties, ContainerParts parts, Map<Integer, Long> rangeLsns) {
         String container = properties.id();
-        long startedAt = System.nanoTime();
-        SchemaPlan plan = planSchema(container, parts);
-        long schemaMillis = millisSince(startedAt);
-        startedAt = System.nanoTime();
-        long writeMillis;
-        long commitMillis;
+        SchemaPlan plan = new SchemaPlan(flattenerConfig, parts.count());
+        scan(container, parts, plan);
+        while (true) {
+            Result result = write(properties, parts, plan, rangeLsns);
+            if (result != null) {
+                return result;
+            }
+            while (!plan.settled()) {
+                scan(container, parts, plan);
+            }
+        }
+    }
+
+    /** Writes every part from the plan's starts and commits them; null when a start was a wrong guess. */
+    private Result write(ContainerProperties properties, ContainerParts parts, SchemaPlan plan,
+            Map<Integer, Long> rangeLsns) {
+        String container = properties.id();
         try (ContainerTables tables = ContainerTables.openForReplacingBackfill(mirrorDirectory, properties,
                 flattenerConfig, mirrorConfig, clock)) {
             // What a killed run left goes first, as the daemon's first upkeep would remove it.
             tables.removeOrphanFiles();
             BackfillInParts backfill = tables.beginBackfillInParts(plan);
-            long setupMillis = millisSince(startedAt);
             try {
                 Broadcast<BackfillTarget> target = spark.broadcast(backfill.target());
                 spark.setJobDescription(writingDescription(container, plan.parts()));
+                long started = System.nanoTime();
+                boolean guessed = !plan.settled();
                 List<WrittenPart> written = spark.parallelize(starts(plan, allParts(plan.parts())), plan.parts())
-                        .map(start -> write(parts, target.value(), start))
+                        .map(start -> write(parts, target.value(), start, guessed))
                         .collect();
-                writeMillis = millisSince(startedAt) - setupMillis;
+                log.info("Wrote the {} parts of {} in {} s", plan.parts(), container, seconds(started));
+                int wrong = guessed ? firstMisfit(backfill, written) : -1;
+                if (wrong >= 0) {
+                    log.info("Part {} of {} ended elsewhere than the schema plan guessed part {} starts: the parts "
+                            + "are written again once the plan has settled", wrong, container, wrong + 1);
+                    List<SchemaScan.Result> learned = new ArrayList<>();
+                    plan.partsToScan().forEach(part -> learned.add(written.get(part).asScan()));
+                    written.forEach(backfill::discard);
+                    backfill.abort();
+                    plan.scanned(learned);
+                    return null;
+                }
                 for (int part = 0; part < written.size(); part++) {
                     backfill.add(part, written.get(part));
                 }
                 backfill.commit(rangeLsns);
-                commitMillis = millisSince(startedAt) - setupMillis - writeMillis;
             } catch (RuntimeException e) {
                 try {
                     backfill.abort();
@@ -149,29 +178,38 @@ public final class SparkBackfill {
                 }
                 throw e;
             }
-            log.info("Backfilled {}: {} documents in {} parts, committed as {}; the schema took {} ms, opening the "
-                    + "tables {} ms, writing {} ms, the commit {} ms", container, backfill.documents(), plan.parts(),
-                    tables.position(), schemaMillis, setupMillis, writeMillis, commitMillis);
+            log.info("Backfilled {}: {} documents in {} parts, committed as {}", container, backfill.documents(),
+                    plan.parts(), tables.position());
             return new Result(container, backfill.documents(), plan.parts(), plan.rounds(), rangeLsns,
                     tables.position());
         }
     }
 
-    /** Rounds of scans of the parts, on the executors, until the plan knows each part's exact start. */
-    private SchemaPlan planSchema(String container, ContainerParts parts) {
-        SchemaPlan plan = new SchemaPlan(flattenerConfig, parts.count());
-        while (!plan.settled()) {
-            long startedAt = System.nanoTime();
-            List<PartStart> starts = starts(plan, plan.partsToScan());
-            spark.setJobDescription("docmirror backfill of " + container + ": the schema, round " + (plan.rounds() + 1)
-                    + ", " + starts.size() + " parts");
-            plan.scanned(spark.parallelize(starts, starts.size())
-                    .map(start -> scan(parts, container, start))
-                    .collect());
-            log.info("The schema of {}: round {} scanned {} parts in {} ms, {} to scan again", container,
-                    plan.rounds(), starts.size(), millisSince(startedAt), plan.partsToScan().size());
+    /** The first part that does not end where the next starts; -1 when all do. */
+    private static int firstMisfit(BackfillInParts backfill, List<WrittenPart> written) {
+        for (int part = 0; part < written.size(); part++) {
+            if (!backfill.fits(part, written.get(part))) {
+                return part;
+            }
         }
-        return plan;
+        return -1;
+    }
+
+    /** One round of scans of the parts whose start changed, on the executors. */
+    private void scan(String container, ContainerParts parts, SchemaPlan plan) {
+        List<PartStart> starts = starts(plan, plan.partsToScan());
+        spark.setJobDescription("docmirror backfill of " + container + ": the schema, round " + (plan.rounds() + 1)
+                + ", " + starts.size() + " parts");
+        long started = System.nanoTime();
+        plan.scanned(spark.parallelize(starts, starts.size())
+                .map(start -> scan(parts, container, start))
+                .collect());
+        log.info("The schema of {}: round {} scanned {} parts in {} s, {} to scan again", container, plan.rounds(),
+                starts.size(), seconds(started), plan.partsToScan().size());
+    }
+
+    private static String seconds(long startedNanos) {
+        return String.format(Locale.ROOT, "%.1f", (System.nanoTime() - startedNanos) / 1e9);
     }
 
     /**
@@ -180,10 +218,6 @@ public final class SparkBackfill {
      */
     static String writingDescription(String container, int parts) {
         return "docmirror backfill of " + container + ": writing " + parts + " parts";
-    }
-
-    private static long millisSince(long startedAtNanos) {
-        return (System.nanoTime() - startedAtNanos) / 1_000_000;
     }
 
     private static List<PartStart> starts(SchemaPlan plan, List<Integer> parts) {
@@ -207,8 +241,8 @@ public final class SparkBackfill {
     }
 
     /** On an executor: the part's data files, written from its start. */
-    private static WrittenPart write(ContainerParts parts, BackfillTarget target, PartStart start) {
-        try (PartWriter writer = new PartWriter(target, start.start())) {
+    private static WrittenPart write(ContainerParts parts, BackfillTarget target, PartStart start, boolean guessed) {
+        try (PartWriter writer = new PartWriter(target, start.start(), guessed)) {
             parts.read(start.part(), writer::add);
             return writer.finish();
         }
