@@ -2,18 +2,13 @@ package io.docmirror.bench;
 
 import io.docmirror.demo.DemoDataset;
 import io.docmirror.flatten.FlattenerConfig;
-import io.docmirror.layout.CatalogPointers;
 import io.docmirror.layout.MirrorLayout;
-import io.docmirror.layout.MirrorProperties;
-import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
-import org.apache.iceberg.Table;
 
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -28,7 +23,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -72,13 +66,7 @@ public final class BackfillBenchmark {
     public static Result run(int orders, Path work, MirrorConfig config, PrintStream out) throws Exception {
         DemoDataset dataset = new DemoDataset(orders);
         Path data = work.resolve("backfill-bench-data");
-        Path jsonLines = work.resolve("orders.jsonl");
-        try (OutputStream file = Files.newOutputStream(jsonLines)) {
-            for (int index = 0; index < orders; index++) {
-                file.write(dataset.generator().order(index, dataset.placedAt(index)));
-                file.write('\n');
-            }
-        }
+        Path jsonLines = OrdersJsonLines.write(dataset, work.resolve("orders.jsonl"));
         out.printf(Locale.ROOT, "%,d orders, %.0f MB of JSON Lines%n", orders, Files.size(jsonLines) / 1e6);
 
         Result result;
@@ -87,49 +75,31 @@ public final class BackfillBenchmark {
             dataset.load(store, done -> { });
             System.gc();
             HeapSampler heap = HeapSampler.start();
-            long startedAt = System.nanoTime();
-            long cpuAtStart = processCpuNanos();
+            Stopwatch backfilling = Stopwatch.start();
             Backfill.Result backfill = new Backfill(store, MirrorLayout.mirrorDirectory(data), config,
                     FlattenerConfig.defaults(DemoDataset.CONTAINER), Clock.systemUTC())
                     .run(DemoDataset.CONTAINER, Backfill.Listener.NONE);
-            double backfillSeconds = (System.nanoTime() - startedAt) / 1e9;
-            double backfillCpuSeconds = (processCpuNanos() - cpuAtStart) / 1e9;
+            Stopwatch.Lap backfilled = backfilling.lap();
+            double backfillSeconds = backfilled.seconds();
+            double backfillCpuSeconds = backfilled.cpuSeconds();
             heap.stop();
-            long rows = 0;
-            long bytes = 0;
-            long historyBytes = 0;
             out.printf(Locale.ROOT, "backfill: %,d documents in %.1f s (%,.0f docs/s), %.1f s of CPU; peak heap %,d MB "
                             + "(%,d MB live after a collection)%n", backfill.items(), backfillSeconds,
                     backfill.items() / backfillSeconds, backfillCpuSeconds, heap.peak() >> 20,
                     heap.peakLive() >> 20);
-            // Every table of the container: root, child tables, history and dead letters.
-            for (Table table : CatalogPointers.read(MirrorLayout.mirrorDirectory(data))
-                    .tables(MirrorTables.namespace(DemoDataset.CONTAINER)).values()) {
-                Map<String, String> summary = table.currentSnapshot().summary();
-                long tableRows = Long.parseLong(summary.getOrDefault("total-records", "0"));
-                long tableBytes = Long.parseLong(summary.getOrDefault("total-files-size", "0"));
-                rows += tableRows;
-                bytes += tableBytes;
-                if (table.properties().get(MirrorProperties.TABLE_ROLE).equals(MirrorProperties.HISTORY)) {
-                    historyBytes += tableBytes;
-                }
-                out.printf(Locale.ROOT, "  table %s: %,d rows, %d columns, %s files, %,.1f MB%n", table.name(),
-                        tableRows, table.schema().columns().size(), summary.getOrDefault("total-data-files", "0"),
-                        tableBytes / 1e6);
-            }
-            out.printf(Locale.ROOT, "  all data files %,.0f MB (the history %.0f%%)%n", bytes / 1e6,
-                    100.0 * historyBytes / bytes);
+            MirroredTables tables = MirroredTables.read(MirrorLayout.mirrorDirectory(data), DemoDataset.CONTAINER,
+                    out);
 
             Path duckDbFile = work.resolve("duckdb-orders.parquet");
-            startedAt = System.nanoTime();
-            cpuAtStart = processCpuNanos();
+            Stopwatch converting = Stopwatch.start();
             long duckDbRows;
             try (Connection duckDb = DriverManager.getConnection("jdbc:duckdb:");
                     Statement statement = duckDb.createStatement()) {
                 statement.execute("COPY (SELECT * FROM read_json_auto('" + jsonLines + "')) TO '" + duckDbFile
                         + "' (FORMAT parquet)");
-                double duckDbSeconds = (System.nanoTime() - startedAt) / 1e9;
-                double duckDbCpuSeconds = (processCpuNanos() - cpuAtStart) / 1e9;
+                Stopwatch.Lap converted = converting.lap();
+                double duckDbSeconds = converted.seconds();
+                double duckDbCpuSeconds = converted.cpuSeconds();
                 try (ResultSet count = statement.executeQuery("SELECT count(*) FROM '" + duckDbFile + "'")) {
                     count.next();
                     duckDbRows = count.getLong(1);
@@ -139,8 +109,8 @@ public final class BackfillBenchmark {
                         duckDbRows, duckDbSeconds, orders / duckDbSeconds, duckDbCpuSeconds,
                         Files.size(duckDbFile) / 1e6);
                 result = new Result(backfill.items(), backfillSeconds, backfillCpuSeconds, duckDbSeconds,
-                        duckDbCpuSeconds, rows, bytes, historyBytes, duckDbRows, Files.size(duckDbFile), heap.peak(),
-                        heap.peakLive());
+                        duckDbCpuSeconds, tables.totalRows(), tables.bytes(), tables.historyBytes(), duckDbRows,
+                        Files.size(duckDbFile), heap.peak(), heap.peakLive());
             }
             // The path README gives users, `import` then `mirror sync`: on an empty mirror a long change feed is
             // loaded from a snapshot (mirror.initial-load.snapshot-above-events), and a sync compacts when due.
@@ -166,22 +136,16 @@ public final class BackfillBenchmark {
     /** Times one {@code FeedMirror.sync} of the store into an empty mirror; returns its seconds. */
     private static double firstSync(EmbeddedStore store, Path mirrorDirectory, MirrorConfig config, PrintStream out,
             String what) {
-        long startedAt = System.nanoTime();
-        long cpuAtStart = processCpuNanos();
-        FeedMirror.SyncResult synced;
+        Stopwatch syncing = Stopwatch.start();
+        FeedMirror.SyncResult result;
         try (FeedMirror mirror = new FeedMirror(store, mirrorDirectory, config, FlattenerConfig::defaults,
                 Clock.systemUTC())) {
-            synced = mirror.sync();
+            result = mirror.sync();
         }
-        double seconds = (System.nanoTime() - startedAt) / 1e9;
-        out.printf(Locale.ROOT, "%s: %s in %.1f s, %.1f s of CPU%n", what, synced.describe(), seconds,
-                (processCpuNanos() - cpuAtStart) / 1e9);
-        return seconds;
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        Stopwatch.Lap synced = syncing.lap();
+        out.printf(Locale.ROOT, "%s: %s in %.1f s, %.1f s of CPU%n", what, result.describe(), synced.seconds(),
+                synced.cpuSeconds());
+        return synced.seconds();
     }
 
     /**

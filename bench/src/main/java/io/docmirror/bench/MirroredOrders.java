@@ -11,10 +11,8 @@ import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreConfig;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -41,12 +39,7 @@ record MirroredOrders(Path dataDirectory, Path jsonLines, int orders, int update
             updated = update(store, dataset, updatedShare);
             mirror(store, dataDirectory);
         }
-        try (OutputStream file = Files.newOutputStream(jsonLines)) {
-            for (int index = 0; index < orders; index++) {
-                file.write(dataset.generator().order(index, dataset.placedAt(index)));
-                file.write('\n');
-            }
-        }
+        OrdersJsonLines.write(dataset, jsonLines);
         out.printf(Locale.ROOT, "Loaded and mirrored %,d orders, then updated and mirrored %,d of them (%.0f s)%n",
                 orders, updated, (System.nanoTime() - startedAt) / 1e9);
         return new MirroredOrders(dataDirectory, jsonLines, orders, updated);

@@ -121,6 +121,16 @@ class BenchmarkSmokeTest {
     }
 
     @Test
+    void sparkBackfillBenchmarkRuns() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        // It checks each mirror's tables itself, and throws when one holds other rows than the single machine's.
+        SparkBackfillBenchmark.run(300, work, 2, new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Spark backfill local[1]: 300 documents",
+                "Spark backfill local[2]: 300 documents", "root.parquet: 300 rows", "history.parquet: 300 rows");
+    }
+
+    @Test
     void backfillBenchmarkRuns() throws Exception {
         BackfillBenchmark.Result result = BackfillBenchmark.run(500, work, new PrintStream(new ByteArrayOutputStream(),
                 true, StandardCharsets.UTF_8));
