@@ -75,8 +75,12 @@ public final class BackfillInParts {
      * not, and then it and the parts after it are written again ({@link #discard}).
      */
     public boolean fits(int part, WrittenPart written) {
-        String ended = SchemaCodec.structureToJson(SchemaCodec.fromJson(written.schema(), schema.config()));
-        return written.complete() && plan.endsWhereNextStarts(part, ended);
+        return fits(part, written, SchemaCodec.fromJson(written.schema(), schema.config()));
+    }
+
+    /** {@link #fits(int, WrittenPart)}, given the schema the part ended with, read once by the caller. */
+    private boolean fits(int part, WrittenPart written, ContainerSchema ended) {
+        return written.complete() && plan.endsWhereNextStarts(part, SchemaCodec.structureToJson(ended));
     }
 
     /**
@@ -92,12 +96,13 @@ public final class BackfillInParts {
             throw new IllegalArgumentException("The parts of the backfill of " + container + " are taken in order: "
                     + "part " + added + " is next, not part " + part);
         }
-        if (!fits(part, written)) {
+        ContainerSchema ended = SchemaCodec.fromJson(written.schema(), schema.config());
+        if (!fits(part, written, ended)) {
             throw new MirrorException(MirrorErrorCode.INTERNAL_ERROR, "Part " + part + " of the backfill of "
                     + container + " ended with another schema than the next part starts from: its documents are not "
                     + "the ones the schema plan scanned, or not in the same order");
         }
-        schema.addTallies(SchemaCodec.fromJson(written.schema(), schema.config()));
+        schema.addTallies(ended);
         batch.writer().addWritten(written.files(), written.events(), written.lastEventTs());
         added++;
     }
