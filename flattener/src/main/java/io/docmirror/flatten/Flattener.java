@@ -59,6 +59,20 @@ public final class Flattener {
         return withoutChanges.isPresent() ? withoutChanges.get() : walkChangingSchema(document);
     }
 
+    /**
+     * Flattens one document version as the schema stands, changing nothing it decides: empty when the document needs
+     * a walk that may change the schema (a column to add or widen, a number or structure to learn) or breaks a
+     * system property rule, which {@link #flatten} then settles. A scaled-out mirror's writers flatten this way
+     * against the schema one decider keeps, and hand it the documents that come back empty. Conflicts and overflows
+     * of a document that fits are counted, as {@link #flatten} counts them.
+     *
+     * @throws FlattenException if flattening fails part way; its message names the document and the JSON path
+     */
+    public Optional<FlattenResult> flattenWithinSchema(SourceDocument document) {
+        requireNonNull(document, "document is null");
+        return walk(document, true);
+    }
+
     private FlattenResult walkChangingSchema(SourceDocument document) {
         changingWalks++;
         ObjectNode body;

@@ -23,6 +23,30 @@ class FlattenerTest {
     }
 
     @Test
+    void withinTheSchemaADocumentThatFitsGivesTheRowsAndOneThatNeedsAChangeGivesNothingAndChangesNothing() {
+        Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
+        flatten(flattener, "{\"id\":\"1\",\"qty\":2,\"items\":[{\"sku\":\"a\"}]}", 1);
+        long version = flattener.schema().version();
+        long walks = flattener.changingWalks();
+
+        SourceDocument fits = new SourceDocument("orders", "\"p\"", 2,
+                bytes("{\"id\":\"2\",\"qty\":5,\"items\":[{\"sku\":\"b\"},{\"sku\":\"c\"}]}"));
+        FlattenResult within = flattener.flattenWithinSchema(fits).orElseThrow();
+        assertThat(within.rows()).as("a root row and two item rows").hasSize(3);
+        assertThat(within.rows().get(0).value("qty")).isEqualTo(5L);
+        assertThat(within.schemaChanges()).isEmpty();
+
+        for (String needsAChange : List.of("{\"id\":\"3\",\"color\":\"red\"}", "{\"id\":\"4\",\"qty\":2.5}",
+                "{\"id\":\"5\",\"items\":[{\"sku\":\"d\",\"price\":1}]}", "{\"id\":\"6\",\"_lsn\":9}")) {
+            assertThat(flattener.flattenWithinSchema(new SourceDocument("orders", "\"p\"", 3, bytes(needsAChange))))
+                    .as("%s within the schema", needsAChange).isEmpty();
+        }
+        assertThat(flattener.schema().version()).as("the schema's version").isEqualTo(version);
+        assertThat(flattener.changingWalks()).as("walks that changed the schema").isEqualTo(walks);
+        assertThat(flattener.schema().root().findColumn("color")).isEmpty();
+    }
+
+    @Test
     void documentWithoutStringIdIsADeadLetterAndChangesNothing() {
         Flattener flattener = Flattener.create(FlattenerConfig.defaults("orders"));
         long before = flattener.schema().version();

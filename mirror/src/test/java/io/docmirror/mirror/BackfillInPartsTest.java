@@ -5,7 +5,7 @@ import io.docmirror.flatten.SchemaPlan;
 import io.docmirror.flatten.SchemaScan;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.mirror.iceberg.BackfillInParts;
-import io.docmirror.mirror.iceberg.BackfillTarget;
+import io.docmirror.mirror.iceberg.RemoteWriteTarget;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.iceberg.PartWriter;
 import io.docmirror.mirror.iceberg.WrittenPart;
@@ -176,7 +176,7 @@ class BackfillInPartsTest {
                 FLATTENER, CONFIG, clock)) {
             BackfillInParts backfill = tables.beginBackfillInParts(plan);
             assertThat(backfill.parts()).isEqualTo(parts.size());
-            BackfillTarget target = travel(backfill.target());
+            RemoteWriteTarget target = travel(backfill.target());
             // Written in any order, as executors finish them; taken in order.
             WrittenPart[] written = new WrittenPart[parts.size()];
             for (int part = parts.size() - 1; part >= 0; part--) {
@@ -234,11 +234,11 @@ class BackfillInPartsTest {
         plan.scanned(results);
     }
 
-    private static WrittenPart write(BackfillTarget target, String start, List<ChangeEvent> part) {
+    private static WrittenPart write(RemoteWriteTarget target, String start, List<ChangeEvent> part) {
         return write(target, start, part, false);
     }
 
-    private static WrittenPart write(BackfillTarget target, String start, List<ChangeEvent> part, boolean guessed) {
+    private static WrittenPart write(RemoteWriteTarget target, String start, List<ChangeEvent> part, boolean guessed) {
         try (PartWriter writer = new PartWriter(target, start, guessed)) {
             part.forEach(writer::add);
             return writer.finish();

@@ -36,7 +36,7 @@ public final class BackfillInParts {
     private final SchemaPlan plan;
     /** The final schema, which takes each part's tallies as it comes. */
     private final ContainerSchema schema;
-    private final BackfillTarget target;
+    private final RemoteWriteTarget target;
     private int added;
 
     BackfillInParts(String container, ContainerBatch batch, SchemaPlan plan, long fileRows) {
@@ -50,12 +50,12 @@ public final class BackfillInParts {
         for (String name : writer.tableNames()) {
             tables.put(name, SerializableTable.copyOf(writer.stagedTable(name)));
         }
-        this.target = new BackfillTarget(container, SchemaCodec.structureToJson(schema), tables, writer.number(),
+        this.target = new RemoteWriteTarget(container, SchemaCodec.structureToJson(schema), tables, writer.number(),
                 fileRows);
     }
 
     /** What each part is written against: send it to the part writers. */
-    public BackfillTarget target() {
+    public RemoteWriteTarget target() {
         return target;
     }
 

@@ -11,6 +11,8 @@ import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.IcebergWorkers;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.DataFile;
@@ -195,6 +197,51 @@ final class BatchWriter {
             places[index] = rows.place(table.name(), table.currentFile(), position);
         }
         replaceRows(key, places);
+    }
+
+    /**
+     * Flattens a document only to settle what the schema decides, for a scaled-out stream's writers, which apply it
+     * themselves once the schema is committed ({@link ShardWriter#applyDecided}): the tables' schemas evolve with the
+     * flattener's, and no row is written.
+     */
+    void decide(ChangeEvent event) {
+        if (event.documentJson().isEmpty()) {
+            // A delete, held behind a change of its document that needed a decision: it decides nothing.
+            return;
+        }
+        byte[] json = event.documentJson().get();
+        FlattenedVersion version = FlattenedVersion.of(committed.flattener(), resources.container(), event,
+                event.partitionKey().toString(), json);
+        if (version.result() != null) {
+            applySchemaChanges(version.result().schemaChanges());
+        }
+    }
+
+    /** Opens a table in the batch by name (flattened, the history or the dead letters), for files written elsewhere. */
+    void openTable(String name) {
+        String root = resources.rootTable();
+        if (name.equals(MirrorTables.history(root))) {
+            historyTable();
+        } else if (name.equals(MirrorTables.deadLetters(root))) {
+            deadLettersTable();
+        } else {
+            flattenedTable(name);
+        }
+    }
+
+    /** Deletes one row a change written elsewhere replaced (a scaled-out stream's writer found it). */
+    void deleteRow(RowPlace row) {
+        flattenedTable(row.table()).delete(row.file(), row.position());
+    }
+
+    /** Creates the history and the dead letters in the batch when the catalog does not have them yet. */
+    void createLogTables() {
+        for (String name : List.of(MirrorTables.history(resources.rootTable()),
+                MirrorTables.deadLetters(resources.rootTable()))) {
+            if (!catalogBatch.exists(resources.table(name))) {
+                openTable(name);
+            }
+        }
     }
 
     /**
@@ -423,6 +470,15 @@ final class BatchWriter {
 
     /** Brings the Iceberg table's schema to the flattener's ({@link SchemaEvolution}). */
     private boolean evolve(TableChanges table, TableSchema schema) {
+        if (kind == CommitKind.SHARDED_STREAM) {
+            List<String> widened = SchemaEvolution.widened(table.table(), schema);
+            if (!widened.isEmpty()) {
+                // The copies would move rows whose places the writers keep, which they cannot learn yet.
+                throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "A document of " + resources.container()
+                        + " widens column(s) " + widened + " of table " + schema.name() + ", which a scaled-out "
+                        + "stream cannot do yet: mirror the container with `docmirror mirror run`");
+            }
+        }
         deleteCommittedRows();
         RowCopier copier = new RowCopier(table, SystemColumn.documentId(schema.isRoot()).columnName(), rows,
                 rowMoves(), !rebuild());

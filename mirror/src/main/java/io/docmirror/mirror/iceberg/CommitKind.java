@@ -11,6 +11,11 @@ import java.util.Locale;
 enum CommitKind {
     /** Changes the daemon read from the feed: indexed, its files soon compacted. */
     STREAM(true, true, false),
+    /**
+     * Changes a scaled-out stream's writers wrote, each into files of its own documents, committed together at a
+     * checkpoint of their engine: the writers keep where each document's rows are, so the tables' own index does not.
+     */
+    SHARDED_STREAM(false, true, false),
     /** Documents loaded from the store's snapshot: all new to the tables, so not indexed (its memory stays flat). */
     BACKFILL(false, false, true),
     /** A compaction committed on its own: a rewrite that changes no row. */

@@ -96,6 +96,12 @@ public final class ContainerBatch implements MirrorTarget.Batch {
         return commit(checkpoint);
     }
 
+    /** Commits the batch ending at {@code checkpoint}, setting {@code carried} root summary entries that carry on. */
+    Committed commitCarrying(Map<String, String> carried, Checkpoint checkpoint) {
+        carried.forEach(commit::setCarried);
+        return commit(checkpoint);
+    }
+
     /** The batch's writer: upkeep deletes what the analytical TTL expires and puts in compactions through it. */
     BatchWriter writer() {
         return writer;

@@ -27,6 +27,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
@@ -39,14 +40,18 @@ import org.apache.iceberg.types.Types;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
 
 import static io.docmirror.flatten.SystemColumn.ID;
 import static io.docmirror.flatten.SystemColumn.LSN;
@@ -109,7 +114,7 @@ public final class ContainerTables implements MirrorTarget {
     static ContainerTables open(Path mirrorDirectory, String container, FlattenerConfig flattenerConfig,
             MirrorConfig config, CommitObserver observer) {
         return open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK, flattenerConfig, config,
-                false, observer);
+                false, true, observer);
     }
 
     /**
@@ -119,7 +124,7 @@ public final class ContainerTables implements MirrorTarget {
     public static ContainerTables openForRebuild(Path mirrorDirectory, String container,
             FlattenerConfig flattenerConfig, MirrorConfig config) {
         ContainerTables tables = open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK,
-                flattenerConfig, config, true, CommitObserver.NONE);
+                flattenerConfig, config, true, true, CommitObserver.NONE);
         if (tables.batches() == 0) {
             tables.close();
             throw new IllegalArgumentException("Cannot rebuild the tables of " + container + ": " + mirrorDirectory
@@ -136,7 +141,7 @@ public final class ContainerTables implements MirrorTarget {
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         requireNonNull(clock, "clock is null");
         return open(mirrorDirectory, container.id(), container.resourceId(),
-                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, true,
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, true, true,
                 CommitObserver.NONE);
     }
 
@@ -149,8 +154,37 @@ public final class ContainerTables implements MirrorTarget {
             FlattenerConfig flattenerConfig, MirrorConfig config, Clock clock) {
         requireNonNull(clock, "clock is null");
         return open(mirrorDirectory, container.id(), container.resourceId(),
-                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, false,
+                OptionalLong.of(container.analyticalTtl()), clock, flattenerConfig, config, false, true,
                 CommitObserver.NONE);
+    }
+
+    /**
+     * Opens (or starts) the tables of {@code container} for the committer of a scaled-out stream, whose writers keep
+     * where each document's rows are ({@link #beginShardedBatch}): the mirror's own document index is removed, so
+     * that a single mirror taking the container over rebuilds it from the tables.
+     *
+     * @throws MirrorException with {@code MIRROR_LOCKED} when another process mirrors the container
+     */
+    public static ContainerTables openForShardedStream(Path mirrorDirectory, String container,
+            FlattenerConfig flattenerConfig, MirrorConfig config) {
+        return open(mirrorDirectory, container, null, OptionalLong.empty(), NO_TTL_CLOCK, flattenerConfig, config,
+                false, false, CommitObserver.NONE);
+    }
+
+    /** Removes the container's document index from disk, if it has one, and stands in for it. */
+    private static DocumentIndex unkeptIndex(Path containerDirectory, String container) {
+        Path index = containerDirectory.resolve(DOCUMENT_INDEX);
+        if (Files.exists(index)) {
+            try (Stream<Path> paths = Files.walk(index)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot remove the document index " + index + " of " + container
+                        + ", which a scaled-out stream's commits would leave behind", e);
+            }
+        }
+        return new UnkeptDocumentIndex(container);
     }
 
     /**
@@ -158,11 +192,12 @@ public final class ContainerTables implements MirrorTarget {
      * @param clock what the analytical TTL counts back from
      * @param rebuilding true to rebuild the tables under {@code flattenerConfig}: the committed schema, made under
      *     another configuration perhaps, is not taken on, and where the documents' rows are is not read
+     * @param indexKept false for a scaled-out stream's committer: no document index ({@link UnkeptDocumentIndex})
      * @param observer told of each step of every commit ({@link CommitObserver#NONE} but in a crash test)
      */
     private static ContainerTables open(Path mirrorDirectory, String container, String resourceId,
             OptionalLong analyticalTtl, Clock clock, FlattenerConfig flattenerConfig, MirrorConfig config,
-            boolean rebuilding, CommitObserver observer) {
+            boolean rebuilding, boolean indexKept, CommitObserver observer) {
         EarlierLayout.refuse(mirrorDirectory, container);
         Path directory = MirrorLayout.containerDirectory(mirrorDirectory, container);
         WriterLock lock = WriterLock.take(directory, container);
@@ -177,8 +212,10 @@ public final class ContainerTables implements MirrorTarget {
             opened.add(0, io);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             SystemColumnMigration.migrate(catalog.catalog(), container, flattenerConfig.rootTable(), rebuilding);
-            DocumentIndex index = DocumentIndex.open(directory.resolve(DOCUMENT_INDEX),
-                    DocumentKeys.reader(catalog.catalog(), container, flattenerConfig.rootTable()));
+            DocumentIndex index = indexKept
+                    ? DocumentIndex.open(directory.resolve(DOCUMENT_INDEX),
+                            DocumentKeys.reader(catalog.catalog(), container, flattenerConfig.rootTable()))
+                    : unkeptIndex(directory, container);
             opened.add(0, index);
             TablesState state = TablesState.load(catalog.catalog(), catalog.workers(), container, flattenerConfig,
                     rebuilding, index);
@@ -435,6 +472,43 @@ public final class ContainerTables implements MirrorTarget {
             batch.writer().takeIn(rewritten);
         }
         return batch;
+    }
+
+    /**
+     * Opens the next batch of a scaled-out stream: its writers' files and deletions, and the schema decided for the
+     * documents they could not flatten, committed as one batch. Only on tables opened with
+     * {@link #openForShardedStream}.
+     */
+    public ShardedBatch beginShardedBatch() {
+        if (!(resources.rows() instanceof UnkeptDocumentIndex)) {
+            throw new IllegalStateException("The tables of " + container() + " keep a document index: a scaled-out "
+                    + "stream's batch needs them opened for it (openForShardedStream)");
+        }
+        return new ShardedBatch(container(), startBatch(CommitKind.SHARDED_STREAM), committed);
+    }
+
+    /**
+     * What a scaled-out stream's writers write against now: the tables and the schema of the catalog's last commit,
+     * their files named by {@code checkpoint}.
+     */
+    public RemoteWriteTarget shardTarget(long checkpoint) {
+        return ShardedBatch.target(resources, committed, checkpoint);
+    }
+
+    /**
+     * Hands every live row of the flattened tables to {@code rows}, with the key of its document
+     * ({@link ShardWriter#documentKey}): how a scaled-out stream's writers, started on tables they did not write,
+     * learn where the documents' rows are. A pass over every key column of the container, made once.
+     */
+    public void forEachDocumentRow(BiConsumer<String, RowPlace> rows) {
+        Catalog catalog = resources.catalog().catalog();
+        for (TableSchema schema : committed.flattener().schema().tables()) {
+            TableIdentifier identifier = resources.table(schema.name());
+            if (catalog.tableExists(identifier)) {
+                TablesState.readRows(catalog.loadTable(identifier), resources.catalog().workers(), schema,
+                        (key, file, position) -> rows.accept(key, new RowPlace(schema.name(), file, position)));
+            }
+        }
     }
 
     /** Opens the next batch, one of {@code kind}; one batch is open at a time. */

@@ -33,7 +33,7 @@ import java.util.Map;
 public final class PartWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartWriter.class);
 
-    private final BackfillTarget target;
+    private final RemoteWriteTarget target;
     private final String container;
     private final Flattener flattener;
     private final Map<String, TableFiles> tables = new LinkedHashMap<>();
@@ -59,7 +59,7 @@ public final class PartWriter implements AutoCloseable {
      *     as its guessed columns hold its values, and otherwise only flattened, for what it tells the plan
      *     ({@link WrittenPart#complete})
      */
-    public PartWriter(BackfillTarget target, String startSchema, boolean startGuessed) {
+    public PartWriter(RemoteWriteTarget target, String startSchema, boolean startGuessed) {
         this.target = target;
         this.startGuessed = startGuessed;
         this.container = target.container();

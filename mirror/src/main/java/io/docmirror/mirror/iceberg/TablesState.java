@@ -101,7 +101,8 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
             if (catalog.tableExists(identifier)) {
                 Table flattened = catalog.loadTable(identifier);
                 vectors.put(table.name(), indexCurrent ? readVectors(flattened)
-                        : readRows(flattened, planner, table, index));
+                        : readRows(flattened, planner, table, (key, location, position) ->
+                                index.add(key, index.place(table.name(), location, position), table.isRoot())));
             }
         }
         if (!indexCurrent && !rebuilding) {
@@ -119,11 +120,10 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
     }
 
     /**
-     * Adds the places of {@code table}'s live rows to the index, by document key (a root row's {@code id} and
-     * {@code _pk}; a child row's {@code _id} and {@code _pk}); returns the table's deletion vectors.
+     * Hands the place of each of {@code table}'s live rows to {@code rows}, with its document's key (a root row's
+     * {@code id} and {@code _pk}; a child row's {@code _id} and {@code _pk}); returns the table's deletion vectors.
      */
-    private static Map<String, DeleteFile> readRows(Table table, ExecutorService planner, TableSchema schema,
-            DocumentIndex index) {
+    static Map<String, DeleteFile> readRows(Table table, ExecutorService planner, TableSchema schema, RowSink rows) {
         Map<String, DeleteFile> vectors = new HashMap<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planWith(planner).planFiles()) {
             for (FileScanTask task : tasks) {
@@ -141,12 +141,18 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
                     continue;
                 }
                 DocumentKeys.read(table, schema.isRoot(), location, vector, (position, key) ->
-                        index.add(key, index.place(schema.name(), location, position), schema.isRoot()));
+                        rows.accept(key, location, position));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the rows of " + table.name(), e);
         }
         return vectors;
+    }
+
+    /** Takes the live rows of a table, one at a time. */
+    @FunctionalInterface
+    interface RowSink {
+        void accept(String documentKey, String dataFile, long position);
     }
 
     /**

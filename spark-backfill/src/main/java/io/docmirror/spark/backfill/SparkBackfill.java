@@ -7,7 +7,7 @@ import io.docmirror.flatten.SchemaScan;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.iceberg.BackfillInParts;
-import io.docmirror.mirror.iceberg.BackfillTarget;
+import io.docmirror.mirror.iceberg.RemoteWriteTarget;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.iceberg.PartWriter;
 import io.docmirror.mirror.iceberg.WrittenPart;
@@ -147,7 +147,7 @@ public final class SparkBackfill {
             tables.removeOrphanFiles();
             BackfillInParts backfill = tables.beginBackfillInParts(plan);
             try {
-                Broadcast<BackfillTarget> target = spark.broadcast(backfill.target());
+                Broadcast<RemoteWriteTarget> target = spark.broadcast(backfill.target());
                 spark.setJobDescription(writingDescription(container, plan.parts()));
                 long started = System.nanoTime();
                 boolean guessed = !plan.settled();
@@ -241,7 +241,7 @@ public final class SparkBackfill {
     }
 
     /** On an executor: the part's data files, written from its start. */
-    private static WrittenPart write(ContainerParts parts, BackfillTarget target, PartStart start, boolean guessed) {
+    private static WrittenPart write(ContainerParts parts, RemoteWriteTarget target, PartStart start, boolean guessed) {
         try (PartWriter writer = new PartWriter(target, start.start(), guessed)) {
             parts.read(start.part(), writer::add);
             return writer.finish();

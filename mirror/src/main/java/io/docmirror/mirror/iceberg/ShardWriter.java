@@ -1,0 +1,278 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.flatten.ContainerSchema;
+import io.docmirror.flatten.Flattener;
+import io.docmirror.flatten.Row;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.TableSchema;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+import org.apache.iceberg.DataFile;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One writer of a scaled-out stream (a Flink task): it applies the changes of its own documents, each flattened
+ * against the schema the catalog last committed ({@link RemoteWriteTarget}), into data files that only its documents
+ * go into, and notes which committed rows each change replaces. Where a document's rows are is not kept here: the
+ * caller keeps it (in its engine's keyed state) and hands it in with each change.
+ *
+ * <p>A writer never changes the schema. A change whose document needs it to (a new column, a wider type, a number
+ * or structure to learn) is not applied: the caller holds it, with every later change of its document, until the
+ * decider of the schema (the committer, {@link ShardedBatch#decide}) has committed the schema it needs, and then
+ * applies it with {@link #applyDecided}.
+ *
+ * <p>What it wrote between two checkpoints is {@link #finish}ed into a {@link WrittenShard} for the committer. Not
+ * thread-safe.
+ */
+public final class ShardWriter implements AutoCloseable {
+    private final String container;
+    /** One encoder thread: the writer's task has a core, and its thread flattens. */
+    private final EncoderThreads encoders;
+    private RemoteWriteTarget target;
+    private Flattener flattener;
+    /** A flattener for changes whose schema was decided: its tallies are not kept (the decider counted them). */
+    private Flattener decidedFlattener;
+    private final Map<String, TableFiles> tables = new LinkedHashMap<>();
+    private final Map<String, RowRecords> records = new HashMap<>();
+    /** The files finished since the last {@link #finish}, by table. */
+    private final Map<String, List<DataFile>> finished = new LinkedHashMap<>();
+    private final Map<String, Map<String, List<Long>>> deletions = new HashMap<>();
+    private final List<String> tallies = new ArrayList<>();
+    private long events;
+    private long lastEventTs;
+
+    /**
+     * The result of one change: whether it was applied, and the document's rows after it.
+     *
+     * @param applied false when the change needs the schema to change: nothing was written
+     * @param rows the document's rows after the change (empty: it has none); null when not applied
+     */
+    public record Applied(boolean applied, List<RowPlace> rows) {
+        static final Applied NEEDS_SCHEMA = new Applied(false, null);
+    }
+
+    public ShardWriter(RemoteWriteTarget target) {
+        this.container = target.container();
+        this.encoders = new EncoderThreads(container, 1, 8);
+        use(target);
+    }
+
+    /** The tables and schema the writer writes against now. */
+    public RemoteWriteTarget target() {
+        return target;
+    }
+
+    /**
+     * Writes against {@code newer} tables from now on (the catalog committed a schema change): the files open now
+     * are finished, and the tallies counted so far kept, for {@link #finish}.
+     */
+    public void retarget(RemoteWriteTarget newer) {
+        requireNonNull(newer, "newer is null");
+        if (!newer.container().equals(container)) {
+            throw new IllegalArgumentException("A writer of " + container + " cannot write the tables of "
+                    + newer.container());
+        }
+        closeFiles();
+        use(newer);
+    }
+
+    private void use(RemoteWriteTarget newer) {
+        target = newer;
+        ContainerSchema schema = SchemaCodec.fromJson(newer.schema());
+        flattener = new Flattener(schema);
+        decidedFlattener = null;
+        tables.clear();
+        records.clear();
+        for (String name : newer.tableNames()) {
+            // A stream's files are small and soon compacted: Iceberg's writer writes them plain, not DuckDB.
+            tables.put(name, new TableFiles(() -> newer.table(name), newer.batch(), encoders, null, false,
+                    newer.fileRows()));
+        }
+        for (TableSchema table : schema.tables()) {
+            if (newer.has(table.name())) {
+                records.put(table.name(), new RowRecords(table, newer.table(table.name()).schema()));
+            }
+        }
+    }
+
+    /**
+     * Applies one change of a document whose rows are {@code rows} now.
+     *
+     * @return the document's rows after it, or {@link Applied#applied} false when it needs the schema to change
+     */
+    public Applied apply(ChangeEvent event, List<RowPlace> rows) {
+        return apply(event, rows, flattener);
+    }
+
+    /**
+     * Applies a change whose document needed the schema to change, once the schema the writer has now was decided
+     * with it ({@link ShardedBatch#decide}); not applied when it still needs a change (a schema decided without it).
+     */
+    public Applied applyDecided(ChangeEvent event, List<RowPlace> rows) {
+        if (decidedFlattener == null) {
+            decidedFlattener = new Flattener(SchemaCodec.fromJson(target.schema()));
+        }
+        Applied applied = apply(event, rows, decidedFlattener);
+        if (applied.applied()) {
+            return applied;
+        }
+        // It breaks a system property rule (a dead letter) or holds an array that turned out mixed: a walk that may
+        // change the schema settles it, and must change nothing in a schema decided with it.
+        decidedFlattener = null;
+        FlattenedVersion version = FlattenedVersion.of(new Flattener(SchemaCodec.fromJson(target.schema())),
+                container, event, partitionKey(event), event.documentJson().orElseThrow());
+        if (version.result() != null && !version.result().schemaChanges().isEmpty()) {
+            return Applied.NEEDS_SCHEMA;
+        }
+        return write(event, rows, version);
+    }
+
+    private Applied apply(ChangeEvent event, List<RowPlace> rows, Flattener using) {
+        requireNonNull(event, "event is null");
+        requireNonNull(rows, "rows is null");
+        if (!target.has(history())) {
+            // No commit made the tables yet: the first commit's schema decides them.
+            return Applied.NEEDS_SCHEMA;
+        }
+        String partitionKey = partitionKey(event);
+        if (event.operation() == Operation.DELETE) {
+            count(event);
+            history(event, partitionKey, event.ts() / 1000, null);
+            // A TTL expiry in the store leaves the mirror's rows: the analytical TTL decides how long they stay.
+            if (event.ttlExpired()) {
+                return new Applied(true, rows);
+            }
+            delete(rows);
+            return new Applied(true, List.of());
+        }
+        Optional<FlattenedVersion> version = FlattenedVersion.withinSchema(using, container, event, partitionKey,
+                event.documentJson().orElseThrow());
+        return version.isEmpty() ? Applied.NEEDS_SCHEMA : write(event, rows, version.get());
+    }
+
+    private Applied write(ChangeEvent event, List<RowPlace> rows, FlattenedVersion version) {
+        count(event);
+        history(event, partitionKey(event), version.documentTs(), event.documentJson().orElseThrow());
+        if (version.deadLetter() != null) {
+            TableFiles deadLetters = files(MirrorTables.deadLetters(rootTable()));
+            deadLetters.write(LogTables.deadLetter(deadLetters.newRecord(), version.deadLetter()));
+            // A version that cannot be mirrored leaves the document's rows as they were.
+            return new Applied(true, rows);
+        }
+        List<RowPlace> places = new ArrayList<>();
+        for (Row row : version.result().rows()) {
+            String table = row.table().name();
+            TableFiles files = files(table);
+            long position = files.write(row, records.get(table));
+            places.add(new RowPlace(table, files.currentFile(), position));
+        }
+        delete(rows);
+        return new Applied(true, places);
+    }
+
+    private void count(ChangeEvent event) {
+        events++;
+        lastEventTs = Math.max(lastEventTs, event.ts());
+    }
+
+    /**
+     * The key a change's document is known by: the writers are chosen by it, and
+     * {@link ContainerTables#forEachDocumentRow} names the documents by it.
+     */
+    public static String documentKey(ChangeEvent event) {
+        return DocumentIndex.key(event.id(), partitionKey(event));
+    }
+
+    private static String partitionKey(ChangeEvent event) {
+        return event.partitionKey().toString();
+    }
+
+    private void history(ChangeEvent event, String partitionKey, long documentTs, byte[] json) {
+        TableFiles history = files(history());
+        history.write(LogTables.history(history.newRecord(), event, partitionKey, documentTs, json));
+    }
+
+    private void delete(List<RowPlace> rows) {
+        for (RowPlace row : rows) {
+            deletions.computeIfAbsent(row.table(), table -> new HashMap<>())
+                    .computeIfAbsent(row.file(), file -> new ArrayList<>()).add(row.position());
+        }
+    }
+
+    private String rootTable() {
+        return flattener.schema().root().name();
+    }
+
+    private String history() {
+        return MirrorTables.history(rootTable());
+    }
+
+    private TableFiles files(String table) {
+        TableFiles files = tables.get(table);
+        if (files == null) {
+            throw new IllegalStateException("The tables of " + container + " written here have no table " + table);
+        }
+        return files;
+    }
+
+    /** Finishes the files open now, keeping them and the tallies counted for {@link #finish}. */
+    private void closeFiles() {
+        tables.forEach((name, files) -> {
+            files.roll();
+            if (!files.added().isEmpty()) {
+                finished.computeIfAbsent(name, table -> new ArrayList<>()).addAll(files.added());
+            }
+        });
+        tallies.add(SchemaCodec.toJson(flattener.schema()));
+    }
+
+    /**
+     * Finishes what the writer wrote since the last call, for the commit of a checkpoint; the writer goes on with new
+     * files, against the same tables.
+     */
+    public WrittenShard finish() {
+        closeFiles();
+        Map<String, Map<String, long[]>> deleted = new HashMap<>();
+        deletions.forEach((table, files) -> {
+            Map<String, long[]> positions = new HashMap<>();
+            files.forEach((file, list) -> positions.put(file, list.stream().mapToLong(Long::longValue).toArray()));
+            deleted.put(table, positions);
+        });
+        WrittenShard shard = new WrittenShard(finished, deleted, tallies, events, lastEventTs);
+        finished.clear();
+        deletions.clear();
+        tallies.clear();
+        events = 0;
+        lastEventTs = 0;
+        use(target);
+        return shard;
+    }
+
+    /** Every data file written since the last {@link #finish}, finished or open: what a failed writer leaves. */
+    public List<String> unfinishedFiles() {
+        Set<String> written = new LinkedHashSet<>();
+        finished.values().forEach(files -> files.forEach(file -> written.add(file.location())));
+        tables.values().forEach(files -> written.addAll(files.written()));
+        return List.copyOf(written);
+    }
+
+    @Override
+    public void close() {
+        try {
+            tables.values().forEach(TableFiles::abandon);
+        } finally {
+            encoders.close();
+        }
+    }
+}

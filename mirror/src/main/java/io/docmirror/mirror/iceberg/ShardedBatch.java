@@ -1,0 +1,104 @@
+package io.docmirror.mirror.iceberg;
+
+import io.docmirror.flatten.ContainerSchema;
+import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.TableSchema;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorTarget.Committed;
+import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One commit of a scaled-out stream, made by its one committer at a checkpoint of its engine: the documents the
+ * writers could not flatten against the committed schema decide how it grows ({@link #decide}), each writer's files
+ * and the rows its changes replaced go in ({@link #add}), and every table of the container changes in one catalog
+ * commit with the feed's position ({@link #commit}). The writers then write against the new schema
+ * ({@link ContainerTables#shardTarget}) and apply the changes they held.
+ */
+public final class ShardedBatch {
+    private final ContainerBatch batch;
+    private final CommittedTables committed;
+
+    ShardedBatch(String container, ContainerBatch batch, CommittedTables committed) {
+
+        this.batch = batch;
+        this.committed = committed;
+        // The writers write history and dead letters from their first change on: the first commit makes them.
+        batch.writer().createLogTables();
+    }
+
+    /**
+     * Decides the schema for documents the writers could not flatten against it, in this order: each is flattened
+     * as a single mirror would flatten it next, and the tables' schemas grow with the flattener's. No row is
+     * written: the writers apply these changes once the schema is committed.
+     */
+    public void decide(List<ChangeEvent> documents) {
+        requireNonNull(documents, "documents is null");
+        documents.forEach(batch.writer()::decide);
+    }
+
+    /** Adds what one writer wrote: its data files, the rows its changes replaced, and the tallies it counted. */
+    public void add(WrittenShard shard) {
+        requireNonNull(shard, "shard is null");
+        BatchWriter writer = batch.writer();
+        shard.files().keySet().forEach(writer::openTable);
+        writer.addWritten(shard.files(), shard.events(), shard.lastEventTs());
+        shard.deletions().forEach((table, files) -> files.forEach((file, positions) -> {
+            for (long position : positions) {
+                writer.deleteRow(new RowPlace(table, file, position));
+            }
+        }));
+        ContainerSchema schema = committed.flattener().schema();
+        for (String tallies : shard.tallies()) {
+            schema.addTallies(SchemaCodec.fromJson(tallies, schema.config()));
+        }
+    }
+
+    /** How many changes the writers' shards added so far held. */
+    public long events() {
+        return batch.events();
+    }
+
+    /**
+     * Commits the batch: the feed continues from {@code checkpoint}, and the root snapshot's summary carries
+     * {@code carried} (the engine's checkpoint, by which a restarted committer knows what it committed).
+     */
+    public Committed commit(Checkpoint checkpoint, Map<String, String> carried) {
+        return batch.commitCarrying(carried, checkpoint);
+    }
+
+    /** Abandons the batch: the tables stay as they were; the writers' files it took are removed. */
+    public void abort() {
+        batch.abort();
+    }
+
+    /** The committed tables and schema as the writers write against them, their files named by {@code checkpoint}. */
+    static RemoteWriteTarget target(ContainerResources resources, CommittedTables committed, long checkpoint) {
+        ContainerSchema schema = committed.flattener().schema();
+        List<String> names = new ArrayList<>();
+        schema.tables().stream().map(TableSchema::name).forEach(names::add);
+        names.add(MirrorTables.history(schema.root().name()));
+        names.add(MirrorTables.deadLetters(schema.root().name()));
+        Catalog catalog = resources.catalog().catalog();
+        Map<String, Table> tables = new LinkedHashMap<>();
+        for (String name : names) {
+            TableIdentifier identifier = resources.table(name);
+            if (catalog.tableExists(identifier)) {
+                tables.put(name, SerializableTable.copyOf(catalog.loadTable(identifier)));
+            }
+        }
+        return new RemoteWriteTarget(resources.container(), SchemaCodec.structureToJson(schema), tables, checkpoint,
+                resources.config().parquet().fileRows());
+    }
+}

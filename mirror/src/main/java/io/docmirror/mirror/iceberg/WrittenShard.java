@@ -1,0 +1,27 @@
+package io.docmirror.mirror.iceberg;
+
+import org.apache.iceberg.DataFile;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one writer of a scaled-out stream wrote between two checkpoints ({@link ShardWriter#finish}), for the one
+ * commit that takes every writer's ({@link ShardedBatch#add}).
+ *
+ * @param files the data files written, by table (flattened tables, the history, the dead letters)
+ * @param deletions the rows the writer's changes replaced: by table, by data file, their positions
+ * @param tallies the conflicts and overflows the writer counted: flattener schemas with tallies
+ *     ({@code SchemaCodec.toJson}), each started from a structure the committed schema holds
+ * @param events how many changes the writer applied
+ * @param lastEventTs the latest {@code _ts} of those changes, in milliseconds; 0 when none
+ */
+public record WrittenShard(Map<String, List<DataFile>> files, Map<String, Map<String, long[]>> deletions,
+        List<String> tallies, long events, long lastEventTs) implements Serializable {
+    public WrittenShard {
+        files = Map.copyOf(files);
+        deletions = Map.copyOf(deletions);
+        tallies = List.copyOf(tallies);
+    }
+}
