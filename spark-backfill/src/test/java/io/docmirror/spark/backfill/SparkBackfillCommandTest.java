@@ -3,6 +3,7 @@ package io.docmirror.spark.backfill;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.SameTables;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.StoreConfig;
@@ -24,6 +25,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Spark backfill's command refuses bad input before Spark starts: each refusal is an exit status (2 for a usage
  * error, 1 for a store that refuses) and one message naming the option, the value and the rule, never a bare stack
  * trace, and the mirror's directory (a real mirror of the container, its catalog included) is left exactly as it was.
- * No Spark context is started here: a case that got past the checks would fail to start one (no master is set).
+ * No Spark context is started in this JVM: a case that got past the checks would fail to start one (no master is
+ * set). One valid command line runs the backfill through {@code main}, in a JVM of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkBackfillCommandTest {
@@ -222,6 +226,37 @@ class SparkBackfillCommandTest {
                 "--store-key-env", "SPARK_BACKFILL_TEST_UNSET_KEY");
 
         refusal.assertUsageError().contains("--store-key-env SPARK_BACKFILL_TEST_UNSET_KEY", "not set");
+    }
+
+    /**
+     * What the refusals are checked against: the same command line, into a directory of its own, backfills the
+     * container through {@code main} (in a JVM of its own, as main exits it) and makes the single-machine tables.
+     */
+    @Test
+    void aValidCommandLineBackfillsThroughMain() throws Exception {
+        Path onSpark = Files.createDirectory(work.resolve("spark-mirror"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx1g", "-Dspark.master=local[2]", "-Dspark.ui.enabled=false"));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(argument -> argument.startsWith("--add-opens") || argument.startsWith("-Djdk.reflect"))
+                .toList());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SparkBackfillCommand.class.getName(),
+                "--store", server.baseUri().toString(), "--container", CONTAINER, "--mirror", onSpark.toString(),
+                "--parts-per-range", "3",
+                "--conf", "mirror.parquet.file-rows=7", "--conf", "flatten.column-limit=1000"));
+        Path output = work.resolve("main.log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().remove(SparkBackfillCommand.DEFAULT_STORE_KEY_VARIABLE);
+        Process main = builder.start();
+        boolean exited = main.waitFor(3, TimeUnit.MINUTES);
+        if (!exited) {
+            main.destroyForcibly().waitFor();
+        }
+        String log = Files.readString(output);
+        assertThat(exited).as("main exited within 3 minutes; its output: %s", log).isTrue();
+        assertThat(main.exitValue()).as("main's exit status; its output: %s", log).isZero();
+        assertThat(log).contains("Backfilled 20 documents of container " + CONTAINER);
+        SameTables.assertSame(onSpark, mirror, CONTAINER);
     }
 
     /** Runs the command against the store without a key, with the valid arguments and {@code more}. */
