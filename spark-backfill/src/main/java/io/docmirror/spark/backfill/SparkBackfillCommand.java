@@ -151,8 +151,9 @@ public final class SparkBackfillCommand implements Callable<Integer> {
             } else if (key.startsWith(FlattenerConfig.PREFIX)) {
                 flattenOptions.put(key, value);
             } else {
-                throw usage("--conf " + key + "=" + value + ": the Spark backfill takes mirror.* and flatten.* "
-                        + "options only");
+                // Not the value: another tool's option may hold a secret.
+                throw usage("--conf " + key + ": the Spark backfill takes mirror.* and flatten.* options only "
+                        + "(Spark's own options are spark-submit's)");
             }
         });
         MirrorConfig mirrorConfig;
@@ -186,7 +187,7 @@ public final class SparkBackfillCommand implements Callable<Integer> {
 
     /** The store's address and key: a variable {@code --store-key-env} names must be set. */
     private StoreAddress storeAddress() {
-        String variable = storeKeyVariable != null ? storeKeyVariable : DEFAULT_STORE_KEY_VARIABLE;
+        String variable = storeKeyVariable();
         String key = environment.apply(variable);
         if (key == null && storeKeyVariable != null) {
             throw usage("--store-key-env " + variable + ": the environment variable is not set (it must hold the "
@@ -204,7 +205,7 @@ public final class SparkBackfillCommand implements Callable<Integer> {
             Backfill.requireMirrored(client.readContainer(container));
         } catch (StoreException e) {
             if (e.code() == StoreErrorCode.UNAUTHORIZED || e.code() == StoreErrorCode.FORBIDDEN) {
-                String variable = storeKeyVariable != null ? storeKeyVariable : DEFAULT_STORE_KEY_VARIABLE;
+                String variable = storeKeyVariable();
                 throw new StoreException(e.code(), "The store at " + address + " refused "
                         + (address.key() == null ? "a request without a key ($" + variable + " is not set)"
                         : "the key in $" + variable) + ": " + e.getMessage() + ". Set $" + variable + " to the "
@@ -212,6 +213,11 @@ public final class SparkBackfillCommand implements Callable<Integer> {
             }
             throw e;
         }
+    }
+
+    /** The variable the store's key comes from. */
+    private String storeKeyVariable() {
+        return storeKeyVariable != null ? storeKeyVariable : DEFAULT_STORE_KEY_VARIABLE;
     }
 
     private ParameterException usage(String message) {

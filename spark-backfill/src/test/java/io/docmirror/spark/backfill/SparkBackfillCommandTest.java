@@ -96,11 +96,16 @@ class SparkBackfillCommandTest {
         store.close();
     }
 
-    @Test
-    void aConfOutsideTheMirrorAndFlattenOptionsIsRefused() {
-        Refusal refusal = run(Map.of(), "--conf", "store.http.port=1");
+    @ParameterizedTest
+    @ValueSource(strings = {"store.http.port=1", "spark.hadoop.fs.s3a.secret.key=never-printed"})
+    void aConfOutsideTheMirrorAndFlattenOptionsIsRefusedWithoutItsValue(String option) {
+        String key = option.substring(0, option.indexOf('='));
 
-        refusal.assertUsageError().contains("--conf store.http.port=1", "mirror.* and flatten.* options only");
+        Refusal refusal = run(Map.of(), "--conf", option);
+
+        refusal.assertUsageError().contains("--conf " + key + ": ", "mirror.* and flatten.* options only")
+                .doesNotContain(option);
+        assertThat(refusal.err()).doesNotContain("never-printed");
     }
 
     @Test
