@@ -28,6 +28,7 @@ import io.docmirror.store.changelog.ChangeEventJson;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -344,9 +345,8 @@ public final class HttpStoreClient implements StoreClient {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
-            // A refused connection comes without a message: its class says what happened.
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Cannot reach the store at " + base + ": "
-                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
+                    + reason(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreException(StoreErrorCode.UNAVAILABLE, "Interrupted while calling the store at " + base, e);
@@ -355,6 +355,15 @@ public final class HttpStoreClient implements StoreClient {
             throw error(response);
         }
         return response;
+    }
+
+    /** Why a call did not reach the store, for a user: a refused connection comes without a message. */
+    private static String reason(IOException e) {
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return e instanceof ConnectException ? "the connection was refused (is the store serving there?)"
+                : e.getClass().getSimpleName();
     }
 
     private static StoreException error(HttpResponse<byte[]> response) {
