@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.iceberg.RowPlace;
@@ -10,6 +11,7 @@ import io.docmirror.mirror.iceberg.ShardedBatch;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.mirror.source.ChangeSource;
+import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
@@ -18,6 +20,7 @@ import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
 import io.docmirror.store.PatchOperation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,11 +34,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,6 +113,35 @@ class ShardedStreamTest {
             shards.streamToTheEnd(20);
         }
         assertExact(mirror, "two writers after mirror run");
+    }
+
+    @Test
+    void aDocumentThatCannotBeMirroredGoesToTheDeadLettersEvenBeforeTheTablesHaveThem() throws Exception {
+        Path mirror = work.resolve("mirror");
+        store.createItem(CONTAINER, "{\"id\":\"o1\",\"pk\":\"c1\",\"status\":\"new\"}");
+        sync(mirror);
+        // Only a source other than the store (a Kafka topic, say) can deliver such a document: its id is a number.
+        ChangeEvent numericId = new ChangeEvent(CONTAINER, TextNode.valueOf("c2"), "7", Operation.CREATE, 100, 1000,
+                false, Optional.of((ObjectNode) json("{\"id\":7,\"pk\":\"c2\"}")), Optional.empty());
+        ChangeEvent good = new ChangeEvent(CONTAINER, TextNode.valueOf("c3"), "o2", Operation.CREATE, 101, 2000,
+                false, Optional.of((ObjectNode) json("{\"id\":\"o2\",\"pk\":\"c3\",\"status\":\"paid\"}")),
+                Optional.empty());
+
+        try (Shards shards = new Shards(mirror, 2)) {
+            shards.take(numericId);
+            shards.take(good);
+            Checkpoint position = shards.committedPosition();
+            shards.commit(position);
+            shards.commit(position);
+        }
+
+        try (MirrorSql sql = MirrorSql.open(mirror, CONTAINER)) {
+            assertThat(sql.rows("SELECT id, status FROM orders ORDER BY id"))
+                    .containsExactly(List.of("o1", "new"), List.of("o2", "paid"));
+            assertThat(sql.rows("SELECT id, _lsn, reason FROM dead_letters"))
+                    .containsExactly(Arrays.asList(null, 100L, "the document has no string id"));
+            assertThat(sql.rows("SELECT id, _lsn FROM orders_history ORDER BY _lsn")).as("the history").hasSize(3);
+        }
     }
 
     private void assertExact(Path mirror, String when) {
@@ -214,21 +248,24 @@ class ShardedStreamTest {
         void streamToTheEnd(int perCheckpoint) {
             while (true) {
                 ChangeSource.Changes changes = source.read(perCheckpoint);
-                for (ChangeEvent event : changes.events()) {
-                    String key = ShardWriter.documentKey(event);
-                    writerOf(key).take(key, event);
-                }
-                commit();
+                changes.events().forEach(this::take);
+                commit(source.checkpoint());
                 if (changes.caughtUp() && writers.stream().allMatch(writer -> writer.held.isEmpty())) {
                     // What the writers applied after that commit, held until it decided the schema.
-                    commit();
+                    commit(source.checkpoint());
                     return;
                 }
             }
         }
 
+        /** Hands a change to the writer of its document. */
+        void take(ChangeEvent event) {
+            String key = ShardWriter.documentKey(event);
+            writerOf(key).take(key, event);
+        }
+
         /** A checkpoint: the schema decided for what the writers proposed, and every writer's files, committed. */
-        private void commit() {
+        void commit(Checkpoint feedPosition) {
             checkpoint++;
             ShardedBatch batch = tables.beginShardedBatch();
             List<ChangeEvent> proposed = new ArrayList<>();
@@ -238,11 +275,15 @@ class ShardedStreamTest {
             });
             batch.decide(proposed);
             writers.forEach(writer -> batch.add(writer.shard.finish()));
-            batch.commit(source.checkpoint(), Map.of("docmirror.test.checkpoint", Long.toString(checkpoint)));
+            batch.commit(feedPosition, Map.of("docmirror.test.checkpoint", Long.toString(checkpoint)));
             for (Writer writer : writers) {
                 writer.shard.retarget(tables.shardTarget(checkpoint + 1));
                 writer.applyHeld(checkpoint);
             }
+        }
+
+        Checkpoint committedPosition() {
+            return tables.checkpoint();
         }
 
         @Override

@@ -124,7 +124,7 @@ public final class ShardWriter implements AutoCloseable {
             decidedFlattener = new Flattener(SchemaCodec.fromJson(target.schema()));
         }
         Applied applied = apply(event, rows, decidedFlattener);
-        if (applied.applied()) {
+        if (applied.applied() || !target.has(history()) || event.operation() == Operation.DELETE) {
             return applied;
         }
         // It breaks a system property rule (a dead letter) or holds an array that turned out mixed: a walk that may
@@ -162,10 +162,14 @@ public final class ShardWriter implements AutoCloseable {
     }
 
     private Applied write(ChangeEvent event, List<RowPlace> rows, FlattenedVersion version) {
+        if (version.deadLetter() != null && !target.has(deadLetters())) {
+            // Tables mirrored before without a dead letter: the next commit makes the table.
+            return Applied.NEEDS_SCHEMA;
+        }
         count(event);
         history(event, partitionKey(event), version.documentTs(), event.documentJson().orElseThrow());
         if (version.deadLetter() != null) {
-            TableFiles deadLetters = files(MirrorTables.deadLetters(rootTable()));
+            TableFiles deadLetters = files(deadLetters());
             deadLetters.write(LogTables.deadLetter(deadLetters.newRecord(), version.deadLetter()));
             // A version that cannot be mirrored leaves the document's rows as they were.
             return new Applied(true, rows);
@@ -216,6 +220,10 @@ public final class ShardWriter implements AutoCloseable {
 
     private String history() {
         return MirrorTables.history(rootTable());
+    }
+
+    private String deadLetters() {
+        return MirrorTables.deadLetters(rootTable());
     }
 
     private TableFiles files(String table) {
