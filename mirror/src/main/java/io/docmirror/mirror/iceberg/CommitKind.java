@@ -3,6 +3,7 @@ package io.docmirror.mirror.iceberg;
 import io.docmirror.layout.MirrorSummary;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What a commit of the mirror's tables is, as its root snapshot's summary names it ({@link MirrorSummary#COMMIT_KIND})
@@ -50,6 +51,16 @@ enum CommitKind {
     /** Whether the commit replaces the tables, when they were opened for that, rather than adds to them. */
     boolean mayReplaceTables() {
         return mayReplaceTables;
+    }
+
+    /** The kind a snapshot summary names; empty for a name of no kind (or none: a commit of an earlier version). */
+    static Optional<CommitKind> ofSummaryName(String name) {
+        for (CommitKind kind : values()) {
+            if (kind.summaryName().equals(name)) {
+                return Optional.of(kind);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The name in the snapshot summary: {@code stream}, {@code backfill}, {@code compaction}, ... */

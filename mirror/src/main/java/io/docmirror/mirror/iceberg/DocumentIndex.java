@@ -74,6 +74,11 @@ interface DocumentIndex extends AutoCloseable {
         void accept(long position, String documentKey);
     }
 
+    /** Whether the index keeps where the documents' rows are: false where a scaled-out stream's writers keep them. */
+    default boolean kept() {
+        return true;
+    }
+
     /** The document's rows now; empty when the mirror has none (never mirrored, deleted, or a dead letter). */
     long[] of(String key);
 
@@ -117,8 +122,12 @@ interface DocumentIndex extends AutoCloseable {
      * reflects that commit already or the one before with the changes of this one recorded; false when it cannot
      * (it must be rebuilt from the tables). Changes recorded for a later batch, one the catalog never took, are
      * dropped.
+     *
+     * @param recordable whether the commit is of a kind this index records ({@link CommitKind#indexesDocuments}):
+     *     when it is not (a backfill, a scaled-out stream's commit, made by another process), changes recorded under
+     *     its batch number are a crashed batch's that the catalog never took, and are dropped too
      */
-    boolean catchUp(String rootUuid, long batch);
+    boolean catchUp(String rootUuid, long batch, boolean recordable);
 
     /** The commit the index reflects ({@link #marker(String, long)}); empty while it reflects none. */
     Optional<String> marker();

@@ -456,14 +456,17 @@ final class RocksDbDocumentIndex implements DocumentIndex {
     }
 
     @Override
-    public boolean catchUp(String rootUuid, long batch) {
+    public boolean catchUp(String rootUuid, long batch, boolean recordable) {
         String current = DocumentIndex.marker(rootUuid, batch);
         Optional<String> marker = marker();
         discard(batch + 1);
+        if (!recordable) {
+            discard(batch);
+        }
         if (marker.filter(current::equals).isPresent()) {
             return true;
         }
-        if (marker.filter(DocumentIndex.marker(rootUuid, batch - 1)::equals).isPresent()
+        if (recordable && marker.filter(DocumentIndex.marker(rootUuid, batch - 1)::equals).isPresent()
                 && getPending(pendingKey(batch, PENDING_END)) != null) {
             apply(batch, current);
             return true;

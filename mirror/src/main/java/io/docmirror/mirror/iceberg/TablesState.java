@@ -86,7 +86,12 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
                 : SchemaCodec.fromJson(schemaJson, config);
         long batch = Long.parseLong(summary.get(MirrorSummary.BATCH));
         String marker = DocumentIndex.marker(root.uuid().toString(), batch);
-        boolean indexCurrent = !rebuilding && index.catchUp(root.uuid().toString(), batch);
+        // A commit of a kind that does not index documents (a backfill, a scaled-out stream's) may come from another
+        // process, under the number of a batch this index recorded before a crash and the catalog never took.
+        boolean recordable = CommitKind.ofSummaryName(summary.get(MirrorSummary.COMMIT_KIND))
+                .map(CommitKind::indexesDocuments).orElse(true);
+        boolean indexCurrent = !rebuilding
+                && (!index.kept() || index.catchUp(root.uuid().toString(), batch, recordable));
         if (!indexCurrent) {
             if (!rebuilding) {
                 log.info("Rebuilding the document index of {} from its tables: it reflects {}, the tables are at {}",

@@ -23,6 +23,11 @@ final class UnkeptDocumentIndex implements DocumentIndex {
     }
 
     @Override
+    public boolean kept() {
+        return false;
+    }
+
+    @Override
     public long[] of(String key) {
         throw refused();
     }
@@ -63,10 +68,9 @@ final class UnkeptDocumentIndex implements DocumentIndex {
         // Nothing was recorded.
     }
 
-    /** Always current: there is nothing to bring to the catalog's commit. */
     @Override
-    public boolean catchUp(String rootUuid, long batch) {
-        return true;
+    public boolean catchUp(String rootUuid, long batch, boolean recordable) {
+        throw refused();
     }
 
     @Override

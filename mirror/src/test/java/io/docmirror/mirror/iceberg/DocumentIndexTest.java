@@ -102,17 +102,43 @@ class DocumentIndexTest {
                     List.of());
         }
         try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
-            assertThat(index.catchUp("root", 2)).isTrue();
+            assertThat(index.catchUp("root", 2, true)).isTrue();
             assertThat(index.marker()).contains(DocumentIndex.marker("root", 2));
             assertThat(describe(index, index.of(O2))).containsExactly("orders /w/b.parquet#0");
             assertThat(index.documents()).isEqualTo(2);
 
             index.prepare(3, Map.of(O1, new long[0]), -1, Map.of(), List.of());
             // The catalog stays at batch 2: batch 3 never landed.
-            assertThat(index.catchUp("root", 2)).isTrue();
+            assertThat(index.catchUp("root", 2, true)).isTrue();
             assertThat(index.of(O1)).hasSize(1);
-            assertThat(index.catchUp("another-root", 2)).as("another root table: rebuild").isFalse();
-            assertThat(index.catchUp("root", 4)).as("two commits behind: rebuild").isFalse();
+            assertThat(index.catchUp("another-root", 2, true)).as("another root table: rebuild").isFalse();
+            assertThat(index.catchUp("root", 4, true)).as("two commits behind: rebuild").isFalse();
+        }
+    }
+
+    /**
+     * A crash after the index recorded batch 2 and before the catalog took it, and then another process committing
+     * a batch 2 of a kind this index never records (a backfill, a scaled-out stream's commit): the recorded changes
+     * are not that commit's, so they are dropped and the index is rebuilt. An index that reflects such a commit
+     * already (rebuilt at it) stays.
+     */
+    @Test
+    void changesRecordedUnderTheNumberOfAnotherProcesssCommitAreDropped() {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), 1, Map.of(),
+                    List.of());
+            index.apply(1, DocumentIndex.marker("root", 1));
+            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), 1, Map.of(),
+                    List.of());
+        }
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            assertThat(index.catchUp("root", 2, false)).as("batch 2 is another process's").isFalse();
+            assertThat(index.catchUp("root", 2, true)).as("its recorded changes are gone").isFalse();
+            assertThat(index.of(O2)).isEmpty();
+
+            index.clear();
+            index.mark(DocumentIndex.marker("root", 2));
+            assertThat(index.catchUp("root", 2, false)).as("rebuilt at that commit").isTrue();
         }
     }
 
@@ -153,7 +179,7 @@ class DocumentIndexTest {
             index.prepare(1, changed, changed.size(), Map.of(), List.of());
         }
         try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
-            assertThat(index.catchUp("root", 1)).as("an index that names no commit is rebuilt").isFalse();
+            assertThat(index.catchUp("root", 1, true)).as("an index that names no commit is rebuilt").isFalse();
             index.apply(1, "root@1");
             assertThat(index.documents()).isEqualTo(30_000);
             assertThat(describe(index, index.of(DocumentIndex.key("o29999", "\"c\""))))
