@@ -147,8 +147,11 @@ public final class SameTables {
         assertThat(withSamples(flattenerSchema(actual), samples))
                 .isEqualTo(withSamples(flattenerSchema(expected), samples));
         assertThat(columns(actual)).isEqualTo(columns(expected));
-        assertThat(withSamples(JSON.readTree(actual.rootProperty(MirrorProperties.CONFLICTS).orElse("[]")), samples))
-                .isEqualTo(withSamples(JSON.readTree(expected.rootProperty(MirrorProperties.CONFLICTS).orElse("[]")), samples));
+        assertThat(withSamples(conflicts(actual), samples)).isEqualTo(withSamples(conflicts(expected), samples));
+    }
+
+    private static JsonNode conflicts(ContainerSnapshot snapshot) throws IOException {
+        return JSON.readTree(snapshot.rootProperty(MirrorProperties.CONFLICTS).orElse("[]"));
     }
 
     /** The JSON as it is, or without the sample ids of its conflicts. */

@@ -474,9 +474,10 @@ final class BatchWriter {
             List<String> widened = SchemaEvolution.widened(table.table(), schema);
             if (!widened.isEmpty()) {
                 // The copies would move rows whose places the writers keep, which they cannot learn yet.
-                throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "A document of " + resources.container()
-                        + " widens column(s) " + widened + " of table " + schema.name() + ", which a scaled-out "
-                        + "stream cannot do yet: mirror the container with `docmirror mirror run`");
+                throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "A document of "
+                        + resources.container() + " widens column(s) " + widened + " of table " + schema.name()
+                        + ", which a scaled-out stream cannot do yet: mirror the container with "
+                        + "`docmirror mirror run`");
             }
         }
         deleteCommittedRows();
