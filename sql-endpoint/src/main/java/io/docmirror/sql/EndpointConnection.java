@@ -132,7 +132,7 @@ final class EndpointConnection implements InvocationHandler {
                 statement.close();
             }
             if (last != null) {
-                last.supersede();
+                last.closeAfterStatements();
             }
         } finally {
             onClose.run();

@@ -12,7 +12,7 @@ final class SqlSession {
     private final ServingCopy copy;
     private final DuckDBConnection connection;
     private int statements;
-    private boolean superseded;
+    private boolean closing;
     private boolean closed;
 
     private SqlSession(ServingCopy copy, DuckDBConnection connection) {
@@ -42,13 +42,13 @@ final class SqlSession {
     }
 
     /** The user closed the connection: this one closes once its statements are closed. */
-    synchronized void supersede() throws SQLException {
-        superseded = true;
+    synchronized void closeAfterStatements() throws SQLException {
+        closing = true;
         closeIfDone();
     }
 
     private void closeIfDone() throws SQLException {
-        if (closed || !superseded || statements > 0) {
+        if (closed || !closing || statements > 0) {
             return;
         }
         closed = true;
