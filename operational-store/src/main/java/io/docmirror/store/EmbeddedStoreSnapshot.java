@@ -133,7 +133,7 @@ final class EmbeddedStoreSnapshot implements StoreSnapshot {
                 StoredItem stored = StoredItem.decode(iterator.value());
                 if (!TtlPolicy.isExpired(state.expiresAt(stored), nowSeconds)) {
                     events.add(ChangeEvent.ofCurrentVersion(container(),
-                            PartitionKey.decode(KeyLayout.itemPartitionKey(lastKey)).toJson(),
+                            PartitionKeyValue.of(PartitionKey.decode(KeyLayout.itemPartitionKey(lastKey))),
                             KeyLayout.itemId(lastKey), stored.createdLsn() == stored.lsn(), stored.lsn(),
                             stored.tsSeconds() * 1000, stored.json()));
                 }

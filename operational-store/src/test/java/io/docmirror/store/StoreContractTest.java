@@ -570,7 +570,7 @@ abstract class StoreContractTest {
 
         ChangeEvent replace = StoreTesting.changeLog(store, ORDERS).get(1);
         assertThat(replace.container()).isEqualTo(ORDERS);
-        assertThat(replace.partitionKey().asText()).isEqualTo("c1");
+        assertThat(replace.partitionKey().jsonText()).isEqualTo("\"c1\"");
         assertThat(replace.document().orElseThrow().get("v").asInt()).isEqualTo(2);
         assertThat(replace.previous().orElseThrow().get("v").asInt()).isEqualTo(1);
         assertThat(replace.ts()).isPositive();
