@@ -1,13 +1,8 @@
 package io.docmirror.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import java.io.IOException;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,10 +18,6 @@ import static java.util.Objects.requireNonNull;
 public final class PartitionKeyValue {
     /** The value of an item that lacks the partition key property: {@code {}}. */
     public static final PartitionKeyValue NONE = new PartitionKeyValue(null);
-
-    /** Reads a text strictly: {@code "a" junk} is no value. */
-    private static final ObjectReader READER = StoreJson.mapper().reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** A scalar JSON node (immutable), or null for {@link #NONE}. */
     private final JsonNode value;
@@ -65,13 +56,7 @@ public final class PartitionKeyValue {
      * @throws IllegalArgumentException when the text is not such a value
      */
     public static PartitionKeyValue parse(String jsonText) {
-        JsonNode value;
-        try {
-            value = READER.readTree(jsonText);
-        } catch (IOException e) {
-            String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
-            throw new IllegalArgumentException("partition key " + jsonText + " is not JSON: " + reason, e);
-        }
+        JsonNode value = PartitionKey.readStrictly(jsonText);
         if (value == null || value.isMissingNode()) {
             throw new IllegalArgumentException("a partition key value is never empty text");
         }
