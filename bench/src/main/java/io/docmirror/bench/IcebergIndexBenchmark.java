@@ -1,7 +1,6 @@
 package io.docmirror.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.demo.OrderGenerator;
 import io.docmirror.feed.ContinuationToken;
 import io.docmirror.flatten.FlattenerConfig;
@@ -10,6 +9,8 @@ import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.iceberg.ContainerBatch;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -73,9 +74,9 @@ public final class IcebergIndexBenchmark {
                     byte[] json = generator.order(index);
                     ObjectNode document = (ObjectNode) StoreJson.mapper().readTree(json);
                     rows += 1 + (document.has("items") ? document.get("items").size() : 0);
-                    batch.add(new ChangeEvent("orders", TextNode.valueOf(generator.customerId(index)),
-                            "order-" + index, Operation.CREATE, index + 1, 1_700_000_000_000L + index, false,
-                            Optional.of(document), Optional.empty()));
+                    PartitionKeyValue customer = PartitionKeyValue.of(PartitionKey.of(generator.customerId(index)));
+                    batch.add(new ChangeEvent("orders", customer, "order-" + index, Operation.CREATE, index + 1,
+                            1_700_000_000_000L + index, false, Optional.of(document), Optional.empty()));
                 }
                 // The batch ends at the LSN of its last order, in the one feed range.
                 long lastLsn = Math.min(orders, first + BATCH);

@@ -1,7 +1,6 @@
 package io.docmirror.feed;
 
 import io.docmirror.store.ChangeLogPage;
-import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -204,7 +203,7 @@ public final class ChangeFeedReader {
     private List<ChangeEvent> latestVersions(List<ChangeEvent> events) {
         Map<String, ChangeEvent> newest = new LinkedHashMap<>();
         for (ChangeEvent event : events) {
-            String key = event.partitionKey() + "\u0000" + event.id();
+            String key = event.partitionKey().jsonText() + "\u0000" + event.id();
             newest.remove(key);
             newest.put(key, event);
         }
@@ -213,11 +212,8 @@ public final class ChangeFeedReader {
             if (event.operation() == Operation.DELETE) {
                 continue;
             }
-            PartitionKey partitionKey = event.partitionKey().isObject()
-                    ? PartitionKey.NONE
-                    : PartitionKey.fromJson(event.partitionKey());
-            if (store.findItem(container, partitionKey, event.id()).filter(item -> item.lsn() == event.lsn())
-                    .isPresent()) {
+            if (store.findItem(container, event.partitionKey().toPartitionKey(), event.id())
+                    .filter(item -> item.lsn() == event.lsn()).isPresent()) {
                 latest.add(event);
             }
         }

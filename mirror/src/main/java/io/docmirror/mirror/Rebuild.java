@@ -1,17 +1,15 @@
 package io.docmirror.mirror;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.ContainerSnapshot;
 import io.docmirror.mirror.iceberg.ContainerBatch;
 import io.docmirror.mirror.iceberg.ContainerTables;
-import io.docmirror.store.StoreJson;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.catalog.TableIdentifier;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -146,7 +144,7 @@ public final class Rebuild {
     /** A history row as the change it recorded (without the previous image, which the mirror does not use). */
     private static ChangeEvent change(String container, ResultSet row) throws SQLException {
         String id = row.getString(1);
-        JsonNode partitionKey = readJson(row.getString(2), container, id);
+        PartitionKeyValue partitionKey = partitionKey(row.getString(2), container, id);
         long lsn = row.getLong(3);
         long commitMillis = row.getLong(4);
         Operation operation = Operation.valueOf(row.getString(5));
@@ -158,13 +156,13 @@ public final class Rebuild {
                 commitMillis, row.getString(7).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static JsonNode readJson(String text, String container, String id) {
+    private static PartitionKeyValue partitionKey(String text, String container, String id) {
         try {
-            return StoreJson.mapper().readTree(text);
-        } catch (IOException e) {
+            return PartitionKeyValue.parse(text);
+        } catch (IllegalArgumentException e) {
             throw new MirrorException(MirrorErrorCode.UNREADABLE_MIRROR,
                     "Cannot rebuild " + container + ": the history's partition key of " + id
-                    + " is not JSON: " + text, e);
+                    + " is not a partition key value: " + e.getMessage(), e);
         }
     }
 }

@@ -139,7 +139,7 @@ public final class Repair {
                         break;
                     }
                     after = event.lsn();
-                    if (!intact.contains(key(event.lsn(), event.partitionKey().toString(), event.id()))) {
+                    if (!intact.contains(key(event.lsn(), event.partitionKey().jsonText(), event.id()))) {
                         lost.add(event);
                         if (lost.size() > expected) {
                             throw cannotRepair(container, damaged, "the change log has more than " + expected

@@ -227,7 +227,7 @@ class BackfillInPartsTest {
         for (int part : plan.partsToScan()) {
             SchemaScan scan = new SchemaScan(travel(plan.startOf(part)), FLATTENER);
             for (ChangeEvent item : parts.get(part)) {
-                scan.add(CONTAINER, item.partitionKey().toString(), item.lsn(), item.documentJson().orElseThrow());
+                scan.add(CONTAINER, item.partitionKey().jsonText(), item.lsn(), item.documentJson().orElseThrow());
             }
             results.add(travel(scan.result()));
         }

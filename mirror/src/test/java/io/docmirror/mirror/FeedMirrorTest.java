@@ -15,6 +15,7 @@ import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
@@ -413,10 +414,11 @@ class FeedMirrorTest {
     void aDocumentThatCannotBeMirroredGoesToTheDeadLettersAndTheRestOfItsBatchCommits() throws Exception {
         ObjectMapper json = StoreJson.mapper();
         // Only a source other than the store (a Kafka topic, say) can deliver such a document: its id is a number.
-        ChangeEvent numericId = new ChangeEvent("orders", TextNode.valueOf("c1"), "7", Operation.CREATE, 1, 1000,
+        PartitionKeyValue c1 = PartitionKeyValue.of(TextNode.valueOf("c1"));
+        ChangeEvent numericId = new ChangeEvent("orders", c1, "7", Operation.CREATE, 1, 1000,
                 false, Optional.of((ObjectNode) json.readTree("{\"id\":7,\"customerId\":\"c1\"}")),
                 Optional.empty());
-        ChangeEvent good = new ChangeEvent("orders", TextNode.valueOf("c1"), "o1", Operation.CREATE, 2, 2000,
+        ChangeEvent good = new ChangeEvent("orders", c1, "o1", Operation.CREATE, 2, 2000,
                 false, Optional.of((ObjectNode) json.readTree("{\"id\":\"o1\",\"customerId\":\"c1\",\"_lsn\":2}")),
                 Optional.empty());
         try (ContainerTables mirror = ContainerTables.open(mirrorDirectory, "orders",

@@ -9,7 +9,6 @@ import io.docmirror.mirror.source.KafkaTopicSource;
 import io.docmirror.store.ChildProcesses;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
-import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -169,7 +168,7 @@ class KafkaMirrorCrashTest {
     }
 
     private static int feedRange(ContainerProperties container, ChangeEvent event) {
-        return container.logPartitionOf(PartitionKey.fromToJson(event.partitionKey()));
+        return container.logPartitionOf(event.partitionKey().toPartitionKey());
     }
 
     private static void sleep(long millis) {

@@ -132,8 +132,7 @@ final class EmbeddedStoreSnapshot implements StoreSnapshot {
                 lastKey = iterator.key();
                 StoredItem stored = StoredItem.decode(iterator.value());
                 if (!TtlPolicy.isExpired(state.expiresAt(stored), nowSeconds)) {
-                    events.add(ChangeEvent.ofCurrentVersion(container(),
-                            PartitionKey.decode(KeyLayout.itemPartitionKey(lastKey)).toJson(),
+                    events.add(ChangeEvent.ofCurrentVersion(container(), state.partitionKeyValue(lastKey, stored),
                             KeyLayout.itemId(lastKey), stored.createdLsn() == stored.lsn(), stored.lsn(),
                             stored.tsSeconds() * 1000, stored.json()));
                 }

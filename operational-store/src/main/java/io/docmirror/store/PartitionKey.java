@@ -98,18 +98,26 @@ public final class PartitionKey {
      * @throws IllegalArgumentException when the text is not of that form
      */
     public static PartitionKey fromWire(String text) {
-        JsonNode array;
-        try {
-            array = WIRE_READER.readTree(text);
-        } catch (IOException e) {
-            String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
-            throw new IllegalArgumentException("partition key " + text + " is not JSON: " + reason, e);
-        }
+        JsonNode array = readStrictly(text);
         if (array == null || !array.isArray() || array.size() != 1) {
             throw new IllegalArgumentException("partition key " + text + " is not a JSON array of one value, "
                     + "such as [\"tenant-1\"] or [{}] for none");
         }
         return fromToJson(array.get(0));
+    }
+
+    /**
+     * The JSON value of a partition key's text, with nothing after it; null for empty text.
+     *
+     * @throws IllegalArgumentException when the text is not JSON
+     */
+    static JsonNode readStrictly(String text) {
+        try {
+            return WIRE_READER.readTree(text);
+        } catch (IOException e) {
+            String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+            throw new IllegalArgumentException("partition key " + text + " is not JSON: " + reason, e);
+        }
     }
 
     /**

@@ -23,7 +23,7 @@ final class ChangeLogReplay {
                 ChangeEvent event = events.get(index);
                 assertThat(event.lsn()).as("%s, partition %d: LSNs without gaps", when, partition)
                         .isEqualTo(index + 1);
-                String key = event.partitionKey().asText() + "/" + event.id();
+                String key = event.partitionKey().toJson().asText() + "/" + event.id();
                 if (event.operation() == Operation.DELETE) {
                     assertThat(replayed.remove(key)).as("%s: delete of a live item %s", when, key).isNotNull();
                 }

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -86,6 +88,30 @@ abstract class SnapshotContractTest {
                         .logEndLsn());
             }
         }
+    }
+
+    @Test
+    void aSnapshotSpellsEachPartitionKeyAsTheItemAndItsChangeLogDo() {
+        // The storage key holds a number by value (100 as 1E+2): a backfill must write the _pk the change feed does.
+        store.createContainer(ContainerProperties.of("numbers", "/key/value").withLogPartitions(1));
+        String[] keys = {"100", "1.10", "12345678901234567890", "-0", "1e2", "2E-3", "\"text\"", "true", "null"};
+        for (int index = 0; index < keys.length; index++) {
+            store.createItem("numbers", "{\"id\":\"i" + index + "\",\"before\":{\"value\":[1,{\"value\":2}]},"
+                    + "\"key\":{\"other\":3,\"value\":" + keys[index] + "}}");
+        }
+        store.createItem("numbers", "{\"id\":\"none\"}");
+        Map<String, String> logged = new TreeMap<>();
+        StoreTesting.changeLog(store, "numbers")
+                .forEach(event -> logged.put(event.id(), event.partitionKey().jsonText()));
+
+        Map<String, String> snapshotted = new TreeMap<>();
+        try (StoreSnapshot snapshot = snapshots.openSnapshot("numbers")) {
+            snapshot.read(SnapshotInterval.wholePartition(0), Optional.empty(), 100).events()
+                    .forEach(event -> snapshotted.put(event.id(), event.partitionKey().jsonText()));
+        }
+
+        assertThat(snapshotted).isEqualTo(logged).containsEntry("i0", "100").containsEntry("i1", "1.10")
+                .containsEntry("i2", "12345678901234567890").containsEntry("i4", "1e2").containsEntry("none", "{}");
     }
 
     @Test

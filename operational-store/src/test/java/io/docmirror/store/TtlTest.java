@@ -91,6 +91,23 @@ class TtlTest {
     }
 
     @Test
+    void aTtlDeleteNamesThePartitionKeyAsTheItemSpellsIt() {
+        // The storage key holds 100 as 1E+2 and 1.10 as 1.1; the mirror keys its rows by the item's own spelling.
+        store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
+        store.createItem("c", "{\"id\":\"reaped\",\"pk\":100}");
+        clock.advanceSeconds(5);
+        store.createItem("c", "{\"id\":\"overwritten\",\"pk\":1.10}");
+        clock.advanceSeconds(10);
+
+        assertThat(store.reapExpired(1)).as("the first to expire").isEqualTo(1);
+        store.createItem("c", "{\"id\":\"overwritten\",\"pk\":1.10,\"v\":2}");
+
+        assertThat(StoreTesting.changeLog(store, "c")).filteredOn(ChangeEvent::ttlExpired)
+                .extracting(event -> event.id() + " " + event.partitionKey().jsonText())
+                .containsExactlyInAnyOrder("reaped 100", "overwritten 1.10");
+    }
+
+    @Test
     void reaperRemovesExpiredItemsWithATtlExpiredDelete() {
         store.createContainer(ContainerProperties.of("c", "/pk").withDefaultTtl(10));
         store.createItem("c", "{\"id\":\"a\",\"pk\":\"p\",\"v\":1}");

@@ -53,7 +53,7 @@ public final class DerivationErrors {
         error.put("target", target);
         error.put("source", event.container());
         error.put("sourceId", event.id());
-        error.set("sourcePartitionKey", event.partitionKey());
+        error.set("sourcePartitionKey", event.partitionKey().toJson());
         error.put("range", range);
         error.put("lsn", event.lsn());
         error.put("operation", event.operation().name());

@@ -2,10 +2,9 @@ package io.docmirror.feed.kafka;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -78,7 +77,7 @@ public final class ChangeEnvelope {
      *     {@code source.ts_ms} is when the store committed it)
      */
     public byte[] value(ChangeEvent event, long processedAt) {
-        int feedRange = container.logPartitionOf(PartitionKey.fromToJson(event.partitionKey()));
+        int feedRange = container.logPartitionOf(event.partitionKey().toPartitionKey());
         return write(event, schemas.map(EnvelopeSchemas::value), generator -> {
             generator.writeStartObject();
             writeImage(generator, "before", event.previousJson());
@@ -91,7 +90,7 @@ public final class ChangeEnvelope {
             generator.writeStringField("snapshot", "false");
             generator.writeStringField("container", event.container());
             generator.writeStringField("id", event.id());
-            generator.writeStringField("partitionKey", jsonText(event.partitionKey()));
+            generator.writeStringField("partitionKey", event.partitionKey().jsonText());
             generator.writeNumberField("feedRange", feedRange);
             generator.writeNumberField("lsn", event.lsn());
             generator.writeBooleanField("ttlExpired", event.ttlExpired());
@@ -145,7 +144,7 @@ public final class ChangeEnvelope {
         JsonNode source = required(payload, "source", "source");
         ChangeEvent event = ChangeEvent.ofJson(
                 required(source, "container", "source.container").asText(),
-                parseJson(required(source, "partitionKey", "source.partitionKey"), "source.partitionKey"),
+                partitionKey(required(source, "partitionKey", "source.partitionKey"), "source.partitionKey"),
                 required(source, "id", "source.id").asText(),
                 operation(required(payload, "op", "op").asText()),
                 required(source, "lsn", "source.lsn").asLong(),
@@ -185,7 +184,7 @@ public final class ChangeEnvelope {
     private static void writeKeyPayload(JsonGenerator generator, ChangeEvent event) throws IOException {
         generator.writeStartObject();
         generator.writeStringField("id", event.id());
-        generator.writeStringField("partitionKey", jsonText(event.partitionKey()));
+        generator.writeStringField("partitionKey", event.partitionKey().jsonText());
         generator.writeEndObject();
     }
 
@@ -198,15 +197,6 @@ public final class ChangeEnvelope {
             generator.writeEndObject();
         } else {
             generator.writeNullField(field);
-        }
-    }
-
-    private static String jsonText(JsonNode value) {
-        try {
-            // The store's mapper writes each number with the text it was read with.
-            return StoreJson.mapper().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("Cannot write partition key " + value, e);
         }
     }
 
@@ -245,12 +235,12 @@ public final class ChangeEnvelope {
         return value;
     }
 
-    private static JsonNode parseJson(JsonNode text, String path) {
+    private static PartitionKeyValue partitionKey(JsonNode text, String path) {
         try {
-            return StoreJson.mapper().readTree(text.asText());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("Cannot read change envelope: field '" + path + "' is not JSON text: "
-                    + e.getMessage(), e);
+            return PartitionKeyValue.parse(text.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot read change envelope: field '" + path + "' is not a partition "
+                    + "key's JSON text: " + e.getMessage(), e);
         }
     }
 

@@ -1,8 +1,7 @@
 package io.docmirror.feed.kafka;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.StoreJson;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.ChangeEventJson;
 import io.docmirror.store.changelog.Operation;
@@ -12,8 +11,6 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -146,22 +143,14 @@ class ChangeEnvelopeTest {
     }
 
     static ChangeEvent event(Operation operation, String document, String previous, boolean ttlExpired) {
-        return ChangeEvent.ofJson("orders", json("\"c1\""), "o1", operation, 42, 1767225600000L, ttlExpired,
-                document == null ? null : bytes(document), previous == null ? null : bytes(previous));
+        return ChangeEvent.ofJson("orders", PartitionKeyValue.parse("\"c1\""), "o1", operation, 42, 1767225600000L,
+                ttlExpired, document == null ? null : bytes(document), previous == null ? null : bytes(previous));
     }
 
     private static JsonConverter converter(boolean schemas, boolean forKeys) {
         JsonConverter converter = new JsonConverter();
         converter.configure(Map.of("schemas.enable", String.valueOf(schemas)), forKeys);
         return converter;
-    }
-
-    private static JsonNode json(String text) {
-        try {
-            return StoreJson.mapper().readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static byte[] bytes(String text) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -62,7 +63,7 @@ final class CosmosChanges {
                         + "(no metadata.id): " + change);
             }
             JsonNode keyHolder = metadata.has("partitionKey") ? metadata.get("partitionKey") : previous;
-            return ChangeEvent.ofJson(container.id(), keyHolder == null ? PartitionKey.NONE.toJson()
+            return ChangeEvent.ofJson(container.id(), keyHolder == null ? PartitionKeyValue.NONE
                     : partitionKey(keyHolder), id.asText(), operation, lsn, ts * 1000,
                     metadata.path("timeToLiveExpired").asBoolean(false), null,
                     previous == null ? null : json(previous));
@@ -76,12 +77,12 @@ final class CosmosChanges {
     }
 
     /** The value at the container's partition key path, as a change event carries it ({@code {}}: none). */
-    private JsonNode partitionKey(JsonNode holder) {
+    private PartitionKeyValue partitionKey(JsonNode holder) {
         JsonNode value = holder;
         for (String segment : partitionKeyPath) {
             value = value.path(segment);
         }
-        return PartitionKey.fromJson(value).toJson();
+        return PartitionKeyValue.of(PartitionKey.fromJson(value));
     }
 
     private static byte[] json(JsonNode document) {

@@ -217,7 +217,7 @@ final class CosmosFeedSource implements ChangeSource {
     }
 
     private static String key(ChangeEvent event) {
-        return event.partitionKey() + "\u0000" + event.id();
+        return event.partitionKey().jsonText() + "\u0000" + event.id();
     }
 
     /**

@@ -164,7 +164,7 @@ final class BatchWriter {
         events++;
         lastEventTs = Math.max(lastEventTs, event.ts());
         String container = resources.container();
-        String partitionKey = event.partitionKey().toString();
+        String partitionKey = event.partitionKey().jsonText();
         String key = kind.indexesDocuments() ? DocumentIndex.key(event.id(), partitionKey) : null;
         if (event.operation() == Operation.DELETE) {
             history(event, partitionKey, event.ts() / 1000, null);

@@ -417,7 +417,7 @@ public final class ContainerTables implements MirrorTarget {
                 history.removeFile(file, historyVectors.get(file.location()));
             }
             for (ChangeEvent event : recovered) {
-                history.write(LogTables.history(history.newRecord(), event, event.partitionKey().toString(),
+                history.write(LogTables.history(history.newRecord(), event, event.partitionKey().jsonText(),
                         DocumentTimestamp.of(event), event.documentJson().orElse(null)));
             }
         } catch (RuntimeException e) {

@@ -100,7 +100,7 @@ public final class PartWriter implements AutoCloseable {
                     + document.id() + " at LSN " + document.lsn());
         }
         lastEventTs = Math.max(lastEventTs, document.ts());
-        String partitionKey = document.partitionKey().toString();
+        String partitionKey = document.partitionKey().jsonText();
         byte[] json = document.documentJson().orElseThrow();
         long walks = flattener.changingWalks();
         FlattenedVersion version = FlattenedVersion.of(flattener, container, document, partitionKey, json);

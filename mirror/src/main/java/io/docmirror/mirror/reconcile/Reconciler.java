@@ -1,7 +1,6 @@
 package io.docmirror.mirror.reconcile;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.CatalogSettings;
@@ -18,16 +17,13 @@ import io.docmirror.store.ChangeLogPage;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.Item;
 import io.docmirror.store.ItemPage;
-import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
-import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -259,7 +255,7 @@ public final class Reconciler {
         /** The first place where the store's document and the mirror's differ, in words. */
         private String describe(DocumentKey key, long mirroredLsn) throws SQLException {
             Optional<Item> inStore = store.findItem(container.id(),
-                    PartitionKey.fromToJson(readTree(key.partitionKey())), key.id());
+                    PartitionKeyValue.parse(key.partitionKey()).toPartitionKey(), key.id());
             Optional<MirroredDocuments.Document> inMirror = mirrored == null ? Optional.empty()
                     : mirrored.find(key.partitionKey(), key.id());
             if (inStore.isEmpty() || inMirror.isEmpty() || inStore.get().lsn() > mirroredLsn) {
@@ -320,7 +316,7 @@ public final class Reconciler {
                     return;
                 }
                 for (ChangeEvent event : page.events()) {
-                    spill.addChangedKey(range, new DocumentKey(event.partitionKey().toString(), event.id()));
+                    spill.addChangedKey(range, new DocumentKey(event.partitionKey().jsonText(), event.id()));
                     after = event.lsn();
                 }
             }
@@ -342,7 +338,7 @@ public final class Reconciler {
                         return;
                     }
                     after = event.lsn();
-                    DocumentKey key = new DocumentKey(event.partitionKey().toString(), event.id());
+                    DocumentKey key = new DocumentKey(event.partitionKey().jsonText(), event.id());
                     byte[] document = event.documentJson().orElse(null);
                     long ts = DocumentTimestamp.of(event);
                     if (ts > ttlCutoff) {
@@ -367,7 +363,7 @@ public final class Reconciler {
                 ItemPage page = store.scanItems(container.id(), range, continuation, PAGE);
                 for (Item item : page.items()) {
                     byte[] json = item.jsonBytes();
-                    spill.addStoreDocument(range, new DocumentKey(item.partitionKey().toJson().toString(),
+                    spill.addStoreDocument(range, new DocumentKey(PartitionKeyValue.of(item.partitionKey()).jsonText(),
                             item.id()), versionHash(json, item.lsn()), DocumentTimestamp.of(json, 0));
                 }
                 continuation = page.continuation();
@@ -385,14 +381,6 @@ public final class Reconciler {
     }
 
     private static int rangeOf(ContainerProperties container, String partitionKeyJson) {
-        return container.logPartitionOf(PartitionKey.fromToJson(readTree(partitionKeyJson)));
-    }
-
-    private static JsonNode readTree(String json) {
-        try {
-            return StoreJson.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read partition key " + json, e);
-        }
+        return container.logPartitionOf(PartitionKeyValue.parse(partitionKeyJson).toPartitionKey());
     }
 }

@@ -7,7 +7,6 @@ import io.docmirror.mirror.MirrorErrorCode;
 import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.PartitionKey;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
@@ -82,7 +81,7 @@ public final class KafkaTopicSource implements ChangeSource {
                 continue;
             }
             ChangeEvent event = record.event();
-            int feedRange = container.logPartitionOf(PartitionKey.fromToJson(event.partitionKey()));
+            int feedRange = container.logPartitionOf(event.partitionKey().toPartitionKey());
             if (event.lsn() > alreadyMirrored.getOrDefault(feedRange, 0L)) {
                 events.add(event);
                 reached.merge(feedRange, event.lsn(), Math::max);

@@ -10,6 +10,7 @@ import io.docmirror.layout.MirrorCatalog;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.source.Checkpoint;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.Table;
@@ -143,7 +144,7 @@ final class OrderBatches {
             document.put("_lsn", lsn);
             document.put("_ts", ts / 1000);
         }
-        return new ChangeEvent(CONTAINER, PARTITION, id, operation, lsn, ts, false, Optional.ofNullable(document),
-                Optional.empty());
+        return new ChangeEvent(CONTAINER, PartitionKeyValue.of(PARTITION), id, operation, lsn, ts, false,
+                Optional.ofNullable(document), Optional.empty());
     }
 }

@@ -2,6 +2,7 @@ package io.docmirror.mirror.reconcile;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogSettings;
+import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.FeedMirror;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.reconcile.ReconcileReport.Difference;
@@ -92,6 +93,39 @@ class ReconcileTest {
         });
         assertThat(report.differences()).anySatisfy(difference ->
                 assertThat(difference.what()).startsWith("history: the change of LSN"));
+    }
+
+    @Test
+    void aNumberPartitionKeyIsComparedAsTheItemSpellsIt() {
+        // The store keys 100 by value (1E+2); the mirror's _pk holds the item's own spelling, as the store's side must.
+        EmbeddedStore store = store("store");
+        store.createContainer(ContainerProperties.of("orders", "/pk").withAnalyticalTtl(-1));
+        store.createItem("orders", "{\"id\":\"o1\",\"pk\":100,\"total\":1}");
+        store.createItem("orders", "{\"id\":\"o2\",\"pk\":1.10,\"total\":2}");
+        store.createItem("orders", "{\"id\":\"o3\",\"pk\":12345678901234567890,\"total\":3}");
+        sync(store);
+        store.upsertItem("orders", "{\"id\":\"o1\",\"pk\":100,\"total\":4}");
+
+        assertExact(reconcile(store));
+        sync(store);
+        assertExact(reconcile(store));
+    }
+
+    @Test
+    void aBackfillWritesANumberPartitionKeyAsTheChangeFeedDoesSoALaterChangeReplacesItsRow() throws Exception {
+        // The backfill reads a snapshot of the store, whose keys hold 100 as 1E+2: were it to write that, the
+        // change feed's REPLACE of (100, o1) would leave the backfilled row beside its own.
+        EmbeddedStore store = store("store");
+        store.createContainer(ContainerProperties.of("orders", "/pk").withAnalyticalTtl(-1));
+        store.createItem("orders", "{\"id\":\"o1\",\"pk\":100,\"total\":1}");
+        store.createItem("orders", "{\"id\":\"o2\",\"pk\":1.10,\"total\":2}");
+        new Backfill(store, work.resolve("mirror"), COMPACTS, FlattenerConfig.defaults("orders"), clock)
+                .run("orders", Backfill.Listener.NONE);
+        store.upsertItem("orders", "{\"id\":\"o1\",\"pk\":100,\"total\":3}");
+        store.upsertItem("orders", "{\"id\":\"o2\",\"pk\":1.10,\"total\":4}");
+        sync(store);
+
+        assertExact(reconcile(store));
     }
 
     /**

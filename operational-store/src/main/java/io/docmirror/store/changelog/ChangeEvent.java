@@ -1,7 +1,7 @@
 package io.docmirror.store.changelog;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.PartitionKeyValue;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ChangeEvent {
     private final String container;
-    private final JsonNode partitionKey;
+    private final PartitionKeyValue partitionKey;
     private final String id;
     private final Operation operation;
     private final long lsn;
@@ -27,7 +27,7 @@ public final class ChangeEvent {
 
     /**
      * @param container the container's id
-     * @param partitionKey the item's partition key value as JSON ({@code {}} for an item without one)
+     * @param partitionKey the item's partition key value ({@link PartitionKeyValue#NONE} for an item without one)
      * @param id the item's id
      * @param lsn strictly increasing, without gaps, within the item's log partition
      * @param ts commit time, epoch milliseconds (the document's {@code _ts} is the same instant in seconds)
@@ -35,8 +35,8 @@ public final class ChangeEvent {
      * @param document the item after the change, system properties included; empty for DELETE
      * @param previous the item before the change, for REPLACE and DELETE; empty for CREATE
      */
-    public ChangeEvent(String container, JsonNode partitionKey, String id, Operation operation, long lsn, long ts,
-            boolean ttlExpired, Optional<ObjectNode> document, Optional<ObjectNode> previous) {
+    public ChangeEvent(String container, PartitionKeyValue partitionKey, String id, Operation operation, long lsn,
+            long ts, boolean ttlExpired, Optional<ObjectNode> document, Optional<ObjectNode> previous) {
         this(container, partitionKey, id, operation, lsn, ts, ttlExpired,
                 requireNonNull(document, "document is null").map(DocumentImage::ofTree).orElse(null),
                 requireNonNull(previous, "previous is null").map(DocumentImage::ofTree).orElse(null));
@@ -48,8 +48,8 @@ public final class ChangeEvent {
      *
      * @param json the item as stored; the event keeps the array, so the caller must not change it afterwards
      */
-    public static ChangeEvent ofCurrentVersion(String container, JsonNode partitionKey, String id, boolean created,
-            long lsn, long ts, byte[] json) {
+    public static ChangeEvent ofCurrentVersion(String container, PartitionKeyValue partitionKey, String id,
+            boolean created, long lsn, long ts, byte[] json) {
         return new ChangeEvent(container, partitionKey, id, created ? Operation.CREATE : Operation.REPLACE, lsn, ts,
                 false, DocumentImage.ofJson(json), null);
     }
@@ -61,14 +61,14 @@ public final class ChangeEvent {
      * @param document the item's JSON after the change, or null; the event keeps the array
      * @param previous the item's JSON before the change, or null; the event keeps the array
      */
-    public static ChangeEvent ofJson(String container, JsonNode partitionKey, String id, Operation operation, long lsn,
-            long ts, boolean ttlExpired, byte[] document, byte[] previous) {
+    public static ChangeEvent ofJson(String container, PartitionKeyValue partitionKey, String id, Operation operation,
+            long lsn, long ts, boolean ttlExpired, byte[] document, byte[] previous) {
         return new ChangeEvent(container, partitionKey, id, operation, lsn, ts, ttlExpired,
                 document == null ? null : DocumentImage.ofJson(document),
                 previous == null ? null : DocumentImage.ofJson(previous));
     }
 
-    ChangeEvent(String container, JsonNode partitionKey, String id, Operation operation, long lsn, long ts,
+    ChangeEvent(String container, PartitionKeyValue partitionKey, String id, Operation operation, long lsn, long ts,
             boolean ttlExpired, DocumentImage document, DocumentImage previous) {
         this.container = requireNonNull(container, "container is null");
         this.partitionKey = requireNonNull(partitionKey, "partitionKey is null");
@@ -95,7 +95,8 @@ public final class ChangeEvent {
         return container;
     }
 
-    public JsonNode partitionKey() {
+    /** The item's partition key value, {@link PartitionKeyValue#NONE} for an item without one. */
+    public PartitionKeyValue partitionKey() {
         return partitionKey;
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 
 import java.io.ByteArrayOutputStream;
@@ -39,8 +40,8 @@ public final class ChangeEventJson {
      * @param document the item's JSON after the change, or null
      * @param previous the item's JSON before the change, or null
      */
-    public static byte[] encode(String container, JsonNode partitionKey, String id, Operation operation, long lsn,
-            long ts, boolean ttlExpired, byte[] document, byte[] previous) {
+    public static byte[] encode(String container, PartitionKeyValue partitionKey, String id, Operation operation,
+            long lsn, long ts, boolean ttlExpired, byte[] document, byte[] previous) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128
                 + (document == null ? 0 : document.length) + (previous == null ? 0 : previous.length));
         try (JsonGenerator generator = StoreJson.mapper().getFactory().createGenerator(out, JsonEncoding.UTF8)) {
@@ -49,7 +50,7 @@ public final class ChangeEventJson {
             generator.writeStartObject();
             generator.writeStringField("container", container);
             generator.writeFieldName("partitionKey");
-            generator.writeTree(partitionKey);
+            generator.writeTree(partitionKey.toJson());
             generator.writeStringField("id", id);
             generator.writeStringField("operation", operation.name());
             generator.writeNumberField("lsn", lsn);
@@ -83,7 +84,7 @@ public final class ChangeEventJson {
                 throw new IllegalArgumentException("Cannot parse change event: not a JSON object");
             }
             String container = null;
-            JsonNode partitionKey = null;
+            PartitionKeyValue partitionKey = null;
             String id = null;
             Operation operation = null;
             Long lsn = null;
@@ -96,7 +97,7 @@ public final class ChangeEventJson {
                 JsonToken value = parser.nextToken();
                 switch (field) {
                     case "container" -> container = parser.getValueAsString();
-                    case "partitionKey" -> partitionKey = parser.readValueAsTree();
+                    case "partitionKey" -> partitionKey = partitionKey(parser.readValueAsTree());
                     case "id" -> id = parser.getValueAsString();
                     case "operation" -> operation = Operation.valueOf(parser.getValueAsString());
                     case "lsn" -> lsn = parser.getValueAsLong();
@@ -143,7 +144,7 @@ public final class ChangeEventJson {
         }
         return new ChangeEvent(
                 field(node, "container").asText(),
-                field(node, "partitionKey"),
+                partitionKey(field(node, "partitionKey")),
                 field(node, "id").asText(),
                 Operation.valueOf(field(node, "operation").asText()),
                 field(node, "lsn").asLong(),
@@ -151,6 +152,18 @@ public final class ChangeEventJson {
                 node.path("ttlExpired").asBoolean(false),
                 image(node, "document"),
                 image(node, "previous"));
+    }
+
+    /** The value, or null for none read (which {@link #required} reports). */
+    private static PartitionKeyValue partitionKey(JsonNode value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return PartitionKeyValue.of(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot parse change event: " + e.getMessage(), e);
+        }
     }
 
     private static JsonNode field(JsonNode node, String field) {

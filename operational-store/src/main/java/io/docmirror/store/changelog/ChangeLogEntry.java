@@ -1,11 +1,9 @@
 package io.docmirror.store.changelog;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.docmirror.store.StoreJson;
+import io.docmirror.store.PartitionKeyValue;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -77,7 +75,7 @@ public final class ChangeLogEntry {
             long lsn = buffer.getLong();
             long ts = buffer.getLong();
             String container = getString(buffer);
-            JsonNode partitionKey = partitionKey(getString(buffer));
+            PartitionKeyValue partitionKey = partitionKey(getString(buffer));
             String id = getString(buffer);
             int documentLength = buffer.getInt();
             int previousLength = buffer.getInt();
@@ -121,18 +119,17 @@ public final class ChangeLogEntry {
     }
 
     /** A string without escapes (nearly every partition key) becomes a node directly; anything else is parsed. */
-    private static JsonNode partitionKey(String json) {
+    private static PartitionKeyValue partitionKey(String json) {
         if (json.length() >= 2 && json.charAt(0) == '"' && json.indexOf('\\') < 0) {
-            return TextNode.valueOf(json.substring(1, json.length() - 1));
+            return PartitionKeyValue.of(TextNode.valueOf(json.substring(1, json.length() - 1)));
         }
         if (json.equals("{}")) {
-            return JsonNodeFactory.instance.objectNode();
+            return PartitionKeyValue.NONE;
         }
         try {
-            return StoreJson.mapper().readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("Cannot read change log entry: partition key " + json
-                    + " is not JSON", e);
+            return PartitionKeyValue.parse(json);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot read change log entry: " + e.getMessage(), e);
         }
     }
 

@@ -3,6 +3,7 @@ package io.docmirror.store.internal;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.Item;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
 
@@ -20,6 +21,7 @@ public final class ContainerState {
     private final int containerId;
     private final DocumentValidator validator;
     private final PatchApplier patchApplier;
+    private final PartitionKeySpelling partitionKeySpelling;
     private final PartitionLocks locks;
     private final PendingItems pendingItems = new PendingItems();
     private final int logPartitions;
@@ -34,6 +36,7 @@ public final class ContainerState {
         this.containerId = containerId;
         this.validator = new DocumentValidator(properties.id(), properties.partitionKeyPath());
         this.patchApplier = new PatchApplier(properties.id(), properties.partitionKeyPath());
+        this.partitionKeySpelling = new PartitionKeySpelling(properties.id(), properties.partitionKeyPath());
         this.logPartitions = properties.logPartitions();
         this.locks = new PartitionLocks(logPartitions);
         this.logEnds = new AtomicLongArray(logEnds);
@@ -132,10 +135,22 @@ public final class ContainerState {
         return TtlPolicy.expiresAt(properties.defaultTtl(), item.ttl(), item.tsSeconds());
     }
 
-    /** The item stored under {@code key}, with its system properties, as the API returns it. */
+    /**
+     * The partition key value of the item stored under {@code key}, as its document spells it: what its change events
+     * and a snapshot of it carry ({@link PartitionKeySpelling}).
+     */
+    public PartitionKeyValue partitionKeyValue(byte[] key, StoredItem stored) {
+        return partitionKeySpelling.of(PartitionKey.decode(KeyLayout.itemPartitionKey(key)), KeyLayout.itemId(key),
+                stored.json());
+    }
+
+    /**
+     * The item stored under {@code key}, with its system properties, as the API returns it: its partition key is
+     * spelled as its document spells it.
+     */
     public Item toItem(byte[] key, StoredItem stored) {
         int logPartition = KeyLayout.itemLogPartition(key);
-        return new Item(KeyLayout.itemId(key), PartitionKey.decode(KeyLayout.itemPartitionKey(key)),
+        return new Item(KeyLayout.itemId(key), partitionKeyValue(key, stored).toPartitionKey(),
                 StoredItem.etag(containerId, logPartition, stored.lsn()), stored.lsn(),
                 new String(stored.json(), StandardCharsets.UTF_8));
     }

@@ -74,7 +74,7 @@ public final class WriteTransaction {
 
     public Item create(ValidatedDocument document) {
         byte[] key = key(document.partitionKey(), document.id());
-        if (readLive(key, document.partitionKey(), document.id()).isPresent()) {
+        if (readLive(key).isPresent()) {
             throw conflict(document);
         }
         return container.toItem(key, put(key, document, null));
@@ -83,7 +83,7 @@ public final class WriteTransaction {
     /** Creates or replaces the item, saying which (a precondition requires the item to exist). */
     public Upserted upsert(ValidatedDocument document, Precondition precondition) {
         byte[] key = key(document.partitionKey(), document.id());
-        Optional<StoredItem> current = readLive(key, document.partitionKey(), document.id());
+        Optional<StoredItem> current = readLive(key);
         if (precondition.ifMatchEtag().isPresent()) {
             StoredItem existing = current.orElseThrow(() -> preconditionFailed(document.id(), "it does not exist"));
             checkPrecondition(key, document.id(), existing, precondition);
@@ -97,7 +97,7 @@ public final class WriteTransaction {
      */
     public void write(ValidatedDocument document, boolean upsert) {
         byte[] key = key(document.partitionKey(), document.id());
-        Optional<StoredItem> current = readLive(key, document.partitionKey(), document.id());
+        Optional<StoredItem> current = readLive(key);
         if (current.isPresent() && !upsert) {
             throw conflict(document);
         }
@@ -141,7 +141,7 @@ public final class WriteTransaction {
         byte[] key = key(partitionKey, id);
         StoredItem existing = requireLive(key, partitionKey, id, "delete");
         checkPrecondition(key, id, existing, precondition);
-        remove(key, partitionKey, id, existing, false);
+        remove(key, id, existing, false);
     }
 
     public Optional<Item> read(PartitionKey partitionKey, String id) {
@@ -164,7 +164,7 @@ public final class WriteTransaction {
         if (stored.isEmpty() || !TtlPolicy.isExpired(container.expiresAt(stored.get()), nowSeconds)) {
             return false;
         }
-        remove(key, PartitionKey.decode(KeyLayout.itemPartitionKey(key)), KeyLayout.itemId(key), stored.get(), true);
+        remove(key, KeyLayout.itemId(key), stored.get(), true);
         return true;
     }
 
@@ -230,17 +230,17 @@ public final class WriteTransaction {
      * The item if it exists and has not expired. An expired item that the reaper has not removed yet is removed
      * here first (a TTL DELETE in the change log), so that the log never shows a write over an expired item.
      */
-    private Optional<StoredItem> readLive(byte[] key, PartitionKey partitionKey, String id) {
+    private Optional<StoredItem> readLive(byte[] key) {
         Optional<StoredItem> stored = current(key);
         if (stored.isPresent() && TtlPolicy.isExpired(container.expiresAt(stored.get()), nowSeconds)) {
-            remove(key, partitionKey, id, stored.get(), true);
+            remove(key, KeyLayout.itemId(key), stored.get(), true);
             return Optional.empty();
         }
         return stored;
     }
 
     private StoredItem requireLive(byte[] key, PartitionKey partitionKey, String id, String action) {
-        return readLive(key, partitionKey, id).orElseThrow(() -> new StoreException(StoreErrorCode.NOT_FOUND,
+        return readLive(key).orElseThrow(() -> new StoreException(StoreErrorCode.NOT_FOUND,
                 "Cannot " + action + " item '" + id + "' in container " + container.name() + " with partition key "
                         + partitionKey.toWire() + ": it does not exist"));
     }
@@ -290,11 +290,12 @@ public final class WriteTransaction {
         return stored;
     }
 
-    private void remove(byte[] key, PartitionKey partitionKey, String id, StoredItem previous, boolean ttlExpired) {
+    /** The DELETE names the key as the item spells it, whatever spelling of the same key the caller gave. */
+    private void remove(byte[] key, String id, StoredItem previous, boolean ttlExpired) {
         int logPartition = KeyLayout.itemLogPartition(key);
         long lsn = lastLsn(logPartition) + 1;
-        byte[] event = ChangeLogEntry.encode(container.name(), partitionKey.toJson(), id, Operation.DELETE, lsn,
-                nowMillis, ttlExpired, null, previous.json());
+        byte[] event = ChangeLogEntry.encode(container.name(), container.partitionKeyValue(key, previous).toJson(), id,
+                Operation.DELETE, lsn, nowMillis, ttlExpired, null, previous.json());
         changes.delete(storage.items(), key);
         changes.put(storage.changeLog(), KeyLayout.changeLogKey(container.containerId(), logPartition, lsn), event);
         updateExpiryIndex(key, previous, null);

@@ -139,8 +139,7 @@ class JsonLinesImporterTest {
         List<ChangeEvent> events = StoreTesting.changeLog(store, ORDERS);
         assertThat(events).hasSize(documents);
         Map<Integer, List<ChangeEvent>> byPartition = new TreeMap<>(events.stream().collect(Collectors.groupingBy(
-                event -> store.readContainer(ORDERS).logPartitionOf(io.docmirror.store.PartitionKey.fromToJson(
-                        event.partitionKey())))));
+                event -> store.readContainer(ORDERS).logPartitionOf(event.partitionKey().toPartitionKey()))));
         for (List<ChangeEvent> partition : byPartition.values()) {
             List<ChangeEvent> inLsnOrder = partition.stream().sorted(Comparator.comparingLong(ChangeEvent::lsn)).toList();
             assertThat(inLsnOrder).extracting(ChangeEvent::lsn).containsExactlyElementsOf(

@@ -2,6 +2,7 @@ package io.docmirror.store.changelog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class ChangeEventCodingTest {
 
             ChangeEvent event = ChangeLogEntry.decode(entry);
 
-            assertThat(event.partitionKey()).isEqualTo(partitionKey);
+            assertThat(event.partitionKey()).isEqualTo(PartitionKeyValue.of(partitionKey));
             assertThat(event.container()).isEqualTo("orders");
             assertThat(event.id()).isEqualTo("o1");
             assertThat(event.operation()).isEqualTo(Operation.REPLACE);
@@ -50,7 +51,7 @@ class ChangeEventCodingTest {
             byte[] entry = ChangeLogEntry.encode("orders", partitionKey, "o1", Operation.CREATE, 1, 1000, false,
                     bytes(DOCUMENT), null);
 
-            assertThat(ChangeLogEntry.decode(entry).partitionKey()).isEqualTo(partitionKey);
+            assertThat(ChangeLogEntry.decode(entry).partitionKey()).isEqualTo(PartitionKeyValue.of(partitionKey));
             assertThat(new String(entry, StandardCharsets.UTF_8)).contains(partitionKey.toString());
         }
     }
@@ -89,7 +90,8 @@ class ChangeEventCodingTest {
 
     @Test
     void jsonFormRoundTripsWithExactNumbersAndLazyDocuments() {
-        byte[] json = ChangeEventJson.encode("orders", json("\"c-1\""), "o1", Operation.REPLACE, 42, 5000, false,
+        PartitionKeyValue partitionKey = PartitionKeyValue.of(json("\"c-1\""));
+        byte[] json = ChangeEventJson.encode("orders", partitionKey, "o1", Operation.REPLACE, 42, 5000, false,
                 bytes(DOCUMENT), bytes(PREVIOUS));
 
         ChangeEvent event = ChangeEventJson.fromJson(json);
@@ -103,8 +105,8 @@ class ChangeEventCodingTest {
     @Test
     void eventBuiltFromTreesSerialisesItsDocuments() {
         ObjectNode document = (ObjectNode) json(DOCUMENT);
-        ChangeEvent event = new ChangeEvent("orders", json("\"c-1\""), "o1", Operation.CREATE, 1, 1000, false,
-                java.util.Optional.of(document), java.util.Optional.empty());
+        ChangeEvent event = new ChangeEvent("orders", PartitionKeyValue.of(json("\"c-1\"")), "o1", Operation.CREATE,
+                1, 1000, false, java.util.Optional.of(document), java.util.Optional.empty());
 
         ChangeEvent decoded = ChangeEventJson.fromJson(ChangeEventJson.toJson(event));
 

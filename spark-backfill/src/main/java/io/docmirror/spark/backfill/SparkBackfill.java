@@ -235,7 +235,7 @@ public final class SparkBackfill {
     /** On an executor: the part's schema-changing documents, from its start. */
     private static SchemaScan.Result scan(ContainerParts parts, String container, PartStart start) {
         SchemaScan scan = new SchemaScan(start.start(), SchemaCodec.fromJson(start.start()).config());
-        parts.read(start.part(), document -> scan.add(container, document.partitionKey().toString(),
+        parts.read(start.part(), document -> scan.add(container, document.partitionKey().jsonText(),
                 document.lsn(), document.documentJson().orElseThrow()));
         return scan.result();
     }

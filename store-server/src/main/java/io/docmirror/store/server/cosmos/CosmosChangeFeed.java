@@ -10,6 +10,7 @@ import io.docmirror.feed.ContinuationToken;
 import io.docmirror.feed.FeedRange;
 import io.docmirror.feed.StartFrom;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreClient;
 import io.docmirror.store.StoreErrorCode;
 import io.docmirror.store.StoreException;
@@ -152,7 +153,7 @@ final class CosmosChangeFeed {
     }
 
     private static boolean inRange(ApiRequest request, ChangeEvent event, Optional<PartitionKey> partitionKey) {
-        PartitionKey key = PartitionKey.fromToJson(event.partitionKey());
+        PartitionKey key = event.partitionKey().toPartitionKey();
         return (partitionKey.isEmpty() || partitionKey.get().equals(key)) && CosmosFeedHeaders.inEpkRange(request, key);
     }
 
@@ -212,15 +213,15 @@ final class CosmosChangeFeed {
     }
 
     /** A deleted item's partition key as Cosmos DB gives it: the value at its path, {@code {"customerId":"c1"}}. */
-    private static ObjectNode partitionKeyObject(String path, JsonNode value) {
+    private static ObjectNode partitionKeyObject(String path, PartitionKeyValue value) {
         ObjectNode root = StoreJson.mapper().createObjectNode();
         List<String> segments = JsonPointer.parse(path);
         ObjectNode parent = root;
         for (String segment : segments.subList(0, segments.size() - 1)) {
             parent = parent.putObject(segment);
         }
-        if (!(value.isObject() && value.isEmpty())) {
-            parent.set(segments.get(segments.size() - 1), value);
+        if (!value.equals(PartitionKeyValue.NONE)) {
+            parent.set(segments.get(segments.size() - 1), value.toJson());
         }
         return root;
     }
