@@ -16,6 +16,7 @@ import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingClock;
@@ -121,11 +122,12 @@ class ShardedStreamTest {
         store.createItem(CONTAINER, "{\"id\":\"o1\",\"pk\":\"c1\",\"status\":\"new\"}");
         sync(mirror);
         // Only a source other than the store (a Kafka topic, say) can deliver such a document: its id is a number.
-        ChangeEvent numericId = new ChangeEvent(CONTAINER, TextNode.valueOf("c2"), "7", Operation.CREATE, 100, 1000,
-                false, Optional.of((ObjectNode) json("{\"id\":7,\"pk\":\"c2\"}")), Optional.empty());
-        ChangeEvent good = new ChangeEvent(CONTAINER, TextNode.valueOf("c3"), "o2", Operation.CREATE, 101, 2000,
-                false, Optional.of((ObjectNode) json("{\"id\":\"o2\",\"pk\":\"c3\",\"status\":\"paid\"}")),
+        ChangeEvent numericId = new ChangeEvent(CONTAINER, PartitionKeyValue.of(TextNode.valueOf("c2")), "7",
+                Operation.CREATE, 100, 1000, false, Optional.of((ObjectNode) json("{\"id\":7,\"pk\":\"c2\"}")),
                 Optional.empty());
+        ChangeEvent good = new ChangeEvent(CONTAINER, PartitionKeyValue.of(TextNode.valueOf("c3")), "o2",
+                Operation.CREATE, 101, 2000, false,
+                Optional.of((ObjectNode) json("{\"id\":\"o2\",\"pk\":\"c3\",\"status\":\"paid\"}")), Optional.empty());
 
         try (Shards shards = new Shards(mirror, 2)) {
             shards.take(numericId);

@@ -211,7 +211,7 @@ final class BatchWriter {
         }
         byte[] json = event.documentJson().get();
         FlattenedVersion version = FlattenedVersion.of(committed.flattener(), resources.container(), event,
-                event.partitionKey().toString(), json);
+                event.partitionKey().jsonText(), json);
         if (version.result() != null) {
             applySchemaChanges(version.result().schemaChanges());
         }

@@ -199,7 +199,7 @@ public final class ShardWriter implements AutoCloseable {
     }
 
     private static String partitionKey(ChangeEvent event) {
-        return event.partitionKey().toString();
+        return event.partitionKey().jsonText();
     }
 
     private void history(ChangeEvent event, String partitionKey, long documentTs, byte[] json) {
