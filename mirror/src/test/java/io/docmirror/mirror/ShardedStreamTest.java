@@ -51,7 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * drives them but in one thread: changes go to the writer of their document's key, a change whose document needs the
  * schema to change is held (with every later change of its document) until a commit decides it, and each checkpoint
  * is one commit of every writer's files. One writer writes exactly the tables `mirror run` writes; several writers
- * leave the mirror exact; and a container moves between the two in both directions.
+ * leave the mirror exact (TTL expiries keep their rows, as in `mirror run`); and a container moves between the two in
+ * both directions.
  */
 class ShardedStreamTest {
     private static final String CONTAINER = "orders";
@@ -62,15 +63,23 @@ class ShardedStreamTest {
     Path work;
 
     private final TestingClock clock = TestingClock.atEpochSecond(Instant.now().getEpochSecond());
-    private final Random random = new Random(20261129L);
+    /** Seeded and reproducible; {@code -Ddocmirror.sharded.seed=N} runs another seed. */
+    private static final long SEED = Long.getLong("docmirror.sharded.seed", 20261129L);
+
+    private final Random random = new Random(SEED);
     private final List<String[]> live = new ArrayList<>();
     private int nextDocument;
+    /** Orders that expired in the store, whose rows the mirror keeps. */
+    private int expired;
     private EmbeddedStore store;
 
     @BeforeEach
     void openStore() {
         store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
-        store.createContainer(ContainerProperties.of(CONTAINER, "/pk").withDefaultTtl(-1).withAnalyticalTtl(-1));
+    }
+
+    private void createContainer(int feedRanges) {
+        store.createContainer(new ContainerProperties(CONTAINER, "/pk", -1, -1, feedRanges));
     }
 
     @AfterEach
@@ -80,6 +89,8 @@ class ShardedStreamTest {
 
     @Test
     void oneWriterWritesTheTablesMirrorRunWrites() throws Exception {
+        // One feed range: the feed's order is the order of its LSNs, however many changes each read takes.
+        createContainer(1);
         Path sharded = work.resolve("sharded");
         Path single = work.resolve("single");
         for (int step = 0; step < 4; step++) {
@@ -96,6 +107,7 @@ class ShardedStreamTest {
 
     @Test
     void severalWritersLeaveTheMirrorExactAndHandOverToMirrorRunAndBack() throws Exception {
+        createContainer(4);
         Path mirror = work.resolve("mirror");
         for (int step = 0; step < 3; step++) {
             writeSomeChanges(80);
@@ -118,6 +130,7 @@ class ShardedStreamTest {
 
     @Test
     void aDocumentThatCannotBeMirroredGoesToTheDeadLettersEvenBeforeTheTablesHaveThem() throws Exception {
+        createContainer(4);
         Path mirror = work.resolve("mirror");
         store.createItem(CONTAINER, "{\"id\":\"o1\",\"pk\":\"c1\",\"status\":\"new\"}");
         sync(mirror);
@@ -148,8 +161,10 @@ class ShardedStreamTest {
 
     private void assertExact(Path mirror, String when) {
         ReconcileReport report = new Reconciler(store, mirror, clock, 5).reconcile(CONTAINER);
-        assertThat(report.differences()).as("%s: %s", when, report).isEmpty();
+        assertThat(report.differences()).as("%s, seed %d: %s", when, SEED, report).isEmpty();
         assertThat(report.exact()).as("%s: %s", when, report).isTrue();
+        assertThat(report.feedRanges().stream().mapToLong(range -> range.mirror().count()).sum())
+                .as("%s: the mirror's documents, the expired ones kept", when).isEqualTo(live.size() + expired);
     }
 
     private void sync(Path mirror) {
@@ -162,7 +177,7 @@ class ShardedStreamTest {
     /** Creates, upserts, patches that give one path every shape in turn (but no number a column must widen for). */
     private void writeSomeChanges(int changes) {
         for (int change = 0; change < changes; change++) {
-            int kind = live.isEmpty() ? 0 : random.nextInt(8);
+            int kind = live.isEmpty() ? 0 : random.nextInt(9);
             switch (kind) {
                 case 0, 1, 2 -> create();
                 case 3 -> {
@@ -179,6 +194,7 @@ class ShardedStreamTest {
                     String[] key = live.remove(random.nextInt(live.size()));
                     store.deleteItem(CONTAINER, PartitionKey.of(key[0]), key[1]);
                 }
+                case 7 -> expire();
                 default -> create();
             }
         }
@@ -193,11 +209,28 @@ class ShardedStreamTest {
     }
 
     private void create() {
+        live.add(create(null));
+    }
+
+    /** Creates an order; one with a {@code ttl} is not live: it expires. Returns its partition key and id. */
+    private String[] create(Integer ttl) {
         String id = "o" + nextDocument;
         String partitionKey = "c" + nextDocument % 5;
         nextDocument++;
-        store.createItem(CONTAINER, order(id, partitionKey).toString());
-        live.add(new String[] {partitionKey, id});
+        ObjectNode order = order(id, partitionKey);
+        if (ttl != null) {
+            order.put("ttl", ttl);
+        }
+        store.createItem(CONTAINER, order.toString());
+        return new String[] {partitionKey, id};
+    }
+
+    /** A short-lived order that expires in the store: a TTL delete, whose rows the mirror keeps. */
+    private void expire() {
+        create(1);
+        clock.advanceSeconds(2);
+        assertThat(store.reapExpired(1000)).as("orders the store expired").isPositive();
+        expired++;
     }
 
     private ObjectNode order(String id, String partitionKey) {
