@@ -13,11 +13,9 @@ import org.apache.iceberg.DataFile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -66,11 +64,6 @@ public final class ShardWriter implements AutoCloseable {
         this.container = target.container();
         this.encoders = new EncoderThreads(container, 1, 8);
         use(target);
-    }
-
-    /** The tables and schema the writer writes against now. */
-    public RemoteWriteTarget target() {
-        return target;
     }
 
     /**
@@ -265,14 +258,6 @@ public final class ShardWriter implements AutoCloseable {
         lastEventTs = 0;
         use(target);
         return shard;
-    }
-
-    /** Every data file written since the last {@link #finish}, finished or open: what a failed writer leaves. */
-    public List<String> unfinishedFiles() {
-        Set<String> written = new LinkedHashSet<>();
-        finished.values().forEach(files -> files.forEach(file -> written.add(file.location())));
-        tables.values().forEach(files -> written.addAll(files.written()));
-        return List.copyOf(written);
     }
 
     @Override
