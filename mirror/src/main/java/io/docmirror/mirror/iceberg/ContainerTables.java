@@ -13,6 +13,7 @@ import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.layout.ReaderLeases;
+import io.docmirror.mirror.DirectoryTree;
 import io.docmirror.mirror.DocumentTimestamp;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MirrorErrorCode;
@@ -44,14 +45,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BiConsumer;
-import java.util.stream.Stream;
 
 import static io.docmirror.flatten.SystemColumn.ID;
 import static io.docmirror.flatten.SystemColumn.LSN;
@@ -175,10 +174,8 @@ public final class ContainerTables implements MirrorTarget {
     private static DocumentIndex unkeptIndex(Path containerDirectory, String container) {
         Path index = containerDirectory.resolve(DOCUMENT_INDEX);
         if (Files.exists(index)) {
-            try (Stream<Path> paths = Files.walk(index)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
+            try {
+                DirectoryTree.remove(index);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot remove the document index " + index + " of " + container
                         + ", which a scaled-out stream's commits would leave behind", e);

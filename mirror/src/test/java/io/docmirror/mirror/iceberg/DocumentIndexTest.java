@@ -94,13 +94,7 @@ class DocumentIndexTest {
      */
     @Test
     void anIndexOneCommitBehindCatchesUpWithTheRecordedChanges() {
-        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
-            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), 1, Map.of(),
-                    List.of());
-            index.apply(1, DocumentIndex.marker("root", 1));
-            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), 1, Map.of(),
-                    List.of());
-        }
+        recordBatchTwoAfterBatchOne();
         try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
             assertThat(index.catchUp("root", 2, true)).isTrue();
             assertThat(index.marker()).contains(DocumentIndex.marker("root", 2));
@@ -124,13 +118,7 @@ class DocumentIndexTest {
      */
     @Test
     void changesRecordedUnderTheNumberOfAnotherProcesssCommitAreDropped() {
-        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
-            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), 1, Map.of(),
-                    List.of());
-            index.apply(1, DocumentIndex.marker("root", 1));
-            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), 1, Map.of(),
-                    List.of());
-        }
+        recordBatchTwoAfterBatchOne();
         try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
             assertThat(index.catchUp("root", 2, false)).as("batch 2 is another process's").isFalse();
             assertThat(index.catchUp("root", 2, true)).as("its recorded changes are gone").isFalse();
@@ -139,6 +127,17 @@ class DocumentIndexTest {
             index.clear();
             index.mark(DocumentIndex.marker("root", 2));
             assertThat(index.catchUp("root", 2, false)).as("rebuilt at that commit").isTrue();
+        }
+    }
+
+    /** Leaves the index at batch 1 (O1's row) with batch 2's changes (O2's row) recorded, as a crash between does. */
+    private void recordBatchTwoAfterBatchOne() {
+        try (DocumentIndex index = DocumentIndex.open(directory, NO_FILES)) {
+            index.prepare(1, Map.of(O1, new long[] {index.place("orders", "/w/a.parquet", 0)}), 1, Map.of(),
+                    List.of());
+            index.apply(1, DocumentIndex.marker("root", 1));
+            index.prepare(2, Map.of(O2, new long[] {index.place("orders", "/w/b.parquet", 0)}), 1, Map.of(),
+                    List.of());
         }
     }
 
