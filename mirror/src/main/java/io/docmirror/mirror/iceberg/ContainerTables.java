@@ -1,5 +1,6 @@
 package io.docmirror.mirror.iceberg;
 
+import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaPlan;
 import io.docmirror.flatten.TableSchema;
@@ -50,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
 import java.util.function.BiConsumer;
 
 import static io.docmirror.flatten.SystemColumn.ID;
@@ -498,11 +500,16 @@ public final class ContainerTables implements MirrorTarget {
      * learn where the documents' rows are. A pass over every key column of the container, made once.
      */
     public void forEachDocumentRow(BiConsumer<String, RowPlace> rows) {
-        Catalog catalog = resources.catalog().catalog();
-        for (TableSchema schema : committed.flattener().schema().tables()) {
-            TableIdentifier identifier = resources.table(schema.name());
+        forEachDocumentRow(resources.catalog().catalog(), resources.catalog().workers(), container(),
+                committed.flattener().schema(), rows);
+    }
+
+    static void forEachDocumentRow(Catalog catalog, ExecutorService planner, String container,
+            ContainerSchema committedSchema, BiConsumer<String, RowPlace> rows) {
+        for (TableSchema schema : committedSchema.tables()) {
+            TableIdentifier identifier = MirrorTables.table(container, schema.name());
             if (catalog.tableExists(identifier)) {
-                TablesState.readRows(catalog.loadTable(identifier), resources.catalog().workers(), schema,
+                TablesState.readRows(catalog.loadTable(identifier), planner, schema,
                         (key, file, position) -> rows.accept(key, new RowPlace(schema.name(), file, position)));
             }
         }

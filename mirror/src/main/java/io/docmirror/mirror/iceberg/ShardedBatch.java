@@ -1,6 +1,8 @@
 package io.docmirror.mirror.iceberg;
 
 import io.docmirror.flatten.ContainerSchema;
+import io.docmirror.flatten.Flattener;
+import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.MirrorTables;
@@ -8,6 +10,7 @@ import io.docmirror.mirror.MirrorTarget.Committed;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -16,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.function.BiConsumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -85,20 +90,66 @@ public final class ShardedBatch {
 
     /** The committed tables and schema as the writers write against them, their files named by {@code checkpoint}. */
     static RemoteWriteTarget target(ContainerResources resources, CommittedTables committed, long checkpoint) {
-        ContainerSchema schema = committed.flattener().schema();
+        return target(resources.catalog().catalog(), resources.container(), committed.flattener().schema(),
+                checkpoint, resources.config().parquet().fileRows());
+    }
+
+    /**
+     * What the catalog last committed of {@code container}'s tables, read as a writer of a scaled-out stream reads
+     * it: without the container's writer lock (the committer holds it) and without opening the tables for writing.
+     *
+     * @param checkpoint the number that starts the data files' names
+     * @param fileRows how many rows a data file holds at most ({@code mirror.parquet.file-rows})
+     */
+    public static CommittedTarget committedTarget(Catalog catalog, String container, FlattenerConfig config,
+            long checkpoint, long fileRows) {
+        TableIdentifier rootIdentifier = MirrorTables.table(container, config.rootTable());
+        Table root = catalog.tableExists(rootIdentifier) ? catalog.loadTable(rootIdentifier) : null;
+        Snapshot snapshot = root == null ? null : root.currentSnapshot();
+        if (snapshot == null) {
+            // No commit yet: the first commit's schema makes the tables.
+            return new CommittedTarget(target(catalog, container, Flattener.create(config).schema(), checkpoint,
+                    fileRows), Map.of(), Checkpoint.NONE);
+        }
+        ContainerSchema schema = SchemaCodec.fromJson(TablesState.schemaOf(root, snapshot), config);
+        return new CommittedTarget(target(catalog, container, schema, checkpoint, fileRows), snapshot.summary(),
+                TablesState.checkpointOf(snapshot));
+    }
+
+    /**
+     * The committed tables as a writer writes against them, with the summary of the root table's snapshot they were
+     * read at (and in it the entries the committer carried, {@link #commit}) and the feed's position there.
+     */
+    public record CommittedTarget(RemoteWriteTarget target, Map<String, String> summary, Checkpoint checkpoint) {
+        public CommittedTarget {
+            summary = Map.copyOf(summary);
+        }
+
+        /**
+         * Hands every live row of the committed flattened tables to {@code rows}, with the key of its document, as
+         * {@link ContainerTables#forEachDocumentRow} does, read-only.
+         *
+         * @param planner the threads the scans plan with
+         */
+        public void forEachDocumentRow(Catalog catalog, ExecutorService planner, BiConsumer<String, RowPlace> rows) {
+            ContainerTables.forEachDocumentRow(catalog, planner, target.container(),
+                    SchemaCodec.fromJson(target.schema()), rows);
+        }
+    }
+
+    private static RemoteWriteTarget target(Catalog catalog, String container, ContainerSchema schema,
+            long checkpoint, long fileRows) {
         List<String> names = new ArrayList<>();
         schema.tables().stream().map(TableSchema::name).forEach(names::add);
         names.add(MirrorTables.history(schema.root().name()));
         names.add(MirrorTables.deadLetters(schema.root().name()));
-        Catalog catalog = resources.catalog().catalog();
         Map<String, Table> tables = new LinkedHashMap<>();
         for (String name : names) {
-            TableIdentifier identifier = resources.table(name);
+            TableIdentifier identifier = MirrorTables.table(container, name);
             if (catalog.tableExists(identifier)) {
                 tables.put(name, SerializableTable.copyOf(catalog.loadTable(identifier)));
             }
         }
-        return new RemoteWriteTarget(resources.container(), SchemaCodec.structureToJson(schema), tables, checkpoint,
-                resources.config().parquet().fileRows());
+        return new RemoteWriteTarget(container, SchemaCodec.structureToJson(schema), tables, checkpoint, fileRows);
     }
 }

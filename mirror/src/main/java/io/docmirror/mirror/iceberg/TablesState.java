@@ -80,7 +80,7 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
         }
         Map<String, String> summary = snapshot.summary();
         String schemaLocation = summary.get(MirrorSummary.FLATTENER_SCHEMA);
-        String schemaJson = read(root, schemaLocation);
+        String schemaJson = schemaOf(root, snapshot);
         ContainerSchema schema = rebuilding
                 ? SchemaCodec.fromJson(schemaJson)
                 : SchemaCodec.fromJson(schemaJson, config);
@@ -189,6 +189,11 @@ record TablesState(Map<String, Map<String, DeleteFile>> vectors, String flattene
             }
         }
         return vectors;
+    }
+
+    /** The flattener's schema (JSON) the root table's {@code snapshot} names. */
+    static String schemaOf(Table root, Snapshot snapshot) {
+        return read(root, snapshot.summary().get(MirrorSummary.FLATTENER_SCHEMA));
     }
 
     private static String read(Table table, String location) {

@@ -1,0 +1,80 @@
+package io.docmirror.flink;
+
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.mirror.iceberg.ContainerTables;
+import io.docmirror.mirror.iceberg.ShardedBatch;
+import io.docmirror.mirror.iceberg.ShardedBatch.CommittedTarget;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The container the job mirrors and where its tables are: what every operator of the job opens (the committer its
+ * tables, the writers the catalog, read-only). The mirror's and flattener's settings are their defaults.
+ *
+ * @param mirrorDirectory the mirror's directory (its catalog and the container's directory)
+ * @param container the container's name
+ * @param run the job's run: set at the job's first submission, kept in its state across restarts and rescaling, and
+ *     carried in each commit's summary with the checkpoint id (a new run's checkpoint ids start again at 1)
+ */
+record MirroredContainer(String mirrorDirectory, String container, String run) implements Serializable {
+    /** The summary entry naming the run a commit of the job belongs to. */
+    static final String RUN = "docmirror.flink.run";
+    /** The summary entry naming the Flink checkpoint a commit of the job committed. */
+    static final String CHECKPOINT_ID = "docmirror.flink.checkpoint-id";
+
+    MirroredContainer {
+        requireNonNull(mirrorDirectory, "mirrorDirectory is null");
+        requireNonNull(container, "container is null");
+        requireNonNull(run, "run is null");
+    }
+
+    MirroredContainer withRun(String restored) {
+        return new MirroredContainer(mirrorDirectory, container, restored);
+    }
+
+    FlattenerConfig flattenerConfig() {
+        return FlattenerConfig.defaults(container);
+    }
+
+    private MirrorConfig mirrorConfig() {
+        return MirrorConfig.defaults();
+    }
+
+    /** The tables, for the committer: it takes the container's writer lock. */
+    ContainerTables openTables() {
+        return ContainerTables.openForShardedStream(Path.of(mirrorDirectory), container, flattenerConfig(),
+                mirrorConfig());
+    }
+
+    /** The catalog, for reading the committed tables without the lock. */
+    CatalogConnection openCatalog() {
+        return MirrorCatalog.open(mirrorConfig().catalog().settings(Path.of(mirrorDirectory)));
+    }
+
+    /** What the catalog last committed; the writers' files named by {@code checkpoint}. */
+    CommittedTarget committed(CatalogConnection catalog, long checkpoint) {
+        return ShardedBatch.committedTarget(catalog.catalog(), container, flattenerConfig(), checkpoint,
+                mirrorConfig().parquet().fileRows());
+    }
+
+    /** The checkpoint of this run the committed tables end at; empty when the last commit is not this run's. */
+    OptionalLong committedCheckpoint(Map<String, String> summary) {
+        String checkpoint = summary.get(CHECKPOINT_ID);
+        return run.equals(summary.get(RUN)) && checkpoint != null
+                ? OptionalLong.of(Long.parseLong(checkpoint))
+                : OptionalLong.empty();
+    }
+
+    /** The entries a commit of {@code checkpoint} carries in its summary. */
+    Map<String, String> carried(long checkpoint) {
+        return Map.of(RUN, run, CHECKPOINT_ID, Long.toString(checkpoint));
+    }
+}

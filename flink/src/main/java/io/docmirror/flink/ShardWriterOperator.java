@@ -1,0 +1,283 @@
+package io.docmirror.flink;
+
+import io.docmirror.feed.kafka.ChangeEnvelope;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.mirror.iceberg.RowPlace;
+import io.docmirror.mirror.iceberg.ShardWriter;
+import io.docmirror.mirror.iceberg.ShardedBatch.CommittedTarget;
+import io.docmirror.store.changelog.ChangeEvent;
+import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * One parallel writer of the job, keyed by document: a {@link ShardWriter} writes the changes of its documents, and
+ * Flink's keyed state keeps where each document's rows are and the changes it holds for a schema decision. At each
+ * checkpoint barrier it hands the committer a {@link ShardCommittable} (as bytes).
+ *
+ * <p>A change whose document needs the schema to change is held, and so is every later change of its document; each
+ * held change is proposed to the committer once, in the order it came. After the commit of checkpoint c the changes
+ * proposed at or before c are applied in order ({@link ShardWriter#applyDecided}); one that still needs a decision is
+ * proposed again. The writer learns of commits from the catalog, polled while it holds anything.
+ */
+final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
+        implements OneInputStreamOperator<FeedRecord, byte[]>, ProcessingTimeCallback {
+    private static final long serialVersionUID = 1L;
+    /** How often the catalog is asked for a new commit while changes are held. */
+    private static final long POLL_MILLIS = 100;
+    private static final String HELD = "held";
+
+    private MirroredContainer mirrored;
+    private transient ValueState<byte[]> rows;
+    private transient ListState<HeldChange> held;
+    private transient ListState<String> runState;
+    private transient CatalogConnection catalog;
+    private transient ShardWriter shard;
+    /** The keys with held changes: rebuilt from the keyed state on restore. */
+    private transient Set<String> heldKeys;
+    /** The keys whose held changes were proposed since the last barrier, and the proposals in order. */
+    private transient Set<String> proposedKeys;
+    private transient List<byte[]> proposed;
+    private transient Map<String, Long> nextOffsets;
+    private transient Map<Integer, Long> reached;
+    /** The last checkpoint of this run the writer knows committed; -1 before any. */
+    private transient long committed;
+    private transient boolean polling;
+
+    ShardWriterOperator(MirroredContainer mirrored) {
+        this.mirrored = mirrored;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        rows = context.getKeyedStateStore().getState(
+                new ValueStateDescriptor<>("rows", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        held = context.getKeyedStateStore().getListState(
+                new ListStateDescriptor<>(HELD, TypeInformation.of(HeldChange.class)));
+        // Every writer gets the run back, whatever the parallelism it is restored at.
+        runState = context.getOperatorStateStore().getUnionListState(new ListStateDescriptor<>("run", Types.STRING));
+        for (String run : runState.get()) {
+            mirrored = mirrored.withRun(run);
+        }
+        heldKeys = new LinkedHashSet<>();
+        try (Stream<Object> keys = getKeyedStateBackend().getKeys(HELD, VoidNamespace.INSTANCE)) {
+            keys.forEach(key -> heldKeys.add((String) key));
+        }
+        proposedKeys = new LinkedHashSet<>();
+        proposed = new ArrayList<>();
+        nextOffsets = new HashMap<>();
+        reached = new HashMap<>();
+        // Unknown until the first poll, which applies what a restored writer holds and was committed.
+        committed = -1;
+        catalog = mirrored.openCatalog();
+        CommittedTarget target = mirrored.committed(catalog, 1);
+        shard = new ShardWriter(target.target());
+        if (!context.isRestored()) {
+            learnRows(target);
+        }
+    }
+
+    /**
+     * At the job's first start on tables that hold rows (written by {@code mirror run}, a backfill or an earlier run
+     * of the job): where the rows of this writer's documents are.
+     */
+    private void learnRows(CommittedTarget target) {
+        TaskInfo task = getRuntimeContext().getTaskInfo();
+        Map<String, List<RowPlace>> own = new HashMap<>();
+        target.forEachDocumentRow(catalog.catalog(), catalog.workers(), (key, row) -> {
+            if (KeyGroupRangeAssignment.assignKeyToParallelOperator(key, task.getMaxNumberOfParallelSubtasks(),
+                    task.getNumberOfParallelSubtasks()) == task.getIndexOfThisSubtask()) {
+                own.computeIfAbsent(key, document -> new ArrayList<>()).add(row);
+            }
+        });
+        for (Map.Entry<String, List<RowPlace>> document : own.entrySet()) {
+            setCurrentKey(document.getKey());
+            try {
+                rows.update(RowPlaces.encode(document.getValue()));
+            } catch (Exception e) {
+                throw new IllegalStateException("Cannot keep the rows of document " + document.getKey(), e);
+            }
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        if (!heldKeys.isEmpty()) {
+            poll();
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<FeedRecord> element) throws Exception {
+        FeedRecord record = element.getValue();
+        nextOffsets.merge(record.topicPartition(), record.offset + 1, Math::max);
+        reached.merge(record.feedRange, record.lsn, Math::max);
+        List<HeldChange> waiting = heldOf();
+        if (waiting.isEmpty()) {
+            ChangeEvent event = ChangeEnvelope.fromValue(record.value);
+            ShardWriter.Applied applied = shard.apply(event, RowPlaces.decode(rows.value()));
+            if (applied.applied()) {
+                keep(applied.rows());
+                return;
+            }
+        }
+        waiting.add(propose(record.key, record.value));
+        held.update(waiting);
+        heldKeys.add(record.key);
+        poll();
+    }
+
+    private List<HeldChange> heldOf() throws Exception {
+        List<HeldChange> waiting = new ArrayList<>();
+        for (HeldChange change : held.get()) {
+            waiting.add(change);
+        }
+        return waiting;
+    }
+
+    private void keep(List<RowPlace> places) throws Exception {
+        if (places.isEmpty()) {
+            rows.clear();
+        } else {
+            rows.update(RowPlaces.encode(places));
+        }
+    }
+
+    private HeldChange propose(String key, byte[] value) {
+        proposedKeys.add(key);
+        proposed.add(value);
+        return new HeldChange(value, HeldChange.UNSET);
+    }
+
+    /** Asks the catalog for a new commit soon, unless a poll is due already. */
+    private void poll() {
+        if (!polling) {
+            polling = true;
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            getProcessingTimeService().registerTimer(now + POLL_MILLIS, this);
+        }
+    }
+
+    @Override
+    public void onProcessingTime(long time) throws Exception {
+        polling = false;
+        if (heldKeys.isEmpty()) {
+            return;
+        }
+        CommittedTarget target = mirrored.committed(catalog, Math.max(committed, 0) + 1);
+        OptionalLong checkpoint = mirrored.committedCheckpoint(target.summary());
+        if (checkpoint.isPresent() && checkpoint.getAsLong() > committed) {
+            committed = checkpoint.getAsLong();
+            shard.retarget(target.target());
+            applyHeld();
+        }
+        if (!heldKeys.isEmpty()) {
+            poll();
+        }
+    }
+
+    /** Applies, in order, the held changes the commits up to {@link #committed} decided. */
+    private void applyHeld() throws Exception {
+        for (String key : List.copyOf(heldKeys)) {
+            setCurrentKey(key);
+            List<HeldChange> waiting = heldOf();
+            List<RowPlace> places = RowPlaces.decode(rows.value());
+            int applied = 0;
+            boolean proposedAgain = false;
+            while (applied < waiting.size() && waiting.get(applied).proposedAt != HeldChange.UNSET
+                    && waiting.get(applied).proposedAt <= committed) {
+                HeldChange first = waiting.get(applied);
+                ShardWriter.Applied result = shard.applyDecided(ChangeEnvelope.fromValue(first.value), places);
+                if (!result.applied()) {
+                    // Decided without what it needs (the decision came before it): it needs another.
+                    waiting.set(applied, propose(key, first.value));
+                    proposedAgain = true;
+                    break;
+                }
+                places = result.rows();
+                applied++;
+            }
+            if (applied > 0) {
+                keep(places);
+            }
+            List<HeldChange> rest = waiting.subList(applied, waiting.size());
+            if (rest.isEmpty()) {
+                held.clear();
+                heldKeys.remove(key);
+            } else if (applied > 0 || proposedAgain) {
+                held.update(new ArrayList<>(rest));
+            }
+        }
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        // The proposals go to the committer with this checkpoint: its commit decides them.
+        for (String key : proposedKeys) {
+            setCurrentKey(key);
+            List<HeldChange> waiting = heldOf();
+            waiting.forEach(change -> {
+                if (change.proposedAt == HeldChange.UNSET) {
+                    change.proposedAt = checkpointId;
+                }
+            });
+            held.update(waiting);
+        }
+        ShardCommittable committable = new ShardCommittable(checkpointId,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), shard.finish(), proposed, nextOffsets,
+                reached);
+        output.collect(new StreamRecord<>(committable.bytes()));
+        proposedKeys.clear();
+        proposed.clear();
+        nextOffsets.clear();
+        reached.clear();
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        runState.update(List.of(mirrored.run()));
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (shard != null) {
+                shard.close();
+            }
+        } finally {
+            try {
+                if (catalog != null) {
+                    catalog.close();
+                }
+            } finally {
+                super.close();
+            }
+        }
+    }
+}
