@@ -1,0 +1,232 @@
+package io.docmirror.flink;
+
+import io.docmirror.feed.kafka.ChangeEnvelope;
+import io.docmirror.feed.kafka.KafkaBridgeConfig;
+import io.docmirror.feed.kafka.KafkaBroker;
+import io.docmirror.flatten.FlattenerConfig;
+import io.docmirror.layout.CatalogConnection;
+import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorConfig;
+import io.docmirror.store.ContainerProperties;
+import io.docmirror.store.changelog.ChangeEvent;
+import io.docmirror.store.changelog.Operation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The job on Flink's MiniCluster (two writers, RocksDB state, checkpoints every 300 ms) against a real Kafka broker:
+ * the topic holds changes as the store's publisher writes them (envelopes, tombstones after deletes, and records of an
+ * earlier container of the same name), and the tables end up holding each live document once, with its last
+ * version, and a history row for each change, exactly once. A new run of the job on the tables goes on from their
+ * last commit.
+ */
+class FlinkMirrorJobTest {
+    private static final String CONTAINER = "orders";
+    private static final String TOPIC = "docmirror." + CONTAINER;
+    private static final int PARALLELISM = 2;
+    private static final Duration CATCH_UP = Duration.ofMinutes(3);
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
+
+    @TempDir
+    Path work;
+
+    private final ContainerProperties container = new ContainerProperties(CONTAINER, "/pk", null, -1, 4,
+            "rid-now", null, null);
+
+    @Test
+    void twoWritersAndOneCommitterMirrorTheTopicExactlyAndANewRunGoesOn() throws Exception {
+        Path mirror = Files.createDirectories(work.resolve("mirror"));
+        OrdersWorkload workload = new OrdersWorkload(container);
+        try (KafkaBroker broker = KafkaBroker.start(work.resolve("kafka"));
+             KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+            createTopic(broker);
+            publishEarlierContainer(producer, broker);
+            publish(producer, broker, workload.next(300));
+
+            JobClient job = start(broker, mirror);
+            try {
+                awaitExact(mirror, workload, "the first 300 changes");
+                publish(producer, broker, workload.next(200));
+                awaitExact(mirror, workload, "200 more while the job runs");
+            } finally {
+                stop(job);
+            }
+
+            publish(producer, broker, workload.next(150));
+            JobClient again = start(broker, mirror);
+            try {
+                awaitExact(mirror, workload, "150 more read by a new run on the committed tables");
+            } finally {
+                stop(again);
+            }
+        }
+    }
+
+    private JobClient start(KafkaBroker broker, Path mirror) throws Exception {
+        Configuration configuration = Configuration.fromMap(Map.of(
+                "state.backend.type", "rocksdb",
+                "execution.checkpointing.incremental", "true",
+                "execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString(),
+                "execution.checkpointing.interval", "300 ms",
+                "execution.checkpointing.mode", "EXACTLY_ONCE",
+                "restart-strategy.type", "fixed-delay",
+                "restart-strategy.fixed-delay.attempts", "3",
+                "restart-strategy.fixed-delay.delay", "200 ms",
+                "pipeline.max-parallelism", "128",
+                // Every record type has a serializer of Flink's own: a fallback to Kryo fails at once.
+                "pipeline.generic-types", "false"));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
+        env.setParallelism(PARALLELISM);
+        new MirrorPipeline(broker.bootstrapServers(), TOPIC, container,
+                new MirroredContainer(mirror.toString(), CONTAINER, UUID.randomUUID().toString()), PARALLELISM)
+                .addTo(env);
+        return env.executeAsync("docmirror " + CONTAINER);
+    }
+
+    private static void stop(JobClient job) throws Exception {
+        job.cancel().get(60, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
+            assertThat(System.nanoTime()).as("the job has stopped within 60 s").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+    /** Waits until the tables hold exactly what the workload made: the live documents and every change's history. */
+    private static void awaitExact(Path mirror, OrdersWorkload workload, String when) throws InterruptedException {
+        Map<String, String> expected = workload.statuses();
+        long deadline = System.nanoTime() + CATCH_UP.toNanos();
+        Mirrored seen = Mirrored.read(mirror);
+        while (!(seen.statuses().equals(expected) && seen.history() == workload.changes())) {
+            assertThat(seen.duplicates()).as("%s: documents in the root table twice", when).isEmpty();
+            assertThat(seen.history()).as("%s: history rows, at most one a change", when)
+                    .isLessThanOrEqualTo(workload.changes());
+            if (System.nanoTime() > deadline) {
+                assertThat(seen.statuses()).as("%s: the root table after %s", when, CATCH_UP).isEqualTo(expected);
+                assertThat(seen.history()).as("%s: the history's rows after %s", when, CATCH_UP)
+                        .isEqualTo(workload.changes());
+            }
+            Thread.sleep(300);
+            seen = Mirrored.read(mirror);
+        }
+    }
+
+    /** What the committed tables hold: the root table's documents and statuses, and the history's row count. */
+    private record Mirrored(Map<String, String> statuses, Set<String> duplicates, long history) {
+        static Mirrored read(Path mirror) {
+            FlattenerConfig config = FlattenerConfig.defaults(CONTAINER);
+            try (CatalogConnection catalog = MirrorCatalog.open(MirrorConfig.defaults().catalog().settings(mirror))) {
+                Map<String, String> statuses = new HashMap<>();
+                Set<String> duplicates = new java.util.TreeSet<>();
+                for (Record row : rows(catalog, MirrorTables.table(CONTAINER, config.rootTable()))) {
+                    String id = (String) row.getField("id");
+                    if (statuses.put(id, (String) row.getField("status")) != null) {
+                        duplicates.add(id);
+                    }
+                }
+                long history = rows(catalog, MirrorTables.table(CONTAINER, MirrorTables.history(config.rootTable())))
+                        .size();
+                return new Mirrored(statuses, duplicates, history);
+            }
+        }
+
+        private static List<Record> rows(CatalogConnection catalog, TableIdentifier identifier) {
+            if (!catalog.catalog().tableExists(identifier)) {
+                return List.of();
+            }
+            Table table = catalog.catalog().loadTable(identifier);
+            if (table.currentSnapshot() == null) {
+                return List.of();
+            }
+            try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+                List<Record> rows = new java.util.ArrayList<>();
+                records.forEach(rows::add);
+                return rows;
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read " + identifier, e);
+            }
+        }
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static void createTopic(KafkaBroker broker) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The changes, as {@code KafkaChangePublisher} sends them: keyed by the item, a tombstone after a delete. */
+    private void publish(KafkaProducer<byte[], byte[]> producer, KafkaBroker broker, List<ChangeEvent> events)
+            throws Exception {
+        publish(producer, new ChangeEnvelope(KafkaBridgeConfig.defaults(broker.bootstrapServers()), container),
+                events);
+    }
+
+    private static void publish(KafkaProducer<byte[], byte[]> producer, ChangeEnvelope envelope,
+            List<ChangeEvent> events) throws Exception {
+        for (ChangeEvent event : events) {
+            byte[] key = envelope.key(event);
+            producer.send(new ProducerRecord<>(TOPIC, key, envelope.value(event, System.currentTimeMillis())));
+            if (event.operation() == Operation.DELETE) {
+                producer.send(new ProducerRecord<>(TOPIC, key, null));
+            }
+        }
+        producer.flush();
+    }
+
+    /** Changes of an earlier container of the same name (another {@code _rid}): the job must leave them out. */
+    private void publishEarlierContainer(KafkaProducer<byte[], byte[]> producer, KafkaBroker broker)
+            throws Exception {
+        ContainerProperties earlier = new ContainerProperties(CONTAINER, "/pk", null, -1, 4, "rid-before", null,
+                null);
+        publish(producer, new ChangeEnvelope(KafkaBridgeConfig.defaults(broker.bootstrapServers()), earlier),
+                new OrdersWorkload(earlier).next(20));
+    }
+}
