@@ -13,8 +13,11 @@ import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -82,7 +85,7 @@ class FlinkMirrorJobTest {
             publishEarlierContainer(producer, broker);
             publish(producer, broker, workload.next(300));
 
-            JobClient job = start(broker, mirror);
+            JobClient job = start(broker, mirror, PARALLELISM, null);
             try {
                 awaitExact(mirror, workload, "the first 300 changes");
                 publish(producer, broker, workload.next(200));
@@ -92,7 +95,7 @@ class FlinkMirrorJobTest {
             }
 
             publish(producer, broker, workload.next(150));
-            JobClient again = start(broker, mirror);
+            JobClient again = start(broker, mirror, PARALLELISM, null);
             try {
                 awaitExact(mirror, workload, "150 more read by a new run on the committed tables");
             } finally {
@@ -101,29 +104,74 @@ class FlinkMirrorJobTest {
         }
     }
 
-    private JobClient start(KafkaBroker broker, Path mirror) throws Exception {
-        Configuration configuration = Configuration.fromMap(Map.of(
+    @Test
+    void aTaskManagerLostAndARescaleFromASavepointMidStreamLeaveTheMirrorExact(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        Path mirror = Files.createDirectories(work.resolve("mirror"));
+        OrdersWorkload workload = new OrdersWorkload(container);
+        try (KafkaBroker broker = KafkaBroker.start(work.resolve("kafka"));
+             KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+            createTopic(broker);
+            publish(producer, broker, workload.next(200));
+            JobClient job = start(broker, mirror, PARALLELISM, null);
+            String savepoint;
+            try {
+                awaitExact(mirror, workload, "the first 200 changes");
+                publish(producer, broker, workload.next(300));
+                // The task manager goes, mid-stream: the job restarts from its last checkpoint on a new one.
+                cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
+                cluster.startTaskManager();
+                awaitExact(mirror, workload, "300 more, the task manager lost while they were read");
+                publish(producer, broker, workload.next(300));
+                savepoint = job.stopWithSavepoint(false, work.resolve("savepoints").toUri().toString(),
+                        SavepointFormatType.CANONICAL).get(120, TimeUnit.SECONDS);
+            } finally {
+                stop(job);
+            }
+            publish(producer, broker, workload.next(200));
+            JobClient rescaled = start(broker, mirror, 4, savepoint);
+            try {
+                awaitExact(mirror, workload, "300 more, the job stopped with a savepoint while it read them, and 200 "
+                        + "more read once it was restored from the savepoint with four writers");
+            } finally {
+                stop(rescaled);
+            }
+        }
+    }
+
+    /**
+     * Starts the job with {@code parallelism} writers, restored from {@code savepoint} unless it is null; a new run
+     * unless restored.
+     */
+    private JobClient start(KafkaBroker broker, Path mirror, int parallelism, String savepoint) throws Exception {
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "state.backend.type", "rocksdb",
                 "execution.checkpointing.incremental", "true",
                 "execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString(),
                 "execution.checkpointing.interval", "300 ms",
                 "execution.checkpointing.mode", "EXACTLY_ONCE",
                 "restart-strategy.type", "fixed-delay",
-                "restart-strategy.fixed-delay.attempts", "3",
-                "restart-strategy.fixed-delay.delay", "200 ms",
+                "restart-strategy.fixed-delay.attempts", "5",
+                "restart-strategy.fixed-delay.delay", "500 ms",
                 "pipeline.max-parallelism", "128",
                 // Every record type has a serializer of Flink's own: a fallback to Kryo fails at once.
                 "pipeline.generic-types", "false"));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
-        env.setParallelism(PARALLELISM);
+        if (savepoint != null) {
+            settings.put("execution.state-recovery.path", savepoint);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                Configuration.fromMap(settings));
+        env.setParallelism(parallelism);
         new MirrorPipeline(broker.bootstrapServers(), TOPIC, container,
-                new MirroredContainer(mirror.toString(), CONTAINER, UUID.randomUUID().toString()), PARALLELISM)
+                new MirroredContainer(mirror.toString(), CONTAINER, UUID.randomUUID().toString()), parallelism)
                 .addTo(env);
         return env.executeAsync("docmirror " + CONTAINER);
     }
 
     private static void stop(JobClient job) throws Exception {
-        job.cancel().get(60, TimeUnit.SECONDS);
+        if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
+            job.cancel().get(60, TimeUnit.SECONDS);
+        }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
             assertThat(System.nanoTime()).as("the job has stopped within 60 s").isLessThan(deadline);
