@@ -40,10 +40,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -182,14 +184,17 @@ class FlinkMirrorJobTest {
     /** Waits until the tables hold exactly what the workload made: the live documents and every change's history. */
     private static void awaitExact(Path mirror, OrdersWorkload workload, String when) throws InterruptedException {
         Map<String, String> expected = workload.statuses();
+        Map<String, List<String>> expectedItems = workload.items();
         long deadline = System.nanoTime() + CATCH_UP.toNanos();
         Mirrored seen = Mirrored.read(mirror);
-        while (!(seen.statuses().equals(expected) && seen.history() == workload.changes())) {
+        while (!(seen.statuses().equals(expected) && seen.items().equals(expectedItems)
+                && seen.history() == workload.changes())) {
             assertThat(seen.duplicates()).as("%s: documents in the root table twice", when).isEmpty();
             assertThat(seen.history()).as("%s: history rows, at most one a change", when)
                     .isLessThanOrEqualTo(workload.changes());
             if (System.nanoTime() > deadline) {
                 assertThat(seen.statuses()).as("%s: the root table after %s", when, CATCH_UP).isEqualTo(expected);
+                assertThat(seen.items()).as("%s: the items table after %s", when, CATCH_UP).isEqualTo(expectedItems);
                 assertThat(seen.history()).as("%s: the history's rows after %s", when, CATCH_UP)
                         .isEqualTo(workload.changes());
             }
@@ -198,22 +203,32 @@ class FlinkMirrorJobTest {
         }
     }
 
-    /** What the committed tables hold: the root table's documents and statuses, and the history's row count. */
-    private record Mirrored(Map<String, String> statuses, Set<String> duplicates, long history) {
+    /**
+     * What the committed tables hold: the root table's documents and statuses, the items table's skus by document
+     * (sorted), and the history's row count.
+     */
+    private record Mirrored(Map<String, String> statuses, Set<String> duplicates, Map<String, List<String>> items,
+            long history) {
         static Mirrored read(Path mirror) {
             FlattenerConfig config = FlattenerConfig.defaults(CONTAINER);
             try (CatalogConnection catalog = MirrorCatalog.open(MirrorConfig.defaults().catalog().settings(mirror))) {
                 Map<String, String> statuses = new HashMap<>();
-                Set<String> duplicates = new java.util.TreeSet<>();
+                Set<String> duplicates = new TreeSet<>();
                 for (Record row : rows(catalog, MirrorTables.table(CONTAINER, config.rootTable()))) {
                     String id = (String) row.getField("id");
                     if (statuses.put(id, (String) row.getField("status")) != null) {
                         duplicates.add(id);
                     }
                 }
+                Map<String, List<String>> items = new HashMap<>();
+                for (Record row : rows(catalog, MirrorTables.table(CONTAINER, config.rootTable() + "__items"))) {
+                    items.computeIfAbsent((String) row.getField("_id"), id -> new ArrayList<>())
+                            .add((String) row.getField("sku"));
+                }
+                items.values().forEach(skus -> skus.sort(null));
                 long history = rows(catalog, MirrorTables.table(CONTAINER, MirrorTables.history(config.rootTable())))
                         .size();
-                return new Mirrored(statuses, duplicates, history);
+                return new Mirrored(statuses, duplicates, items, history);
             }
         }
 
@@ -226,7 +241,7 @@ class FlinkMirrorJobTest {
                 return List.of();
             }
             try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-                List<Record> rows = new java.util.ArrayList<>();
+                List<Record> rows = new ArrayList<>();
                 records.forEach(rows::add);
                 return rows;
             } catch (IOException e) {

@@ -68,6 +68,15 @@ final class OrdersWorkload {
         return statuses;
     }
 
+    /** The live documents' items (their skus, sorted) by id, for those with any: the child table's rows. */
+    Map<String, List<String>> items() {
+        Map<String, List<String>> items = new HashMap<>();
+        live.forEach((id, document) -> document.get("items").forEach(line -> items
+                .computeIfAbsent(id, order -> new ArrayList<>()).add(line.get("sku").asText())));
+        items.values().forEach(skus -> skus.sort(null));
+        return items;
+    }
+
     private String randomLive() {
         List<String> ids = new ArrayList<>(live.keySet());
         return ids.get(random.nextInt(ids.size()));
