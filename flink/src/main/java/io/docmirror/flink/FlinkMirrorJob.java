@@ -6,7 +6,10 @@ import io.docmirror.store.http.HttpStoreClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +25,9 @@ import java.util.concurrent.Callable;
         description = "Streams a container's Kafka topic into the mirror's Iceberg tables with parallel writers keyed "
                 + "by document and one committer, one commit per Flink checkpoint.")
 public final class FlinkMirrorJob implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--mirror", required = true, paramLabel = "DIR",
             description = "The mirror's directory (its catalog and the container's directory).")
     Path mirror;
@@ -54,11 +60,11 @@ public final class FlinkMirrorJob implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!Files.isDirectory(mirror)) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new ParameterException(spec.commandLine(),
                     "--mirror " + mirror + ": no such directory");
         }
         if (parallelism < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new ParameterException(spec.commandLine(),
                     "--parallelism " + parallelism + ": the job needs at least one writer");
         }
         ContainerProperties properties;

@@ -58,9 +58,7 @@ final class MirrorCommitter extends AbstractStreamOperator<Void> implements OneI
         pendingState = context.getOperatorStateStore().getListState(
                 new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         runState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("run", Types.STRING));
-        for (String run : runState.get()) {
-            mirrored = mirrored.withRun(run);
-        }
+        mirrored = mirrored.restored(runState.get());
         pending = new TreeMap<>();
         for (byte[] bytes : pendingState.get()) {
             ShardCommittable committable = ShardCommittable.of(bytes);

@@ -36,8 +36,13 @@ record MirroredContainer(String mirrorDirectory, String container, String run) i
         requireNonNull(run, "run is null");
     }
 
-    MirroredContainer withRun(String restored) {
-        return new MirroredContainer(mirrorDirectory, container, restored);
+    /** This container with the run an operator's state restored, if it holds one (a job restored, not started). */
+    MirroredContainer restored(Iterable<String> runs) {
+        MirroredContainer restored = this;
+        for (String run : runs) {
+            restored = new MirroredContainer(mirrorDirectory, container, run);
+        }
+        return restored;
     }
 
     FlattenerConfig flattenerConfig() {

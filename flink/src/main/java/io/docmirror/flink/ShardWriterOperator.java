@@ -79,9 +79,7 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
                 new ListStateDescriptor<>(HELD, TypeInformation.of(HeldChange.class)));
         // Every writer gets the run back, whatever the parallelism it is restored at.
         runState = context.getOperatorStateStore().getUnionListState(new ListStateDescriptor<>("run", Types.STRING));
-        for (String run : runState.get()) {
-            mirrored = mirrored.withRun(run);
-        }
+        mirrored = mirrored.restored(runState.get());
         heldKeys = new LinkedHashSet<>();
         try (Stream<Object> keys = getKeyedStateBackend().getKeys(HELD, VoidNamespace.INSTANCE)) {
             keys.forEach(key -> heldKeys.add((String) key));
