@@ -77,7 +77,7 @@ final class MirrorCommitter extends AbstractStreamOperator<Void> implements OneI
     /** The last checkpoint of this run the tables hold; empty when their last commit is not this run's. */
     private OptionalLong lastCommitted() {
         try (CatalogConnection catalog = mirrored.openCatalog()) {
-            return mirrored.committedCheckpoint(mirrored.committed(catalog, 0).summary());
+            return mirrored.committedCheckpoint(catalog);
         }
     }
 

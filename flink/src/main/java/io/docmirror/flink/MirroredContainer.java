@@ -3,10 +3,14 @@ package io.docmirror.flink;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.layout.MirrorCatalog;
+import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.iceberg.ShardedBatch;
 import io.docmirror.mirror.iceberg.ShardedBatch.CommittedTarget;
+
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 import java.io.Serializable;
 import java.nio.file.Path;
@@ -68,6 +72,19 @@ record MirroredContainer(String mirrorDirectory, String container, String run) i
     CommittedTarget committed(CatalogConnection catalog, long checkpoint) {
         return ShardedBatch.committedTarget(catalog.catalog(), container, flattenerConfig(), checkpoint,
                 mirrorConfig().parquet().fileRows());
+    }
+
+    /**
+     * The checkpoint of this run the catalog's last commit committed, read from the root table alone (a writer polls
+     * it); empty when there is none, or it is not this run's.
+     */
+    OptionalLong committedCheckpoint(CatalogConnection catalog) {
+        TableIdentifier root = MirrorTables.table(container, flattenerConfig().rootTable());
+        if (!catalog.catalog().tableExists(root)) {
+            return OptionalLong.empty();
+        }
+        Snapshot snapshot = catalog.catalog().loadTable(root).currentSnapshot();
+        return snapshot == null ? OptionalLong.empty() : committedCheckpoint(snapshot.summary());
     }
 
     /** The checkpoint of this run the committed tables end at; empty when the last commit is not this run's. */

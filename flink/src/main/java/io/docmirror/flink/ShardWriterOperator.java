@@ -186,12 +186,16 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
         if (heldKeys.isEmpty()) {
             return;
         }
-        CommittedTarget target = mirrored.committed(catalog, Math.max(committed, 0) + 1);
-        OptionalLong checkpoint = mirrored.committedCheckpoint(target.summary());
-        if (checkpoint.isPresent() && checkpoint.getAsLong() > committed) {
-            committed = checkpoint.getAsLong();
-            shard.retarget(target.target());
-            applyHeld();
+        OptionalLong latest = mirrored.committedCheckpoint(catalog);
+        if (latest.isPresent() && latest.getAsLong() > committed) {
+            // The tables as they are now, which may be a commit later still: its schema and checkpoint go together.
+            CommittedTarget target = mirrored.committed(catalog, latest.getAsLong() + 1);
+            OptionalLong checkpoint = mirrored.committedCheckpoint(target.summary());
+            if (checkpoint.isPresent() && checkpoint.getAsLong() > committed) {
+                committed = checkpoint.getAsLong();
+                shard.retarget(target.target());
+                applyHeld();
+            }
         }
         if (!heldKeys.isEmpty()) {
             poll();
