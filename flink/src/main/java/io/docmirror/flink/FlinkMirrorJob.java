@@ -13,7 +13,9 @@ import picocli.CommandLine.Spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
@@ -50,6 +52,11 @@ public final class FlinkMirrorJob implements Callable<Integer> {
             description = "A container's changes are in topic <prefix><container> (default: ${DEFAULT-VALUE}).")
     String topicPrefix = KafkaBridgeConfig.TOPIC_PREFIX.defaultValue().orElseThrow();
 
+    @Option(names = "--conf", paramLabel = "KEY=VALUE",
+            description = "A mirror.* or flatten.* option of docmirror's configuration (docs/configuration.md), as "
+                    + "the mirror's daemon has it (the catalog, the warehouse); repeatable.")
+    Map<String, String> options = new TreeMap<>();
+
     @Option(names = "--parallelism", defaultValue = "1", paramLabel = "N", description = "How many writers.")
     int parallelism;
 
@@ -67,14 +74,19 @@ public final class FlinkMirrorJob implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--parallelism " + parallelism + ": the job needs at least one writer");
         }
+        MirroredContainer mirrored;
+        try {
+            // A restored job takes its run back from its state: this one names a first start.
+            mirrored = MirroredContainer.of(mirror.toAbsolutePath().toString(), container, options,
+                    UUID.randomUUID().toString());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--conf " + e.getMessage());
+        }
         ContainerProperties properties;
         try (HttpStoreClient client = new HttpStoreClient(store, Optional.ofNullable(storeKeyEnv).map(System::getenv))) {
             properties = client.readContainer(container);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        // A restored job takes its run back from its state: this one names a first start.
-        MirroredContainer mirrored = new MirroredContainer(mirror.toAbsolutePath().toString(), container,
-                UUID.randomUUID().toString());
         new MirrorPipeline(kafka, topicPrefix + container, properties, mirrored, parallelism).addTo(env);
         env.execute("docmirror " + container);
         return CommandLine.ExitCode.OK;

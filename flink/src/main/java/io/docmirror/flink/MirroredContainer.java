@@ -16,6 +16,7 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -28,33 +29,66 @@ import static java.util.Objects.requireNonNull;
  * @param run the job's run: set at the job's first submission, kept in its state across restarts and rescaling, and
  *     carried in each commit's summary with the checkpoint id (a new run's checkpoint ids start again at 1)
  */
-record MirroredContainer(String mirrorDirectory, String container, String run) implements Serializable {
+record MirroredContainer(String mirrorDirectory, String container, Map<String, String> options, String run)
+        implements Serializable {
     /** The summary entry naming the run a commit of the job belongs to. */
     static final String RUN = "docmirror.flink.run";
     /** The summary entry naming the Flink checkpoint a commit of the job committed. */
     static final String CHECKPOINT_ID = "docmirror.flink.checkpoint-id";
+    private static final String MIRROR_PREFIX = "mirror.";
 
     MirroredContainer {
         requireNonNull(mirrorDirectory, "mirrorDirectory is null");
         requireNonNull(container, "container is null");
         requireNonNull(run, "run is null");
+        options = Map.copyOf(options);
+    }
+
+    /**
+     * The container mirrored with {@code options}, checked.
+     *
+     * @throws IllegalArgumentException naming the option, when one is not a mirror.* or flatten.* option or its
+     *     value is invalid
+     */
+    static MirroredContainer of(String mirrorDirectory, String container, Map<String, String> options, String run) {
+        MirroredContainer mirrored = new MirroredContainer(mirrorDirectory, container, options, run);
+        options.keySet().forEach(key -> {
+            if (!key.startsWith(MIRROR_PREFIX) && !key.startsWith(FlattenerConfig.PREFIX)) {
+                // Not the value: another tool's option may hold a secret.
+                throw new IllegalArgumentException(key + ": the job takes " + MIRROR_PREFIX + "* and "
+                        + FlattenerConfig.PREFIX + "* options only (Flink's own are the cluster's)");
+            }
+        });
+        mirrored.mirrorConfig();
+        mirrored.flattenerConfig();
+        return mirrored;
     }
 
     /** This container with the run an operator's state restored, if it holds one (a job restored, not started). */
     MirroredContainer restored(Iterable<String> runs) {
         MirroredContainer restored = this;
         for (String run : runs) {
-            restored = new MirroredContainer(mirrorDirectory, container, run);
+            restored = new MirroredContainer(mirrorDirectory, container, options, run);
         }
         return restored;
     }
 
     FlattenerConfig flattenerConfig() {
-        return FlattenerConfig.defaults(container);
+        return FlattenerConfig.fromProperties(container, optionsStartingWith(FlattenerConfig.PREFIX));
     }
 
     private MirrorConfig mirrorConfig() {
-        return MirrorConfig.defaults();
+        return MirrorConfig.fromProperties(optionsStartingWith(MIRROR_PREFIX));
+    }
+
+    private Map<String, String> optionsStartingWith(String prefix) {
+        Map<String, String> chosen = new TreeMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(prefix)) {
+                chosen.put(key, value);
+            }
+        });
+        return chosen;
     }
 
     /** The tables, for the committer: it takes the container's writer lock. */

@@ -23,6 +23,9 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -48,6 +51,7 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
     /** How often the catalog is asked for a new commit while changes are held. */
     private static final long POLL_MILLIS = 100;
     private static final String HELD = "held";
+    private static final Logger log = LoggerFactory.getLogger(ShardWriterOperator.class);
 
     private MirroredContainer mirrored;
     private transient ValueState<byte[]> rows;
@@ -216,6 +220,8 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
                 ShardWriter.Applied result = shard.applyDecided(ChangeEnvelope.fromValue(first.value), places);
                 if (!result.applied()) {
                     // Decided without what it needs (the decision came before it): it needs another.
+                    log.info("A held change of {} proposed at checkpoint {} still needs a schema decision after "
+                            + "the commit of checkpoint {}: proposed again", key, first.proposedAt, committed);
                     waiting.set(applied, propose(key, first.value));
                     proposedAgain = true;
                     break;

@@ -33,6 +33,25 @@ class FlinkMirrorJobCommandTest {
         assertThat(err.toString()).contains("--parallelism 0: the job needs at least one writer");
     }
 
+    @Test
+    void anOptionOfAnotherToolIsRefusedWithoutItsValue() {
+        StringWriter err = new StringWriter();
+        int exit = run(err, "--mirror", dir.toString(), "--conf", "kafka.sasl.password=secret");
+
+        assertThat(exit).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).contains("--conf kafka.sasl.password: the job takes mirror.* and flatten.* "
+                + "options only").doesNotContain("secret");
+    }
+
+    @Test
+    void anUnknownMirrorOptionIsRefused() {
+        StringWriter err = new StringWriter();
+        int exit = run(err, "--mirror", dir.toString(), "--conf", "mirror.no-such-option=1");
+
+        assertThat(exit).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).contains("--conf ").contains("mirror.no-such-option");
+    }
+
     private static int run(StringWriter err, String... options) {
         String[] required = {"--container", "orders", "--store", "http://127.0.0.1:1", "--kafka", "127.0.0.1:1"};
         String[] args = new String[required.length + options.length];

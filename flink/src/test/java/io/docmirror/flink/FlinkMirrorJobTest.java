@@ -165,7 +165,7 @@ class FlinkMirrorJobTest {
                 Configuration.fromMap(settings));
         env.setParallelism(parallelism);
         new MirrorPipeline(broker.bootstrapServers(), TOPIC, container,
-                new MirroredContainer(mirror.toString(), CONTAINER, UUID.randomUUID().toString()), parallelism)
+                MirroredContainer.of(mirror.toString(), CONTAINER, Map.of(), UUID.randomUUID().toString()), parallelism)
                 .addTo(env);
         return env.executeAsync("docmirror " + CONTAINER);
     }
