@@ -30,6 +30,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,6 +48,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -274,14 +276,19 @@ class FlinkMirrorJobTest {
 
     private static void publish(KafkaProducer<byte[], byte[]> producer, ChangeEnvelope envelope,
             List<ChangeEvent> events) throws Exception {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (ChangeEvent event : events) {
             byte[] key = envelope.key(event);
-            producer.send(new ProducerRecord<>(TOPIC, key, envelope.value(event, System.currentTimeMillis())));
+            sent.add(producer.send(new ProducerRecord<>(TOPIC, key,
+                    envelope.value(event, System.currentTimeMillis()))));
             if (event.operation() == Operation.DELETE) {
-                producer.send(new ProducerRecord<>(TOPIC, key, null));
+                sent.add(producer.send(new ProducerRecord<>(TOPIC, key, null)));
             }
         }
-        producer.flush();
+        // A send that failed (a broker just started moves its leaders) would look like a change the job lost.
+        for (Future<RecordMetadata> record : sent) {
+            record.get(120, TimeUnit.SECONDS);
+        }
     }
 
     /** Changes of an earlier container of the same name (another {@code _rid}): the job must leave them out. */
