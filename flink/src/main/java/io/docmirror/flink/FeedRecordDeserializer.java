@@ -5,7 +5,6 @@ import io.docmirror.feed.ContinuationToken;
 import io.docmirror.feed.kafka.ChangeEnvelope;
 import io.docmirror.mirror.iceberg.ShardWriter;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.PartitionKey;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -83,7 +82,7 @@ final class FeedRecordDeserializer implements KafkaRecordDeserializationSchema<F
             return;
         }
         ChangeEvent event = published.event();
-        int feedRange = properties.logPartitionOf(PartitionKey.fromToJson(event.partitionKey()));
+        int feedRange = properties.logPartitionOf(event.partitionKey().toPartitionKey());
         if (event.lsn() <= alreadyMirrored.getOrDefault(feedRange, 0L)) {
             return;
         }

@@ -5,7 +5,6 @@ import io.docmirror.feed.kafka.ChangeEnvelope;
 import io.docmirror.feed.kafka.KafkaBridgeConfig;
 import io.docmirror.mirror.iceberg.ShardWriter;
 import io.docmirror.store.ContainerProperties;
-import io.docmirror.store.PartitionKey;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,7 +29,7 @@ class FeedRecordDeserializerTest {
     void aChangeAfterTheContinuationBecomesARecordKeyedByItsDocument() throws Exception {
         List<ChangeEvent> changes = new OrdersWorkload(container).next(40);
         ChangeEvent first = changes.get(0);
-        int range = container.logPartitionOf(PartitionKey.fromToJson(first.partitionKey()));
+        int range = container.logPartitionOf(first.partitionKey().toPartitionKey());
         // The mirror holds the first change's feed range up to the first change: it is left out, the next kept.
         String continuation = new ContinuationToken("orders", Map.of(range, first.lsn())).encode();
         FeedRecordDeserializer deserializer = new FeedRecordDeserializer(container, continuation);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
+import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
@@ -118,7 +119,7 @@ final class OrdersWorkload {
         } else {
             live.remove(id);
         }
-        return new ChangeEvent(container.id(), partitionKey.toJson(), id, operation, lsn, ts, false,
+        return new ChangeEvent(container.id(), PartitionKeyValue.of(partitionKey), id, operation, lsn, ts, false,
                 Optional.ofNullable(document).map(ObjectNode::deepCopy), Optional.ofNullable(previous));
     }
 
