@@ -16,6 +16,7 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,9 @@ final class MirrorCommitter extends AbstractStreamOperator<Void> implements OneI
     private MirroredContainer mirrored;
     private transient ListState<byte[]> pendingState;
     private transient ListState<String> runState;
+    private transient ListState<Long> baseState;
+    /** The root table's snapshot the run started on (-1: none): its state describes the tables from there on. */
+    private transient long base;
     private transient NavigableMap<Long, List<ShardCommittable>> pending;
     private transient ContainerTables tables;
 
@@ -64,21 +68,41 @@ final class MirrorCommitter extends AbstractStreamOperator<Void> implements OneI
             ShardCommittable committable = ShardCommittable.of(bytes);
             pending.computeIfAbsent(committable.checkpoint(), checkpoint -> new ArrayList<>()).add(committable);
         }
+        baseState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("base", Types.LONG));
         tables = mirrored.openTables();
-        if (context.isRestored()) {
-            OptionalLong committed = lastCommitted();
-            log.info("The committer of {} restored checkpoints {}; the tables hold the run's checkpoint {}",
-                    mirrored.container(), pending.keySet(), committed.isPresent() ? committed.getAsLong() : "none");
-            committed.ifPresent(checkpoint -> pending.headMap(checkpoint, true).clear());
-            commitUpTo(Long.MAX_VALUE);
+        if (!context.isRestored()) {
+            base = snapshotId(currentRoot());
+            return;
+        }
+        base = baseState.get().iterator().next();
+        long restoredFrom = context.getRestoredCheckpointId().orElseThrow();
+        Snapshot current = currentRoot();
+        OptionalLong committed = current == null ? OptionalLong.empty()
+                : mirrored.committedCheckpoint(current.summary());
+        boolean tablesAtState = committed.isPresent() ? committed.getAsLong() <= restoredFrom
+                : snapshotId(current) == base;
+        if (!tablesAtState) {
+            // The tables moved on from what this state describes (a later checkpoint of the run committed, or
+            // another writer did: mirror run, a backfill, another run): the writers' row places would be wrong.
+            throw new IllegalStateException("The tables of " + mirrored.container() + " moved on since checkpoint "
+                    + restoredFrom + ", which this job is restored from, was taken (their last commit is "
+                    + (committed.isPresent() ? "checkpoint " + committed.getAsLong() + " of this run"
+                            : "not this run's") + "): restore the job from its latest checkpoint, or start it afresh");
+        }
+        log.info("The committer of {} restored checkpoints {}; the tables hold the run's checkpoint {}",
+                mirrored.container(), pending.keySet(), committed.isPresent() ? committed.getAsLong() : "none");
+        committed.ifPresent(checkpoint -> pending.headMap(checkpoint, true).clear());
+        commitUpTo(Long.MAX_VALUE);
+    }
+
+    private Snapshot currentRoot() {
+        try (CatalogConnection catalog = mirrored.openCatalog()) {
+            return mirrored.rootSnapshot(catalog);
         }
     }
 
-    /** The last checkpoint of this run the tables hold; empty when their last commit is not this run's. */
-    private OptionalLong lastCommitted() {
-        try (CatalogConnection catalog = mirrored.openCatalog()) {
-            return mirrored.committedCheckpoint(catalog);
-        }
+    private static long snapshotId(Snapshot snapshot) {
+        return snapshot == null ? -1 : snapshot.snapshotId();
     }
 
     @Override
@@ -94,6 +118,7 @@ final class MirrorCommitter extends AbstractStreamOperator<Void> implements OneI
         pending.values().forEach(committables -> committables.forEach(committable -> all.add(committable.bytes())));
         pendingState.update(all);
         runState.update(List.of(mirrored.run()));
+        baseState.update(List.of(base));
     }
 
     @Override

@@ -113,12 +113,14 @@ record MirroredContainer(String mirrorDirectory, String container, Map<String, S
      * it); empty when there is none, or it is not this run's.
      */
     OptionalLong committedCheckpoint(CatalogConnection catalog) {
-        TableIdentifier root = MirrorTables.table(container, flattenerConfig().rootTable());
-        if (!catalog.catalog().tableExists(root)) {
-            return OptionalLong.empty();
-        }
-        Snapshot snapshot = catalog.catalog().loadTable(root).currentSnapshot();
+        Snapshot snapshot = rootSnapshot(catalog);
         return snapshot == null ? OptionalLong.empty() : committedCheckpoint(snapshot.summary());
+    }
+
+    /** The root table's current snapshot; null before the container's first commit. */
+    Snapshot rootSnapshot(CatalogConnection catalog) {
+        TableIdentifier root = MirrorTables.table(container, flattenerConfig().rootTable());
+        return catalog.catalog().tableExists(root) ? catalog.catalog().loadTable(root).currentSnapshot() : null;
     }
 
     /** The checkpoint of this run the committed tables end at; empty when the last commit is not this run's. */

@@ -108,21 +108,21 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
      */
     private void learnRows(CommittedTarget target) {
         TaskInfo task = getRuntimeContext().getTaskInfo();
-        Map<String, List<RowPlace>> own = new HashMap<>();
+        // Straight into the keyed state, row by row: what this takes grows with the container, so none of it stays
+        // in heap (the state backend keeps it on disk).
         target.forEachDocumentRow(catalog.catalog(), catalog.workers(), (key, row) -> {
             if (KeyGroupRangeAssignment.assignKeyToParallelOperator(key, task.getMaxNumberOfParallelSubtasks(),
                     task.getNumberOfParallelSubtasks()) == task.getIndexOfThisSubtask()) {
-                own.computeIfAbsent(key, document -> new ArrayList<>()).add(row);
+                setCurrentKey(key);
+                try {
+                    List<RowPlace> places = new ArrayList<>(RowPlaces.decode(rows.value()));
+                    places.add(row);
+                    rows.update(RowPlaces.encode(places));
+                } catch (Exception e) {
+                    throw new IllegalStateException("Cannot keep the rows of document " + key, e);
+                }
             }
         });
-        for (Map.Entry<String, List<RowPlace>> document : own.entrySet()) {
-            setCurrentKey(document.getKey());
-            try {
-                rows.update(RowPlaces.encode(document.getValue()));
-            } catch (Exception e) {
-                throw new IllegalStateException("Cannot keep the rows of document " + document.getKey(), e);
-            }
-        }
     }
 
     @Override

@@ -52,6 +52,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The job on Flink's MiniCluster (two writers, RocksDB state, checkpoints every 300 ms) against a real Kafka broker:
@@ -140,6 +141,16 @@ class FlinkMirrorJobTest {
             } finally {
                 stop(rescaled);
             }
+            // The savepoint again: the tables moved on since, so its row places are stale and the job refuses.
+            JobClient stale = start(broker, mirror, PARALLELISM, savepoint);
+            try {
+                assertThatThrownBy(() -> stale.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                        .as("a job restored from a savepoint the tables moved on from")
+                        .hasStackTraceContaining("moved on since checkpoint");
+            } finally {
+                stop(stale);
+            }
+            awaitExact(mirror, workload, "after the refused restore");
         }
     }
 
