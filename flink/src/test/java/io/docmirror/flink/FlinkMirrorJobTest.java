@@ -32,6 +32,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * version, and a history row for each change, exactly once. A new run of the job on the tables goes on from their
  * last commit.
  */
+@Tag("slow")
 class FlinkMirrorJobTest {
     private static final String CONTAINER = "orders";
     private static final String TOPIC = "docmirror." + CONTAINER;
