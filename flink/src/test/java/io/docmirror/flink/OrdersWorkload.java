@@ -2,6 +2,7 @@ package io.docmirror.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.docmirror.mirror.VaryingOrders;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PartitionKeyValue;
@@ -85,14 +86,14 @@ final class OrdersWorkload {
 
     private ChangeEvent create() {
         String id = "o" + nextDocument;
-        ObjectNode order = order(id, "c" + nextDocument % 5);
+        ObjectNode order = VaryingOrders.order(random, id, "c" + nextDocument % 5);
         nextDocument++;
         return change(Operation.CREATE, order, null);
     }
 
     private ChangeEvent upsert(String id) {
         ObjectNode previous = live.get(id);
-        return change(Operation.REPLACE, order(id, previous.get("pk").asText()), previous);
+        return change(Operation.REPLACE, VaryingOrders.order(random, id, previous.get("pk").asText()), previous);
     }
 
     private ChangeEvent patch(String id) {
@@ -121,25 +122,6 @@ final class OrdersWorkload {
         }
         return new ChangeEvent(container.id(), PartitionKeyValue.of(partitionKey), id, operation, lsn, ts, false,
                 Optional.ofNullable(document).map(ObjectNode::deepCopy), Optional.ofNullable(previous));
-    }
-
-    private ObjectNode order(String id, String partitionKey) {
-        ObjectNode order = StoreJson.mapper().createObjectNode();
-        order.put("id", id);
-        order.put("pk", partitionKey);
-        order.put("status", List.of("new", "paid", "sent").get(random.nextInt(3)));
-        if (random.nextBoolean()) {
-            order.put("note", "field " + random.nextInt(4) + " appears");
-            order.put("extra" + random.nextInt(4), random.nextInt(100));
-        }
-        var items = order.putArray("items");
-        for (int item = 0; item < random.nextInt(4); item++) {
-            ObjectNode line = items.addObject().put("sku", "s" + random.nextInt(50)).put("qty", random.nextInt(9));
-            if (random.nextInt(4) == 0) {
-                line.put("gift", true);
-            }
-        }
-        return order;
     }
 
     private static JsonNode json(String text) {

@@ -182,7 +182,7 @@ class ShardedStreamTest {
                 case 0, 1, 2 -> create();
                 case 3 -> {
                     String[] key = live.get(random.nextInt(live.size()));
-                    store.upsertItem(CONTAINER, order(key[1], key[0]).toString());
+                    store.upsertItem(CONTAINER, VaryingOrders.order(random, key[1], key[0]).toString());
                 }
                 case 4, 5 -> {
                     String[] key = live.get(random.nextInt(live.size()));
@@ -217,7 +217,7 @@ class ShardedStreamTest {
         String id = "o" + nextDocument;
         String partitionKey = "c" + nextDocument % 5;
         nextDocument++;
-        ObjectNode order = order(id, partitionKey);
+        ObjectNode order = VaryingOrders.order(random, id, partitionKey);
         if (ttl != null) {
             order.put("ttl", ttl);
         }
@@ -231,25 +231,6 @@ class ShardedStreamTest {
         clock.advanceSeconds(2);
         assertThat(store.reapExpired(1000)).as("orders the store expired").isPositive();
         expired++;
-    }
-
-    private ObjectNode order(String id, String partitionKey) {
-        ObjectNode order = StoreJson.mapper().createObjectNode();
-        order.put("id", id);
-        order.put("pk", partitionKey);
-        order.put("status", List.of("new", "paid", "sent").get(random.nextInt(3)));
-        if (random.nextBoolean()) {
-            order.put("note", "field " + random.nextInt(4) + " appears");
-            order.put("extra" + random.nextInt(4), random.nextInt(100));
-        }
-        var items = order.putArray("items");
-        for (int item = 0; item < random.nextInt(4); item++) {
-            ObjectNode line = items.addObject().put("sku", "s" + random.nextInt(50)).put("qty", random.nextInt(9));
-            if (random.nextInt(4) == 0) {
-                line.put("gift", true);
-            }
-        }
-        return order;
     }
 
     /**
