@@ -190,6 +190,17 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
         if (heldKeys.isEmpty()) {
             return;
         }
+        catchUp();
+        if (!heldKeys.isEmpty()) {
+            poll();
+        }
+    }
+
+    /**
+     * Writes against the tables as the catalog last committed them, when a commit of this run came since the writer
+     * last looked, and applies the held changes it decided.
+     */
+    private void catchUp() throws Exception {
         OptionalLong latest = mirrored.committedCheckpoint(catalog);
         if (latest.isPresent() && latest.getAsLong() > committed) {
             // The tables as they are now, which may be a commit later still: its schema and checkpoint go together.
@@ -200,9 +211,6 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
                 shard.retarget(target.target());
                 applyHeld();
             }
-        }
-        if (!heldKeys.isEmpty()) {
-            poll();
         }
     }
 
@@ -245,6 +253,10 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
+        // Once a checkpoint, even holding nothing: a writer that writes against an old schema has its files copied
+        // at each commit when a column widened since (and they hold its values). Before the shard is finished, so
+        // that what it applies is in this checkpoint's shard as in its state.
+        catchUp();
         // The proposals go to the committer with this checkpoint: its commit decides them.
         for (String key : proposedKeys) {
             setCurrentKey(key);

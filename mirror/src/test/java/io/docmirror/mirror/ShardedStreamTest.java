@@ -1,6 +1,5 @@
 package io.docmirror.mirror;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.docmirror.flatten.FlattenerConfig;
@@ -8,6 +7,7 @@ import io.docmirror.mirror.iceberg.ContainerTables;
 import io.docmirror.mirror.iceberg.RowPlace;
 import io.docmirror.mirror.iceberg.ShardWriter;
 import io.docmirror.mirror.iceberg.ShardedBatch;
+import io.docmirror.mirror.iceberg.WrittenShard;
 import io.docmirror.mirror.reconcile.ReconcileReport;
 import io.docmirror.mirror.reconcile.Reconciler;
 import io.docmirror.mirror.source.ChangeSource;
@@ -15,21 +15,17 @@ import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.mirror.source.EmbeddedFeedSource;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.EmbeddedStore;
-import io.docmirror.store.PartitionKey;
 import io.docmirror.store.PartitionKeyValue;
 import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreJson;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
-import io.docmirror.store.PatchOperation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,14 +47,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * drives them but in one thread: changes go to the writer of their document's key, a change whose document needs the
  * schema to change is held (with every later change of its document) until a commit decides it, and each checkpoint
  * is one commit of every writer's files. One writer writes exactly the tables `mirror run` writes; several writers
- * leave the mirror exact (TTL expiries keep their rows, as in `mirror run`); and a container moves between the two in
- * both directions.
+ * leave the mirror exact (TTL expiries keep their rows, as in `mirror run`), columns widening as they go; and a
+ * container moves between the two in both directions.
  */
 class ShardedStreamTest {
     private static final String CONTAINER = "orders";
-    private static final List<String> SHAPES = List.of("\"text\"", "{\"a\":\"x\",\"b\":[\"y\"]}", "[\"x\",\"y\"]",
-            "true", "null", "7", "{\"deep\":{\"deeper\":\"z\"}}");
-
     @TempDir
     Path work;
 
@@ -66,16 +59,13 @@ class ShardedStreamTest {
     /** Seeded and reproducible; {@code -Ddocmirror.sharded.seed=N} runs another seed. */
     private static final long SEED = Long.getLong("docmirror.sharded.seed", 20261129L);
 
-    private final Random random = new Random(SEED);
-    private final List<String[]> live = new ArrayList<>();
-    private int nextDocument;
-    /** Orders that expired in the store, whose rows the mirror keeps. */
-    private int expired;
     private EmbeddedStore store;
+    private OrderChanges changes;
 
     @BeforeEach
     void openStore() {
         store = EmbeddedStore.open(work.resolve("store"), StoreConfig.defaults().withSyncWrites(false), clock, false);
+        changes = new OrderChanges(store, CONTAINER, clock, new Random(SEED));
     }
 
     private void createContainer(int feedRanges) {
@@ -94,7 +84,7 @@ class ShardedStreamTest {
         Path sharded = work.resolve("sharded");
         Path single = work.resolve("single");
         for (int step = 0; step < 4; step++) {
-            writeSomeChanges(60);
+            changes.write(60);
             try (Shards shards = new Shards(sharded, 1)) {
                 shards.streamToTheEnd(25);
             }
@@ -105,27 +95,53 @@ class ShardedStreamTest {
         assertExact(sharded, "one writer");
     }
 
+    /**
+     * Several writers leave the mirror exact, through numbers that widen columns: the committer copies the files
+     * holding the old column's values, keeping each row's position, and the writers find the rows they knew in the
+     * copies. One writer learns of commits late (as a Flink writer that reads the catalog only now and then), so its
+     * shards name rows of files copied since and hold files written against the narrower column, which the committer
+     * brings up to date. Then the container moves to `mirror run`, and back to two writers.
+     */
     @Test
-    void severalWritersLeaveTheMirrorExactAndHandOverToMirrorRunAndBack() throws Exception {
+    void severalWritersOneLaggingLeaveTheMirrorExactThroughWideningsAndHandOvers() throws Exception {
         createContainer(4);
         Path mirror = work.resolve("mirror");
-        for (int step = 0; step < 3; step++) {
-            writeSomeChanges(80);
+        // The first values are whole numbers: the columns start as BIGINT.
+        changes.createShaped("1");
+        for (int step = 0; step < 2; step++) {
+            changes.write(80);
             try (Shards shards = new Shards(mirror, 3)) {
-                shards.streamToTheEnd(30);
+                shards.lagging = shards.writers.get(0);
+                shards.streamToTheEnd(25);
             }
-            assertExact(mirror, "three writers, step " + step);
+            assertExact(mirror, "three writers, one lagging, step " + step);
+        }
+        try (MirrorSql sql = MirrorSql.open(mirror, CONTAINER)) {
+            assertThat(sql.rows("SELECT DISTINCT typeof(shape) FROM orders").toString())
+                    .as("the shape column, widened from BIGINT").matches("\\[\\[(DOUBLE|DECIMAL\\(\\d+,\\d+\\))]]");
         }
 
-        writeSomeChanges(50);
+        changes.write(40);
         sync(mirror);
         assertExact(mirror, "mirror run after the writers");
-
-        writeSomeChanges(50);
+        changes.write(40);
         try (Shards shards = new Shards(mirror, 2)) {
             shards.streamToTheEnd(20);
         }
         assertExact(mirror, "two writers after mirror run");
+    }
+
+    /** A commit that fails is tried again with the same shards (a restored Flink committer does): their files stay. */
+    @Test
+    void aCommitTriedAgainAfterAnAbortTakesTheSameShards() throws Exception {
+        createContainer(4);
+        Path mirror = work.resolve("mirror");
+        changes.write(60);
+        try (Shards shards = new Shards(mirror, 2)) {
+            shards.abortEachCommitOnce = true;
+            shards.streamToTheEnd(20);
+        }
+        assertExact(mirror, "each commit aborted once and tried again");
     }
 
     @Test
@@ -136,11 +152,11 @@ class ShardedStreamTest {
         sync(mirror);
         // Only a source other than the store (a Kafka topic, say) can deliver such a document: its id is a number.
         ChangeEvent numericId = new ChangeEvent(CONTAINER, PartitionKeyValue.of(TextNode.valueOf("c2")), "7",
-                Operation.CREATE, 100, 1000, false, Optional.of((ObjectNode) json("{\"id\":7,\"pk\":\"c2\"}")),
+                Operation.CREATE, 100, 1000, false, Optional.of((ObjectNode) StoreJson.mapper().readTree("{\"id\":7,\"pk\":\"c2\"}")),
                 Optional.empty());
         ChangeEvent good = new ChangeEvent(CONTAINER, PartitionKeyValue.of(TextNode.valueOf("c3")), "o2",
                 Operation.CREATE, 101, 2000, false,
-                Optional.of((ObjectNode) json("{\"id\":\"o2\",\"pk\":\"c3\",\"status\":\"paid\"}")), Optional.empty());
+                Optional.of((ObjectNode) StoreJson.mapper().readTree("{\"id\":\"o2\",\"pk\":\"c3\",\"status\":\"paid\"}")), Optional.empty());
 
         try (Shards shards = new Shards(mirror, 2)) {
             shards.take(numericId);
@@ -164,7 +180,7 @@ class ShardedStreamTest {
         assertThat(report.differences()).as("%s, seed %d: %s", when, SEED, report).isEmpty();
         assertThat(report.exact()).as("%s: %s", when, report).isTrue();
         assertThat(report.feedRanges().stream().mapToLong(range -> range.mirror().count()).sum())
-                .as("%s: the mirror's documents, the expired ones kept", when).isEqualTo(live.size() + expired);
+                .as("%s: the mirror's documents, the expired ones kept", when).isEqualTo(changes.mirrored());
     }
 
     private void sync(Path mirror) {
@@ -172,65 +188,6 @@ class ShardedStreamTest {
         try (FeedMirror feedMirror = new FeedMirror(store, mirror, config, FlattenerConfig::defaults, clock)) {
             feedMirror.sync();
         }
-    }
-
-    /** Creates, upserts, patches that give one path every shape in turn (but no number a column must widen for). */
-    private void writeSomeChanges(int changes) {
-        for (int change = 0; change < changes; change++) {
-            int kind = live.isEmpty() ? 0 : random.nextInt(9);
-            switch (kind) {
-                case 0, 1, 2 -> create();
-                case 3 -> {
-                    String[] key = live.get(random.nextInt(live.size()));
-                    store.upsertItem(CONTAINER, VaryingOrders.order(random, key[1], key[0]).toString());
-                }
-                case 4, 5 -> {
-                    String[] key = live.get(random.nextInt(live.size()));
-                    String shape = SHAPES.get(random.nextInt(SHAPES.size()));
-                    store.patchItem(CONTAINER, PartitionKey.of(key[0]), key[1],
-                            List.of(PatchOperation.set("/shape", json(shape))));
-                }
-                case 6 -> {
-                    String[] key = live.remove(random.nextInt(live.size()));
-                    store.deleteItem(CONTAINER, PartitionKey.of(key[0]), key[1]);
-                }
-                case 7 -> expire();
-                default -> create();
-            }
-        }
-    }
-
-    private static JsonNode json(String text) {
-        try {
-            return StoreJson.mapper().readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(text, e);
-        }
-    }
-
-    private void create() {
-        live.add(create(null));
-    }
-
-    /** Creates an order; one with a {@code ttl} is not live: it expires. Returns its partition key and id. */
-    private String[] create(Integer ttl) {
-        String id = "o" + nextDocument;
-        String partitionKey = "c" + nextDocument % 5;
-        nextDocument++;
-        ObjectNode order = VaryingOrders.order(random, id, partitionKey);
-        if (ttl != null) {
-            order.put("ttl", ttl);
-        }
-        store.createItem(CONTAINER, order.toString());
-        return new String[] {partitionKey, id};
-    }
-
-    /** A short-lived order that expires in the store: a TTL delete, whose rows the mirror keeps. */
-    private void expire() {
-        create(1);
-        clock.advanceSeconds(2);
-        assertThat(store.reapExpired(1000)).as("orders the store expired").isPositive();
-        expired++;
     }
 
     /**
@@ -242,6 +199,10 @@ class ShardedStreamTest {
         private final ChangeSource source;
         private final List<Writer> writers = new ArrayList<>();
         private long checkpoint;
+        /** A writer that learns of every other commit one commit late; null: none. */
+        private Writer lagging;
+        /** Whether each commit is first tried and aborted, then tried again with the same shards. */
+        private boolean abortEachCommitOnce;
 
         Shards(Path mirror, int count) {
             tables = ContainerTables.openForShardedStream(mirror, CONTAINER, FlattenerConfig.defaults(CONTAINER),
@@ -266,7 +227,8 @@ class ShardedStreamTest {
                 ChangeSource.Changes changes = source.read(perCheckpoint);
                 changes.events().forEach(this::take);
                 commit(source.checkpoint());
-                if (changes.caughtUp() && writers.stream().allMatch(writer -> writer.held.isEmpty())) {
+                if (changes.caughtUp() && writers.stream().allMatch(writer -> writer.held.isEmpty())
+                        && (lagging == null || checkpoint % 2 == 0)) {
                     // What the writers applied after that commit, held until it decided the schema.
                     commit(source.checkpoint());
                     return;
@@ -283,16 +245,27 @@ class ShardedStreamTest {
         /** A checkpoint: the schema decided for what the writers proposed, and every writer's files, committed. */
         void commit(Checkpoint feedPosition) {
             checkpoint++;
-            ShardedBatch batch = tables.beginShardedBatch();
             List<ChangeEvent> proposed = new ArrayList<>();
             writers.forEach(writer -> {
                 proposed.addAll(writer.proposed);
                 writer.proposed.clear();
             });
+            List<WrittenShard> written = writers.stream().map(writer -> writer.shard.finish()).toList();
+            if (abortEachCommitOnce) {
+                ShardedBatch failed = tables.beginShardedBatch();
+                failed.decide(proposed);
+                written.forEach(failed::add);
+                failed.abort();
+            }
+            ShardedBatch batch = tables.beginShardedBatch();
             batch.decide(proposed);
-            writers.forEach(writer -> batch.add(writer.shard.finish()));
+            written.forEach(batch::add);
             batch.commit(feedPosition, Map.of("docmirror.test.checkpoint", Long.toString(checkpoint)));
             for (Writer writer : writers) {
+                if (writer == lagging && checkpoint % 2 == 1) {
+                    // It learns of this commit with the next.
+                    continue;
+                }
                 writer.shard.retarget(tables.shardTarget(checkpoint + 1));
                 writer.applyHeld(checkpoint);
             }

@@ -11,8 +11,6 @@ import io.docmirror.layout.DeletionVectors;
 import io.docmirror.layout.IcebergWorkers;
 import io.docmirror.layout.MirrorProperties;
 import io.docmirror.layout.MirrorTables;
-import io.docmirror.mirror.MirrorErrorCode;
-import io.docmirror.mirror.MirrorException;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.DataFile;
@@ -70,6 +68,8 @@ final class BatchWriter {
      * places follow when the batch commits.
      */
     private final Map<String, DocumentIndex.Moved> moves = new HashMap<>();
+    /** A scaled-out stream's widenings, by table ({@link FileCopier}). */
+    private final Map<String, FileCopier> fileCopiers = new HashMap<>();
     /** A compaction rewritten off the daemon's thread that the batch's commit takes in; null when none. */
     private Compaction compaction;
     /** The compaction the batch put in place of its files ({@link #applyCompaction}); null when none. */
@@ -229,11 +229,6 @@ final class BatchWriter {
         }
     }
 
-    /** Deletes one row a change written elsewhere replaced (a scaled-out stream's writer found it). */
-    void deleteRow(RowPlace row) {
-        flattenedTable(row.table()).delete(row.file(), row.position());
-    }
-
     /** Creates the history and the dead letters in the batch when the catalog does not have them yet. */
     void createLogTables() {
         for (String name : List.of(MirrorTables.history(resources.rootTable()),
@@ -263,14 +258,51 @@ final class BatchWriter {
 
     /** Adds data files of a part of the batch written elsewhere, with the count of changes it took. */
     void addWritten(Map<String, List<DataFile>> files, long partEvents, long partLastEventTs) {
-        files.forEach((name, written) -> {
-            TableChanges table = tables.get(name);
-            if (table == null) {
-                throw new IllegalArgumentException("A part of the batch of " + resources.container()
-                        + " wrote data files of table " + name + ", which the batch does not have");
+        files.forEach((name, written) -> written.forEach(writtenTable(name)::addWritten));
+        counted(partEvents, partLastEventTs);
+    }
+
+    /**
+     * Adds what a scaled-out stream's writer wrote: its data files, which stay its own (a commit tried again takes
+     * them again), each copied when it holds values of a column widened since the schema it was written against;
+     * and the rows its changes replaced, each found in the file it is in now when the table's files were copied
+     * since the commit the writer wrote against ({@link CopiedFiles}).
+     */
+    void addShard(WrittenShard shard) {
+        shard.files().forEach((name, written) -> {
+            TableChanges table = writtenTable(name);
+            for (DataFile file : written) {
+                table.addBorrowed(file);
+                Schema writtenWith = table.table().schemas().get(shard.fileSchemas().get(file.location()));
+                if (writtenWith.schemaId() != table.table().schema().schemaId()) {
+                    fileCopier(table).copyIfWidened(file, writtenWith);
+                }
             }
-            written.forEach(table::addWritten);
         });
+        shard.deletions().forEach((name, files) -> {
+            TableChanges table = flattenedTable(name);
+            CopiedFiles copies = shard.base() < CopiedFiles.copiedAt(table.table())
+                    ? CopiedFiles.of(table.liveFiles()) : null;
+            files.forEach((file, positions) -> {
+                String now = copies == null ? file : copies.now(file);
+                for (long position : positions) {
+                    table.delete(now, position);
+                }
+            });
+        });
+        counted(shard.events(), shard.lastEventTs());
+    }
+
+    private TableChanges writtenTable(String name) {
+        TableChanges table = tables.get(name);
+        if (table == null) {
+            throw new IllegalArgumentException("A part of the batch of " + resources.container()
+                    + " wrote data files of table " + name + ", which the batch does not have");
+        }
+        return table;
+    }
+
+    private void counted(long partEvents, long partLastEventTs) {
         events += partEvents;
         lastEventTs = Math.max(lastEventTs, partLastEventTs);
     }
@@ -470,20 +502,15 @@ final class BatchWriter {
 
     /** Brings the Iceberg table's schema to the flattener's ({@link SchemaEvolution}). */
     private boolean evolve(TableChanges table, TableSchema schema) {
-        if (kind == CommitKind.SHARDED_STREAM) {
-            List<String> widened = SchemaEvolution.widened(table.table(), schema);
-            if (!widened.isEmpty()) {
-                // The copies would move rows whose places the writers keep, which they cannot learn yet.
-                throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "A document of "
-                        + resources.container() + " widens column(s) " + widened + " of table " + schema.name()
-                        + ", which a scaled-out stream cannot do yet: mirror the container with "
-                        + "`docmirror mirror run`");
-            }
-        }
         deleteCommittedRows();
+        if (kind == CommitKind.SHARDED_STREAM) {
+            // The writers keep where their documents' rows are: a widening's copies keep every row's position.
+            return SchemaEvolution.evolve(table, schema, (before, after, widened, vectors) ->
+                    fileCopier(table).widen(before, widened, vectors), committed.vectors(table.name()));
+        }
         RowCopier copier = new RowCopier(table, SystemColumn.documentId(schema.isRoot()).columnName(), rows,
                 rowMoves(), !rebuild());
-        boolean evolved = SchemaEvolution.evolve(table, schema, copier, committed.vectors(table.name()));
+        boolean evolved = SchemaEvolution.evolve(table, schema, copier::widen, committed.vectors(table.name()));
         // A file an earlier widening copied rows into, copied again now (a second widening in one batch): its rows
         // moved on row by row, so their documents' places are in the batch's changes already.
         if (!moves.isEmpty()) {
@@ -491,6 +518,11 @@ final class BatchWriter {
             moves.values().removeIf(moved -> leaving.contains(moved.newFile()));
         }
         return evolved;
+    }
+
+    /** The table's position-keeping copier in this batch: one, so that its copies' names differ. */
+    private FileCopier fileCopier(TableChanges table) {
+        return fileCopiers.computeIfAbsent(table.name(), name -> new FileCopier(table, number));
     }
 
     /** How the places of the rows a widening or a compaction copies follow them. */

@@ -151,7 +151,7 @@ final class RowCopier {
         }
     }
 
-    private static Record converted(Record record, Schema before, Schema after, Set<String> widened) {
+    static Record converted(Record record, Schema before, Schema after, Set<String> widened) {
         GenericRecord copy = GenericRecord.create(after);
         for (Types.NestedField field : after.columns()) {
             if (before.findField(field.name()) == null) {
@@ -202,7 +202,7 @@ final class RowCopier {
     }
 
     /** Whether a file may hold a non-null value of one of the widened columns (true when its metrics do not say). */
-    private static boolean holdsValues(DataFile file, Schema before, Set<String> widened) {
+    static boolean holdsValues(DataFile file, Schema before, Set<String> widened) {
         for (String column : widened) {
             Types.NestedField field = before.findField(column);
             // A list's values are counted at its element.

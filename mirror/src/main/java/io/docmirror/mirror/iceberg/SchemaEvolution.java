@@ -26,12 +26,24 @@ final class SchemaEvolution {
     private SchemaEvolution() {
     }
 
+    /** Copies the rows of the files holding values of widened columns ({@link RowCopier}, {@link FileCopier}). */
+    @FunctionalInterface
+    interface WideningCopy {
+        /**
+         * @param before the table's schema before the widening
+         * @param after the table's schema after it
+         * @param widened the names of the widened columns
+         * @param vectors the table's committed deletion vectors, by data file
+         */
+        void widen(Schema before, Schema after, Set<String> widened, Map<String, DeleteFile> vectors);
+    }
+
     /**
      * @param copier copies the rows of files holding a widened column's values
      * @param vectors the table's committed deletion vectors, by data file
      * @return whether the table's schema changed
      */
-    static boolean evolve(TableChanges table, TableSchema schema, RowCopier copier,
+    static boolean evolve(TableChanges table, TableSchema schema, WideningCopy copier,
             Map<String, DeleteFile> vectors) {
         Schema before = table.table().schema();
         UpdateSchema update = null;

@@ -5,10 +5,14 @@ import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
+import io.docmirror.layout.IcebergWorkers;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,8 +49,16 @@ public final class ShardWriter implements AutoCloseable {
     private final Map<String, RowRecords> records = new HashMap<>();
     /** The files finished since the last {@link #finish}, by table. */
     private final Map<String, List<DataFile>> finished = new LinkedHashMap<>();
+    /** The schema each finished file was written against, by its location. */
+    private final Map<String, Integer> fileSchemas = new HashMap<>();
     private final Map<String, Map<String, List<Long>>> deletions = new HashMap<>();
     private final List<String> tallies = new ArrayList<>();
+    /** The committed batch the writer writes against, and the one it wrote against first since its last shard. */
+    private long base;
+    private long shardBase;
+    /** Of each table whose files a widening copied: its live files, by the tail of their names, and when. */
+    private final Map<String, CopiedFiles> copies = new HashMap<>();
+    private final Map<String, Long> copiedAt = new HashMap<>();
     private long events;
     private long lastEventTs;
 
@@ -64,6 +76,7 @@ public final class ShardWriter implements AutoCloseable {
         this.container = target.container();
         this.encoders = new EncoderThreads(container, 1, 8);
         use(target);
+        shardBase = base;
     }
 
     /**
@@ -94,9 +107,36 @@ public final class ShardWriter implements AutoCloseable {
         }
         for (TableSchema table : schema.tables()) {
             if (newer.has(table.name())) {
-                records.put(table.name(), new RowRecords(table, newer.table(table.name()).schema()));
+                Table committed = newer.table(table.name());
+                records.put(table.name(), new RowRecords(table, committed.schema()));
+                learnCopies(table.name(), committed);
             }
         }
+        Table root = newer.has(schema.root().name()) ? newer.table(schema.root().name()) : null;
+        Snapshot committed = root == null ? null : root.currentSnapshot();
+        base = committed == null ? 0 : Long.parseLong(committed.summary().get(MirrorSummary.BATCH));
+    }
+
+    /** Lists the live files of a table whose files a widening copied since the writer last looked. */
+    private void learnCopies(String name, Table table) {
+        long copied = CopiedFiles.copiedAt(table);
+        if (copied > 0 && copied != copiedAt.getOrDefault(name, 0L)) {
+            copies.put(name, CopiedFiles.of(table, IcebergWorkers.callerRuns()));
+            copiedAt.put(name, copied);
+        }
+    }
+
+    /** Where the rows {@code rows} are now: in the copies of the files a widening copied ({@link CopiedFiles}). */
+    private List<RowPlace> now(List<RowPlace> rows) {
+        if (copies.isEmpty()) {
+            return rows;
+        }
+        List<RowPlace> now = new ArrayList<>(rows.size());
+        for (RowPlace row : rows) {
+            CopiedFiles tableCopies = copies.get(row.table());
+            now.add(tableCopies == null ? row : new RowPlace(row.table(), tableCopies.now(row.file()), row.position()));
+        }
+        return now;
     }
 
     /**
@@ -128,16 +168,17 @@ public final class ShardWriter implements AutoCloseable {
         if (version.result() != null && !version.result().schemaChanges().isEmpty()) {
             return Applied.NEEDS_SCHEMA;
         }
-        return write(event, rows, version);
+        return write(event, now(rows), version);
     }
 
-    private Applied apply(ChangeEvent event, List<RowPlace> rows, Flattener using) {
+    private Applied apply(ChangeEvent event, List<RowPlace> known, Flattener using) {
         requireNonNull(event, "event is null");
-        requireNonNull(rows, "rows is null");
+        requireNonNull(known, "known is null");
         if (!target.has(history())) {
             // No commit made the tables yet: the first commit's schema decides them.
             return Applied.NEEDS_SCHEMA;
         }
+        List<RowPlace> rows = now(known);
         String partitionKey = partitionKey(event);
         if (event.operation() == Operation.DELETE) {
             count(event);
@@ -233,6 +274,8 @@ public final class ShardWriter implements AutoCloseable {
             files.roll();
             if (!files.added().isEmpty()) {
                 finished.computeIfAbsent(name, table -> new ArrayList<>()).addAll(files.added());
+                int schema = target.table(name).schema().schemaId();
+                files.added().forEach(file -> fileSchemas.put(file.location(), schema));
             }
         });
         tallies.add(SchemaCodec.toJson(flattener.schema()));
@@ -250,8 +293,11 @@ public final class ShardWriter implements AutoCloseable {
             files.forEach((file, list) -> positions.put(file, list.stream().mapToLong(Long::longValue).toArray()));
             deleted.put(table, positions);
         });
-        WrittenShard shard = new WrittenShard(finished, deleted, tallies, events, lastEventTs);
+        WrittenShard shard = new WrittenShard(finished, fileSchemas, deleted, tallies, events, lastEventTs,
+                shardBase);
         finished.clear();
+        fileSchemas.clear();
+        shardBase = base;
         deletions.clear();
         tallies.clear();
         events = 0;

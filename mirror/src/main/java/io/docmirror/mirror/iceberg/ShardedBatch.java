@@ -53,17 +53,16 @@ public final class ShardedBatch {
         documents.forEach(batch.writer()::decide);
     }
 
-    /** Adds what one writer wrote: its data files, the rows its changes replaced, and the tallies it counted. */
+    /**
+     * Adds what one writer wrote: its data files, the rows its changes replaced, and the tallies it counted. A writer
+     * may have written against an older commit than the last (it learns of commits by reading the catalog): its
+     * files and rows are then brought to the tables as they are now ({@link BatchWriter#addShard}).
+     */
     public void add(WrittenShard shard) {
         requireNonNull(shard, "shard is null");
         BatchWriter writer = batch.writer();
         shard.files().keySet().forEach(writer::openTable);
-        writer.addWritten(shard.files(), shard.events(), shard.lastEventTs());
-        shard.deletions().forEach((table, files) -> files.forEach((file, positions) -> {
-            for (long position : positions) {
-                writer.deleteRow(new RowPlace(table, file, position));
-            }
-        }));
+        writer.addShard(shard);
         ContainerSchema schema = committed.flattener().schema();
         for (String tallies : shard.tallies()) {
             schema.addTallies(SchemaCodec.fromJson(tallies, schema.config()));

@@ -108,6 +108,16 @@ final class TableChanges {
         files.addWritten(file);
     }
 
+    /** Adds to the batch a data file a scaled-out stream's writer wrote: not the batch's to remove ({@link TableFiles}). */
+    void addBorrowed(DataFile file) {
+        files.addBorrowed(file);
+    }
+
+    /** A data file apart from the batch's current one, named {@code fileName} ({@link TableFiles#separateFile}). */
+    DataFileWriter separateFile(String fileName) {
+        return files.separateFile(fileName);
+    }
+
     /** The data file {@link #write} wrote its last row to. */
     String currentFile() {
         return files.currentFile();
@@ -162,6 +172,19 @@ final class TableChanges {
         return files;
     }
 
+    /** The data files the table holds as the batch has it so far: the committed ones that stay, and the added. */
+    List<String> liveFiles() {
+        Set<String> leavingNow = Set.copyOf(leaving);
+        List<String> live = new ArrayList<>();
+        committedFiles().forEach(file -> {
+            if (!leavingNow.contains(file.location())) {
+                live.add(file.location());
+            }
+        });
+        addedFiles().forEach(file -> live.add(file.location()));
+        return live;
+    }
+
     /** The data files the batch added so far (finished ones). */
     List<DataFile> addedFiles() {
         return files.added();
@@ -175,8 +198,10 @@ final class TableChanges {
         deletions.forget(file.location());
         leaving.add(file.location());
         if (files.drop(file.location())) {
-            // Nothing names it: it never was part of the table.
-            table().io().deleteFile(file.location());
+            if (files.wrote(file.location())) {
+                // Nothing names it: it never was part of the table.
+                table().io().deleteFile(file.location());
+            }
             return;
         }
         removed.add(file);

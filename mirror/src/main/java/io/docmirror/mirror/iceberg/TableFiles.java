@@ -127,8 +127,35 @@ final class TableFiles {
     /** Adds a data file written elsewhere; it is among {@link #written} from now on. */
     void addWritten(DataFile file) {
         roll();
-        written.add(file.location());
+        if (!written.contains(file.location())) {
+            written.add(file.location());
+        }
         added.add(file);
+    }
+
+    /**
+     * Adds a data file written elsewhere that is not the writer's to remove: a scaled-out stream's writer's, which
+     * its engine's checkpoint holds until a commit takes it, however often a commit of it is tried.
+     */
+    void addBorrowed(DataFile file) {
+        roll();
+        added.add(file);
+    }
+
+    /**
+     * A data file of the table's current schema named {@code fileName}, apart from the current one: rows written to
+     * it take the positions 0, 1, 2, and so on, whatever it holds ({@link FileCopier}). It is among {@link #written}.
+     */
+    DataFileWriter separateFile(String fileName) {
+        Table current = table.get();
+        DataFileWriter file = new DataFileWriter(current, current.schema(), fileName, encoders, lasting);
+        written.add(file.location());
+        return file;
+    }
+
+    /** Whether the writer wrote {@code location} (and removes it when the writing is abandoned). */
+    boolean wrote(String location) {
+        return written.contains(location);
     }
 
     /** The data file {@link #write} wrote its last row to. */
