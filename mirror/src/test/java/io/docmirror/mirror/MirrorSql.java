@@ -63,7 +63,7 @@ public final class MirrorSql implements AutoCloseable {
         }
     }
 
-    List<List<Object>> rows(String query) throws SQLException {
+    public List<List<Object>> rows(String query) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(query)) {
             ResultSetMetaData meta = result.getMetaData();
             List<List<Object>> rows = new ArrayList<>();
