@@ -3,7 +3,9 @@ package io.docmirror.flink;
 import io.docmirror.store.ContainerProperties;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The job as the tests run it on Flink's MiniCluster: RocksDB state, checkpoints every 300 ms, restarts. */
 final class MirrorJobs {
     private MirrorJobs() {
+    }
+
+    /** A MiniCluster of one task manager with four slots: room for four writers and the committer's chain. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                .setNumberTaskManagers(1)
+                .setNumberSlotsPerTaskManager(4)
+                .build());
     }
 
     /**
