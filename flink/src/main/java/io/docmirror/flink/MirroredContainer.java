@@ -81,6 +81,11 @@ record MirroredContainer(String mirrorDirectory, String container, Map<String, S
         return MirrorConfig.fromProperties(optionsStartingWith(MIRROR_PREFIX));
     }
 
+    /** {@code mirror.compaction.files}: how many of a writer's files of one size tier it compacts; 0: none. */
+    int compactionFiles() {
+        return mirrorConfig().compactionFiles();
+    }
+
     private Map<String, String> optionsStartingWith(String prefix) {
         Map<String, String> chosen = new TreeMap<>();
         options.forEach((key, value) -> {

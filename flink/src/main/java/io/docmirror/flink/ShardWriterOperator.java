@@ -4,6 +4,7 @@ import io.docmirror.feed.kafka.ChangeEnvelope;
 import io.docmirror.layout.CatalogConnection;
 import io.docmirror.mirror.iceberg.RowPlace;
 import io.docmirror.mirror.iceberg.ShardWriter;
+import io.docmirror.mirror.iceberg.WrittenShard;
 import io.docmirror.mirror.iceberg.ShardedBatch.CommittedTarget;
 import io.docmirror.store.changelog.ChangeEvent;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
@@ -26,6 +27,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -50,6 +53,8 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
     private static final long serialVersionUID = 1L;
     /** How often the catalog is asked for a new commit while changes are held. */
     private static final long POLL_MILLIS = 100;
+    /** How often otherwise: to write against the latest schema, and to see whether the writer's files need compacting. */
+    private static final long CHECK_MILLIS = 1000;
     private static final String HELD = "held";
     private static final Logger log = LoggerFactory.getLogger(ShardWriterOperator.class);
 
@@ -68,7 +73,15 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
     private transient Map<Integer, Long> reached;
     /** The last checkpoint of this run the writer knows committed; -1 before any. */
     private transient long committed;
-    private transient boolean polling;
+    /** When the next look at the catalog is due; 0: none is. */
+    private transient long nextPollAt;
+    /**
+     * The writer compacts its files only once the commits it knows hold every checkpoint it handed a compaction over
+     * with (restored: the checkpoint it is restored from), so that it never plans a compaction twice.
+     */
+    private transient long compactAfter;
+    /** The commit the writer last compacted after. */
+    private transient long compactedAt;
 
     ShardWriterOperator(MirroredContainer mirrored) {
         this.mirrored = mirrored;
@@ -94,9 +107,14 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
         reached = new HashMap<>();
         // Unknown until the first poll, which applies what a restored writer holds and was committed.
         committed = -1;
+        compactAfter = context.getRestoredCheckpointId().orElse(0);
+        compactedAt = -1;
         catalog = mirrored.openCatalog();
         CommittedTarget target = mirrored.committed(catalog, 1);
-        shard = new ShardWriter(target.target());
+        TaskInfo task = getRuntimeContext().getTaskInfo();
+        // The same name for the same documents: a restored or rescaled writer compacts the files of its key groups.
+        shard = new ShardWriter(target.target(), "w" + task.getIndexOfThisSubtask() + "of"
+                + task.getNumberOfParallelSubtasks() + "m" + task.getMaxNumberOfParallelSubtasks());
         if (!context.isRestored()) {
             learnRows(target);
         }
@@ -128,9 +146,7 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
     @Override
     public void open() throws Exception {
         super.open();
-        if (!heldKeys.isEmpty()) {
-            poll();
-        }
+        poll(heldKeys.isEmpty() ? CHECK_MILLIS : POLL_MILLIS);
     }
 
     @Override
@@ -150,7 +166,7 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
         waiting.add(propose(record.key, record.value));
         held.update(waiting);
         heldKeys.add(record.key);
-        poll();
+        poll(POLL_MILLIS);
     }
 
     private List<HeldChange> heldOf() throws Exception {
@@ -175,24 +191,45 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
         return new HeldChange(value, HeldChange.UNSET);
     }
 
-    /** Asks the catalog for a new commit soon, unless a poll is due already. */
-    private void poll() {
-        if (!polling) {
-            polling = true;
-            long now = getProcessingTimeService().getCurrentProcessingTime();
-            getProcessingTimeService().registerTimer(now + POLL_MILLIS, this);
+    /** Looks at the catalog in {@code delay} milliseconds, unless a look is due sooner. */
+    private void poll(long delay) {
+        long due = getProcessingTimeService().getCurrentProcessingTime() + delay;
+        if (nextPollAt == 0 || due < nextPollAt) {
+            nextPollAt = due;
+            getProcessingTimeService().registerTimer(due, this);
         }
     }
 
     @Override
     public void onProcessingTime(long time) throws Exception {
-        polling = false;
-        if (heldKeys.isEmpty()) {
+        if (time < nextPollAt) {
+            // A look a sooner one replaced.
             return;
         }
+        nextPollAt = 0;
         catchUp();
-        if (!heldKeys.isEmpty()) {
-            poll();
+        int tierFiles = mirrored.compactionFiles();
+        if (tierFiles > 0 && committed >= compactAfter && committed > compactedAt) {
+            shard.compact(tierFiles, this::moved);
+            compactedAt = committed;
+        }
+        poll(heldKeys.isEmpty() ? CHECK_MILLIS : POLL_MILLIS);
+    }
+
+    /** A row of a document moved: the writer compacted its files. */
+    private void moved(String key, RowPlace from, RowPlace to) {
+        setCurrentKey(key);
+        try {
+            List<RowPlace> places = new ArrayList<>(shard.current(RowPlaces.decode(rows.value())));
+            int moved = places.indexOf(from);
+            if (moved < 0) {
+                throw new IllegalStateException("A compaction moved a row of document " + key + " from " + from
+                        + ", where the writer does not know it to be (it knows " + places + ")");
+            }
+            places.set(moved, to);
+            rows.update(RowPlaces.encode(places));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot keep the rows of document " + key, e);
         }
     }
 
@@ -268,9 +305,12 @@ final class ShardWriterOperator extends AbstractStreamOperator<byte[]>
             });
             held.update(waiting);
         }
+        WrittenShard written = shard.finish();
+        if (!written.compacted().isEmpty()) {
+            compactAfter = checkpointId;
+        }
         ShardCommittable committable = new ShardCommittable(checkpointId,
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), shard.finish(), proposed, nextOffsets,
-                reached);
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), written, proposed, nextOffsets, reached);
         output.collect(new StreamRecord<>(committable.bytes()));
         proposedKeys.clear();
         proposed.clear();

@@ -16,7 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The job as the tests run it on Flink's MiniCluster: RocksDB state, checkpoints every 300 ms, restarts. */
+/**
+ * The job as the tests run it on Flink's MiniCluster: RocksDB state, checkpoints every 300 ms, restarts, writers that
+ * compact their files often.
+ */
 final class MirrorJobs {
     private MirrorJobs() {
     }
@@ -55,8 +58,9 @@ final class MirrorJobs {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 Configuration.fromMap(settings));
         env.setParallelism(parallelism);
+        // The writers compact their files as soon as three of a size tier gather: often, in a test's few commits.
         new MirrorPipeline(bootstrapServers, topic, container, MirroredContainer.of(mirror.toString(), container.id(),
-                Map.of(), UUID.randomUUID().toString()), parallelism).addTo(env);
+                Map.of("mirror.compaction.files", "3"), UUID.randomUUID().toString()), parallelism).addTo(env);
         return env.executeAsync("docmirror " + container.id());
     }
 

@@ -86,6 +86,7 @@ class ShardedStreamTest {
         for (int step = 0; step < 4; step++) {
             changes.write(60);
             try (Shards shards = new Shards(sharded, 1)) {
+                shards.compactEvery = 2;
                 shards.streamToTheEnd(25);
             }
         }
@@ -112,6 +113,7 @@ class ShardedStreamTest {
             changes.write(80);
             try (Shards shards = new Shards(mirror, 3)) {
                 shards.lagging = shards.writers.get(0);
+                shards.compactEvery = 3;
                 shards.streamToTheEnd(25);
             }
             assertExact(mirror, "three writers, one lagging, step " + step);
@@ -203,6 +205,8 @@ class ShardedStreamTest {
         private Writer lagging;
         /** Whether each commit is first tried and aborted, then tried again with the same shards. */
         private boolean abortEachCommitOnce;
+        /** Every how many commits the writers compact their files (as soon as two of a tier gather); 0: never. */
+        private int compactEvery;
 
         Shards(Path mirror, int count) {
             tables = ContainerTables.openForShardedStream(mirror, CONTAINER, FlattenerConfig.defaults(CONTAINER),
@@ -210,7 +214,7 @@ class ShardedStreamTest {
             source = EmbeddedFeedSource.open(store, store.readContainer(CONTAINER), tables.checkpoint());
             checkpoint = tables.batches();
             for (int index = 0; index < count; index++) {
-                writers.add(new Writer(new ShardWriter(tables.shardTarget(checkpoint + 1))));
+                writers.add(new Writer(new ShardWriter(tables.shardTarget(checkpoint + 1), "w" + index + "of" + count)));
             }
             // Started on tables written before (by other writers, or by mirror run): where their rows are.
             tables.forEachDocumentRow((key, row) -> writerOf(key).rows
@@ -268,6 +272,10 @@ class ShardedStreamTest {
                 }
                 writer.shard.retarget(tables.shardTarget(checkpoint + 1));
                 writer.applyHeld(checkpoint);
+                if (compactEvery > 0 && checkpoint % compactEvery == 0) {
+                    // The tables hold every shard it handed over: it may plan a compaction.
+                    writer.shard.compact(2, writer::moved);
+                }
             }
         }
 
@@ -316,6 +324,14 @@ class ShardedStreamTest {
                 held.put(key, waiting);
             }
             waiting.add(propose(event));
+        }
+
+        /** A row of a document moved: the writer compacted its files. */
+        void moved(String key, RowPlace from, RowPlace to) {
+            List<RowPlace> places = new ArrayList<>(shard.current(rows.get(key)));
+            assertThat(places).as("the rows of %s, one of which the compaction moved", key).contains(from);
+            places.set(places.indexOf(from), to);
+            rows.put(key, places);
         }
 
         private Held propose(ChangeEvent event) {

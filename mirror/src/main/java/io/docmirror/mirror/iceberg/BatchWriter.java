@@ -279,10 +279,26 @@ final class BatchWriter {
                 }
             }
         });
+        shard.compacted().forEach((name, files) -> {
+            TableChanges table = writtenTable(name);
+            CopiedFiles copies = copiesSince(shard, table);
+            Map<String, DataFile> committedFiles = new HashMap<>();
+            table.committedFiles().forEach(file -> committedFiles.put(file.location(), file));
+            Map<String, DataFile> addedFiles = new HashMap<>();
+            table.addedFiles().forEach(file -> addedFiles.put(file.location(), file));
+            for (String file : files) {
+                String now = copies == null ? file : copies.now(file);
+                DataFile compacted = committedFiles.containsKey(now) ? committedFiles.get(now) : addedFiles.get(now);
+                if (compacted == null) {
+                    throw new IllegalStateException("A writer of " + resources.container() + " compacted " + file
+                            + " of table " + name + ", which the table does not hold");
+                }
+                table.removeFile(compacted, committed.vectors(name).get(now));
+            }
+        });
         shard.deletions().forEach((name, files) -> {
             TableChanges table = flattenedTable(name);
-            CopiedFiles copies = shard.base() < CopiedFiles.copiedAt(table.table())
-                    ? CopiedFiles.of(table.liveFiles()) : null;
+            CopiedFiles copies = copiesSince(shard, table);
             files.forEach((file, positions) -> {
                 String now = copies == null ? file : copies.now(file);
                 for (long position : positions) {
@@ -291,6 +307,14 @@ final class BatchWriter {
             });
         });
         counted(shard.events(), shard.lastEventTs());
+    }
+
+    /**
+     * The table's live files by name tail, when a widening copied its files since the commit a writer's shard was
+     * written against (its rows may be in the copies); null when none did.
+     */
+    private static CopiedFiles copiesSince(WrittenShard shard, TableChanges table) {
+        return shard.base() < CopiedFiles.copiedAt(table.table()) ? CopiedFiles.of(table.liveFiles()) : null;
     }
 
     private TableChanges writtenTable(String name) {

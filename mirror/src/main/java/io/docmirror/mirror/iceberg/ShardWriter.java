@@ -4,6 +4,7 @@ import io.docmirror.flatten.ContainerSchema;
 import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.Row;
 import io.docmirror.flatten.SchemaCodec;
+import io.docmirror.flatten.SystemColumn;
 import io.docmirror.flatten.TableSchema;
 import io.docmirror.layout.IcebergWorkers;
 import io.docmirror.layout.MirrorSummary;
@@ -11,15 +12,24 @@ import io.docmirror.layout.MirrorTables;
 import io.docmirror.store.changelog.ChangeEvent;
 import io.docmirror.store.changelog.Operation;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -38,7 +48,10 @@ import static java.util.Objects.requireNonNull;
  * thread-safe.
  */
 public final class ShardWriter implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ShardWriter.class);
     private final String container;
+    /** The writer's name, which its files' names carry: it compacts those files only. */
+    private final String writer;
     /** One encoder thread: the writer's task has a core, and its thread flattens. */
     private final EncoderThreads encoders;
     private RemoteWriteTarget target;
@@ -52,6 +65,8 @@ public final class ShardWriter implements AutoCloseable {
     /** The schema each finished file was written against, by its location. */
     private final Map<String, Integer> fileSchemas = new HashMap<>();
     private final Map<String, Map<String, List<Long>>> deletions = new HashMap<>();
+    /** The committed files compacted since the last {@link #finish}, by table. */
+    private final Map<String, List<String>> compacted = new HashMap<>();
     private final List<String> tallies = new ArrayList<>();
     /** The committed batch the writer writes against, and the one it wrote against first since its last shard. */
     private long base;
@@ -72,8 +87,20 @@ public final class ShardWriter implements AutoCloseable {
         static final Applied NEEDS_SCHEMA = new Applied(false, null);
     }
 
-    public ShardWriter(RemoteWriteTarget target) {
+    /** Told where a document's row went when the writer compacted its files ({@link #compact}). */
+    @FunctionalInterface
+    public interface RowMoves {
+        void moved(String documentKey, RowPlace from, RowPlace to);
+    }
+
+    /**
+     * @param writer the writer's name, unique among the stream's writers and the same for the same documents (in
+     *     Flink: its subtask, the parallelism and the maximum parallelism): the names of its files carry it, and it
+     *     compacts the files that do, which only its documents' rows are in
+     */
+    public ShardWriter(RemoteWriteTarget target, String writer) {
         this.container = target.container();
+        this.writer = requireNonNull(writer, "writer is null");
         this.encoders = new EncoderThreads(container, 1, 8);
         use(target);
         shardBase = base;
@@ -102,7 +129,7 @@ public final class ShardWriter implements AutoCloseable {
         records.clear();
         for (String name : newer.tableNames()) {
             // A stream's files are small and soon compacted: Iceberg's writer writes them plain, not DuckDB.
-            tables.put(name, new TableFiles(() -> newer.table(name), newer.batch(), encoders, null, false,
+            tables.put(name, new TableFiles(() -> newer.table(name), newer.batch(), writer, encoders, null, false,
                     newer.fileRows()));
         }
         for (TableSchema table : schema.tables()) {
@@ -126,8 +153,12 @@ public final class ShardWriter implements AutoCloseable {
         }
     }
 
-    /** Where the rows {@code rows} are now: in the copies of the files a widening copied ({@link CopiedFiles}). */
-    private List<RowPlace> now(List<RowPlace> rows) {
+    /**
+     * Where the rows {@code rows} are now: in the copies of the files a widening copied ({@link CopiedFiles}). What
+     * a caller keeps may name files copied since; {@link #apply} finds the rows itself, and a caller matching a
+     * {@link RowMoves} move with what it keeps asks here first.
+     */
+    public List<RowPlace> current(List<RowPlace> rows) {
         if (copies.isEmpty()) {
             return rows;
         }
@@ -168,7 +199,7 @@ public final class ShardWriter implements AutoCloseable {
         if (version.result() != null && !version.result().schemaChanges().isEmpty()) {
             return Applied.NEEDS_SCHEMA;
         }
-        return write(event, now(rows), version);
+        return write(event, current(rows), version);
     }
 
     private Applied apply(ChangeEvent event, List<RowPlace> known, Flattener using) {
@@ -178,7 +209,7 @@ public final class ShardWriter implements AutoCloseable {
             // No commit made the tables yet: the first commit's schema decides them.
             return Applied.NEEDS_SCHEMA;
         }
-        List<RowPlace> rows = now(known);
+        List<RowPlace> rows = current(known);
         String partitionKey = partitionKey(event);
         if (event.operation() == Operation.DELETE) {
             count(event);
@@ -282,6 +313,83 @@ public final class ShardWriter implements AutoCloseable {
     }
 
     /**
+     * Compacts the writer's own committed files of each flattened table and of the history, as {@code mirror run}
+     * compacts a table ({@link CompactionPlan}: size tiers of {@code tierFiles} files, and files whose rows are worn
+     * by deletes): their live rows (less those its changes since the last {@link #finish} replaced) go into new files,
+     * which {@link #finish} hands over with the files they replace, for the next commit. Only this writer's documents'
+     * rows are in its files, and only it deletes them, so nothing else moves them meanwhile. {@code moves} is told
+     * where each document's row went, from where it is now ({@link #current}).
+     *
+     * <p>The caller compacts only when the tables it writes against hold every shard it handed over: a compaction
+     * handed over but not yet committed must not be planned again.
+     */
+    public void compact(int tierFiles, RowMoves moves) {
+        List<String> names = new ArrayList<>(records.keySet());
+        if (target.has(history())) {
+            names.add(history());
+        }
+        for (String name : names) {
+            List<DataFile> own = new ArrayList<>();
+            Map<String, DeleteFile> vectors = new HashMap<>();
+            Table table = target.table(name);
+            if (table.currentSnapshot() == null) {
+                continue;
+            }
+            try (CloseableIterable<FileScanTask> tasks = table.newScan().planWith(IcebergWorkers.callerRuns())
+                    .planFiles()) {
+                for (FileScanTask task : tasks) {
+                    if (CopiedFiles.tail(task.file().location()).startsWith(writer + "-")) {
+                        own.add(task.file());
+                        DeleteFile vector = LiveRows.vectorOf(task);
+                        if (vector != null) {
+                            vectors.put(task.file().location(), vector);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot list the files of " + table.name(), e);
+            }
+            for (List<DataFile> group : CompactionPlan.of(own, vectors, tierFiles).rewrites()) {
+                compact(name, group, vectors, moves);
+            }
+        }
+    }
+
+    /** Copies the live rows of {@code files} into new files of the table. */
+    private void compact(String name, List<DataFile> files, Map<String, DeleteFile> vectors, RowMoves moves) {
+        Table table = target.table(name);
+        TableSchema flattened = records.containsKey(name) ? flattener.schema().findTable(name).orElseThrow() : null;
+        String keyColumn = flattened == null ? null : SystemColumn.documentId(flattened.isRoot()).columnName();
+        TableFiles into = new TableFiles(() -> table, target.batch(), writer, encoders, null, true, target.fileRows());
+        Map<String, List<Long>> replaced = deletions.getOrDefault(name, new HashMap<>());
+        for (DataFile file : files) {
+            String location = file.location();
+            // Rows replaced since the last shard are left out here, rather than deleted in a file that leaves.
+            Set<Long> gone = new HashSet<>(replaced.getOrDefault(location, List.of()));
+            replaced.remove(location);
+            LiveRows.read(table.io(), location, vectors.get(location), table.schema(), (position, record) -> {
+                if (gone.contains(position)) {
+                    return;
+                }
+                long to = into.write(record);
+                if (keyColumn != null) {
+                    String key = DocumentIndex.key((String) record.getField(keyColumn),
+                            (String) record.getField(SystemColumn.PARTITION_KEY.columnName()));
+                    moves.moved(key, new RowPlace(name, location, position),
+                            new RowPlace(name, into.currentFile(), to));
+                }
+            });
+            compacted.computeIfAbsent(name, list -> new ArrayList<>()).add(location);
+        }
+        into.roll();
+        log.info("Writer {} of {} compacted {} of its files of table {} into {}", writer, container, files.size(), name,
+                into.added().size());
+        finished.computeIfAbsent(name, list -> new ArrayList<>()).addAll(into.added());
+        int schema = table.schema().schemaId();
+        into.added().forEach(file -> fileSchemas.put(file.location(), schema));
+    }
+
+    /**
      * Finishes what the writer wrote since the last call, for the commit of a checkpoint; the writer goes on with new
      * files, against the same tables.
      */
@@ -293,9 +401,10 @@ public final class ShardWriter implements AutoCloseable {
             files.forEach((file, list) -> positions.put(file, list.stream().mapToLong(Long::longValue).toArray()));
             deleted.put(table, positions);
         });
-        WrittenShard shard = new WrittenShard(finished, fileSchemas, deleted, tallies, events, lastEventTs,
+        WrittenShard shard = new WrittenShard(finished, fileSchemas, deleted, compacted, tallies, events, lastEventTs,
                 shardBase);
         finished.clear();
+        compacted.clear();
         fileSchemas.clear();
         shardBase = base;
         deletions.clear();

@@ -49,12 +49,21 @@ final class TableFiles {
      */
     TableFiles(Supplier<Table> table, long batch, EncoderThreads encoders, DuckDbWriters writers, boolean lasting,
             long fileRows) {
+        this(table, batch, "", encoders, writers, lasting, fileRows);
+    }
+
+    /**
+     * @param writer the name of the writer, which the files' names carry after the batch's number (a scaled-out
+     *     stream's writer compacts the files that carry its name, {@link ShardWriter#compact}); empty: none
+     */
+    TableFiles(Supplier<Table> table, long batch, String writer, EncoderThreads encoders, DuckDbWriters writers,
+            boolean lasting, long fileRows) {
         this.table = table;
         this.encoders = encoders;
         this.writers = writers;
         this.lasting = lasting;
         this.fileRows = fileRows;
-        this.filePrefix = String.format("%010d-%s", batch, UUID.randomUUID());
+        this.filePrefix = String.format("%010d-%s%s", batch, writer.isEmpty() ? "" : writer + "-", UUID.randomUUID());
     }
 
     /**

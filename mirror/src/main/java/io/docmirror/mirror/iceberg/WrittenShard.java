@@ -13,6 +13,7 @@ import java.util.Map;
  * @param files the data files written, by table (flattened tables, the history, the dead letters)
  * @param fileSchemas the id of the table's schema each data file was written against, by the file's location
  * @param deletions the rows the writer's changes replaced: by table, by data file, their positions
+ * @param compacted the committed data files the writer compacted, by table: their live rows are in {@code files}
  * @param tallies the conflicts and overflows the writer counted: flattener schemas with tallies
  *     ({@code SchemaCodec.toJson}), each started from a structure the committed schema holds
  * @param events how many changes the writer applied
@@ -21,12 +22,14 @@ import java.util.Map;
  *     rows it names in files copied since are found in the copies ({@link CopiedFiles})
  */
 public record WrittenShard(Map<String, List<DataFile>> files, Map<String, Integer> fileSchemas,
-        Map<String, Map<String, long[]>> deletions, List<String> tallies, long events, long lastEventTs, long base)
+        Map<String, Map<String, long[]>> deletions, Map<String, List<String>> compacted, List<String> tallies,
+        long events, long lastEventTs, long base)
         implements Serializable {
     public WrittenShard {
         files = Map.copyOf(files);
         fileSchemas = Map.copyOf(fileSchemas);
         deletions = Map.copyOf(deletions);
+        compacted = Map.copyOf(compacted);
         tallies = List.copyOf(tallies);
     }
 }
