@@ -200,8 +200,9 @@ public final class FlinkStreamBenchmark {
                 seen = now;
             }
             long doneAt = System.nanoTime();
-            double cpu = seconds(processCpuNanos() - cpuBefore);
+            long cpuNanos = processCpuNanos() - cpuBefore;
             ThreadCpu threads = ThreadCpu.now().since(threadsBefore);
+            double cpu = seconds(cpuNanos);
             double fromStart = changes / seconds(doneAt - startedAt);
             double sustained = firstCommitChanges < changes
                     ? (changes - firstCommitChanges) / seconds(doneAt - firstCommitAt)
@@ -212,7 +213,7 @@ public final class FlinkStreamBenchmark {
                             + "broker%n", engine.name(), changes, sustained, firstCommitChanges,
                     seconds(firstCommitAt - startedAt), fromStart, seconds(doneAt - startedAt), seen.commits(), cpu,
                     cpu / seconds(doneAt - startedAt), changes / cpu, seconds(childrenCpuNanos() - brokerBefore));
-            out.printf(Locale.ROOT, "    CPU s by thread: %s%n", threads.describe(processCpuNanos() - cpuBefore, 8));
+            out.printf(Locale.ROOT, "    CPU s by thread: %s%n", threads.describe(cpuNanos, 8));
             return new CatchUp(engine.name(), changes, sustained, fromStart, cpu);
         }
     }
