@@ -18,12 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,7 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -113,7 +107,7 @@ public final class FlinkStreamBenchmark {
                 Runtime.getRuntime().availableProcessors(), checkpointInterval.toMillis(), work);
         Result result;
         try (KafkaBroker broker = KafkaBroker.start(work.resolve("kafka"));
-             KafkaProducer<byte[], byte[]> producer = producer(broker);
+             ContainerTopic topic = new ContainerTopic(broker, TOPIC);
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                      broker.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, TOPIC_PARTITIONS, (short) 1))).all()
@@ -128,7 +122,7 @@ public final class FlinkStreamBenchmark {
                 int chunkCreates = Math.max(0, Math.min(chunk, creates - published));
                 List<ChangeEvent> events = new ArrayList<>(workload.creates(chunkCreates));
                 events.addAll(workload.upserts(chunk - chunkCreates));
-                publish(producer, envelope, events);
+                topic.publish(envelope, events);
             }
             Map<String, Long> end = endOffsets(admin);
             out.printf(Locale.ROOT, "published %,d changes (%,d creates of orders, then upserts of random ones) into "
@@ -152,7 +146,7 @@ public final class FlinkStreamBenchmark {
                         ofParallelism1.sustained() / ofMirrorRun.sustained());
             }
 
-            FreshnessRun freshness = new FreshnessRun(producer, envelope, workload, admin, rate, atRate);
+            FreshnessRun freshness = new FreshnessRun(topic, envelope, workload, admin, rate, atRate);
             Freshness ofMirrorRunFreshness = freshness.measure(mirrorRun, mirror(mirrorRun, rounds));
             Freshness ofParallelism2Freshness = freshness.measure(flink2, mirror(flink2, rounds));
             result = new Result(ofMirrorRun, ofParallelism1, ofParallelism2, ofMirrorRunFreshness,
@@ -213,7 +207,7 @@ public final class FlinkStreamBenchmark {
                             + "broker%n", engine.name(), changes, sustained, firstCommitChanges,
                     seconds(firstCommitAt - startedAt), fromStart, seconds(doneAt - startedAt), seen.commits(), cpu,
                     cpu / seconds(doneAt - startedAt), changes / cpu, seconds(childrenCpuNanos() - brokerBefore));
-            out.printf(Locale.ROOT, "    CPU s by thread: %s%n", threads.describe(cpuNanos, 8));
+            out.printf(Locale.ROOT, "    CPU s by thread (and s waiting runnable for a core): %s%n", threads.describe(cpuNanos, 8));
             return new CatchUp(engine.name(), changes, sustained, fromStart, cpu);
         }
     }
@@ -225,16 +219,16 @@ public final class FlinkStreamBenchmark {
 
     /** Publishes upserts at a fixed rate while an engine runs, and times each from its send to its commit. */
     private final class FreshnessRun {
-        private final KafkaProducer<byte[], byte[]> producer;
+        private final ContainerTopic topic;
         private final ChangeEnvelope envelope;
         private final OrdersWorkload workload;
         private final Admin admin;
         private final int rate;
         private final Duration duration;
 
-        FreshnessRun(KafkaProducer<byte[], byte[]> producer, ChangeEnvelope envelope, OrdersWorkload workload,
-                Admin admin, int rate, Duration duration) {
-            this.producer = producer;
+        FreshnessRun(ContainerTopic topic, ChangeEnvelope envelope, OrdersWorkload workload, Admin admin, int rate,
+                Duration duration) {
+            this.topic = topic;
             this.envelope = envelope;
             this.workload = workload;
             this.admin = admin;
@@ -275,18 +269,17 @@ public final class FlinkStreamBenchmark {
                         }
                         ChangeEvent event = workload.upserts(1).get(0);
                         long sentAt = System.nanoTime();
-                        producer.send(new ProducerRecord<>(TOPIC, envelope.key(event),
-                                envelope.value(event, System.currentTimeMillis())), (metadata, e) -> {
-                                    if (e != null) {
-                                        failedSend.compareAndSet(null, e);
-                                    } else {
-                                        watcher.sent(metadata.partition(), metadata.offset(), sentAt);
-                                    }
-                                });
+                        topic.send(envelope, event, (metadata, e) -> {
+                            if (e != null) {
+                                failedSend.compareAndSet(null, e);
+                            } else {
+                                watcher.sent(metadata.partition(), metadata.offset(), sentAt);
+                            }
+                        });
                         sent++;
                     }
                     double achieved = sent / seconds(System.nanoTime() - startedAt);
-                    producer.flush();
+                    topic.flush();
                     if (failedSend.get() != null) {
                         throw new IllegalStateException("A change could not be published", failedSend.get());
                     }
@@ -428,27 +421,6 @@ public final class FlinkStreamBenchmark {
                     }
                 }
             };
-        }
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.ACKS_CONFIG, "all"),
-                new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    /** The changes as {@code KafkaChangePublisher} sends them (keyed by the item; no deletes here, no tombstones). */
-    private static void publish(KafkaProducer<byte[], byte[]> producer, ChangeEnvelope envelope,
-            List<ChangeEvent> events) throws Exception {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        for (ChangeEvent event : events) {
-            sent.add(producer.send(new ProducerRecord<>(TOPIC, envelope.key(event),
-                    envelope.value(event, System.currentTimeMillis()))));
-        }
-        for (Future<RecordMetadata> record : sent) {
-            record.get(120, TimeUnit.SECONDS);
         }
     }
 
