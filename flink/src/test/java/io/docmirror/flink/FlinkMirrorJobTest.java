@@ -10,7 +10,6 @@ import io.docmirror.layout.MirrorTables;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.store.ContainerProperties;
 import io.docmirror.store.changelog.ChangeEvent;
-import io.docmirror.store.changelog.Operation;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -24,11 +23,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,7 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,26 +74,26 @@ class FlinkMirrorJobTest {
         Path mirror = Files.createDirectories(work.resolve("mirror"));
         OrdersWorkload workload = new OrdersWorkload(container);
         try (KafkaBroker broker = KafkaBroker.start(work.resolve("kafka"));
-             KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+             ContainerTopic topic = new ContainerTopic(broker, TOPIC)) {
             createTopic(broker);
-            publishEarlierContainer(producer, broker);
-            publish(producer, broker, workload.next(200));
+            publishEarlierContainer(topic, broker);
+            publish(topic, broker, workload.next(200));
             JobClient job = start(broker, mirror, PARALLELISM, null);
             String savepoint;
             try {
                 awaitExact(mirror, workload, "the first 200 changes");
-                publish(producer, broker, workload.next(300));
+                publish(topic, broker, workload.next(300));
                 // The task manager goes, mid-stream: the job restarts from its last checkpoint on a new one.
                 cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
                 cluster.startTaskManager();
                 awaitExact(mirror, workload, "300 more, the task manager lost while they were read");
-                publish(producer, broker, workload.next(300));
+                publish(topic, broker, workload.next(300));
                 savepoint = job.stopWithSavepoint(false, work.resolve("savepoints").toUri().toString(),
                         SavepointFormatType.CANONICAL).get(120, TimeUnit.SECONDS);
             } finally {
                 stop(job);
             }
-            publish(producer, broker, workload.next(200));
+            publish(topic, broker, workload.next(200));
             JobClient rescaled = start(broker, mirror, 4, savepoint);
             try {
                 awaitExact(mirror, workload, "300 more, the job stopped with a savepoint while it read them, and 200 "
@@ -198,14 +191,6 @@ class FlinkMirrorJobTest {
         }
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.ACKS_CONFIG, "all"),
-                new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
     private static void createTopic(KafkaBroker broker) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 broker.bootstrapServers()))) {
@@ -213,36 +198,16 @@ class FlinkMirrorJobTest {
         }
     }
 
-    /** The changes, as {@code KafkaChangePublisher} sends them: keyed by the item, a tombstone after a delete. */
-    private void publish(KafkaProducer<byte[], byte[]> producer, KafkaBroker broker, List<ChangeEvent> events)
-            throws Exception {
-        publish(producer, new ChangeEnvelope(KafkaBridgeConfig.defaults(broker.bootstrapServers()), container),
-                events);
-    }
-
-    private static void publish(KafkaProducer<byte[], byte[]> producer, ChangeEnvelope envelope,
-            List<ChangeEvent> events) throws Exception {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        for (ChangeEvent event : events) {
-            byte[] key = envelope.key(event);
-            sent.add(producer.send(new ProducerRecord<>(TOPIC, key,
-                    envelope.value(event, System.currentTimeMillis()))));
-            if (event.operation() == Operation.DELETE) {
-                sent.add(producer.send(new ProducerRecord<>(TOPIC, key, null)));
-            }
-        }
-        // A send that failed (a broker just started moves its leaders) would look like a change the job lost.
-        for (Future<RecordMetadata> record : sent) {
-            record.get(120, TimeUnit.SECONDS);
-        }
+    /** The changes, as {@code KafkaChangePublisher} sends them. */
+    private void publish(ContainerTopic topic, KafkaBroker broker, List<ChangeEvent> events) throws Exception {
+        topic.publish(new ChangeEnvelope(KafkaBridgeConfig.defaults(broker.bootstrapServers()), container), events);
     }
 
     /** Changes of an earlier container of the same name (another {@code _rid}): the job must leave them out. */
-    private void publishEarlierContainer(KafkaProducer<byte[], byte[]> producer, KafkaBroker broker)
-            throws Exception {
+    private void publishEarlierContainer(ContainerTopic topic, KafkaBroker broker) throws Exception {
         ContainerProperties earlier = new ContainerProperties(CONTAINER, "/pk", null, -1, 4, "rid-before", null,
                 null);
-        publish(producer, new ChangeEnvelope(KafkaBridgeConfig.defaults(broker.bootstrapServers()), earlier),
+        topic.publish(new ChangeEnvelope(KafkaBridgeConfig.defaults(broker.bootstrapServers()), earlier),
                 new OrdersWorkload(earlier).next(20));
     }
 }

@@ -58,6 +58,34 @@ final class OrdersWorkload {
         return events;
     }
 
+    /** The next {@code count} changes, all creates of new orders. */
+    List<ChangeEvent> creates(int count) {
+        List<ChangeEvent> events = new ArrayList<>();
+        for (int change = 0; change < count; change++) {
+            events.add(create());
+        }
+        changes += count;
+        return events;
+    }
+
+    /**
+     * The next {@code count} changes, all upserts of orders drawn at random from those created so far: for a workload
+     * without deletes (a benchmark's), where every order created is live and drawing one costs nothing.
+     */
+    List<ChangeEvent> upserts(int count) {
+        List<ChangeEvent> events = new ArrayList<>();
+        for (int change = 0; change < count; change++) {
+            String id = "o" + random.nextInt(nextDocument);
+            if (!live.containsKey(id)) {
+                throw new IllegalStateException("Order " + id + " was deleted: upserts(count) draws from every order "
+                        + "created, for a workload without deletes");
+            }
+            events.add(upsert(id));
+        }
+        changes += count;
+        return events;
+    }
+
     /** Every change made so far: the history table's rows. */
     long changes() {
         return changes;
