@@ -62,12 +62,18 @@ class CommitStepCrashTest {
     @Test
     void aKillAtAnyStepOfACommitLeavesEveryTableAtOneBatch() throws Exception {
         useCatalog("embedded");
-        killAtEveryStep(EnumSet.complementOf(EnumSet.of(CommitStep.COMPACTION_REWRITTEN)));
+        killAtEveryStep(EnumSet.complementOf(EnumSet.of(CommitStep.COMPACTION_REWRITTEN)), CommitStep.values()[0]);
     }
 
     /**
      * Through a REST catalog a batch is one commit request: a kill before it is sent leaves the previous batch, one
      * after its answer the new one. (A kill while the service applies the request is the service's to survive.)
+     *
+     * <p>The commit still goes through every step the REST catalog has, but the writer is killed only from
+     * {@link CommitStep#INDEX_PREPARED} on: the steps before it (the flattener schema, data files, deletion vectors,
+     * manifests, each table's staged metadata) only write files into the warehouse, by the same code whatever the
+     * catalog, and a kill there is covered by the embedded catalog's test; from the document index on, what a kill
+     * leaves depends on when the catalog takes the batch.
      */
     @Test
     void aKillAtAnyStepOfACommitToARestCatalogLeavesEveryTableAtOneBatch() throws Exception {
@@ -75,7 +81,7 @@ class CommitStepCrashTest {
             useCatalog("rest", server.uri(), server.warehouse());
             // No SQL transaction: the request moves the pointers.
             killAtEveryStep(EnumSet.complementOf(EnumSet.of(CommitStep.COMPACTION_REWRITTEN,
-                    CommitStep.CATALOG_TRANSACTION_BEGUN, CommitStep.POINTER_MOVED)));
+                    CommitStep.CATALOG_TRANSACTION_BEGUN, CommitStep.POINTER_MOVED)), CommitStep.INDEX_PREPARED);
         }
     }
 
@@ -87,7 +93,11 @@ class CommitStepCrashTest {
         config = CommitStepWriter.config(writerArguments.toArray(String[]::new));
     }
 
-    private void killAtEveryStep(Set<CommitStep> stepsOfTheCatalog) throws Exception {
+    /**
+     * Checks that a commit reaches exactly {@code stepsOfTheCatalog}, then kills the writer at each point of a commit
+     * from the first at {@code firstKilled} on.
+     */
+    private void killAtEveryStep(Set<CommitStep> stepsOfTheCatalog, CommitStep firstKilled) throws Exception {
         List<String> points;
         try (SteppedWriter writer = SteppedWriter.start(writerArguments)) {
             for (long batch = 1; batch < FIRST_OF_EVERY_SHAPE; batch++) {
@@ -104,6 +114,9 @@ class CommitStepCrashTest {
 
         long acknowledged = FIRST_OF_EVERY_SHAPE;
         for (int point = 0; point < points.size(); point++) {
+            if (stepOf(points.get(point)).compareTo(firstKilled) < 0) {
+                continue;
+            }
             long started = System.nanoTime();
             String killedAt = points.get(point);
             boolean afterCatalogCommit = stepOf(killedAt).compareTo(CommitStep.CATALOG_COMMITTED) >= 0;
