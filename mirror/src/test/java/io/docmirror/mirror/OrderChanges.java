@@ -38,6 +38,8 @@ public final class OrderChanges {
     private int nextDocument;
     /** Orders that expired in the store, whose rows the mirror keeps. */
     private int expired;
+    /** Orders no random change touches ({@link #createShaped}). */
+    private int untouched;
 
     /** @param clock the store's clock, which an expiry moves on */
     public OrderChanges(EmbeddedStore store, String container, TestingClock clock, Random random) {
@@ -68,15 +70,19 @@ public final class OrderChanges {
         }
     }
 
-    /** Creates an order whose {@code shape} and {@code nested.deep} are {@code shape}: the paths' first type. */
+    /**
+     * Creates an order whose {@code shape} and {@code nested.deep} are {@code shape}, which no later change touches:
+     * the paths' first type, whose value a reconcile checks through every widening of their columns.
+     */
     public void createShaped(String shape) {
-        create();
-        patch(live.get(live.size() - 1), shape);
+        String[] key = create(null);
+        patch(key, shape);
+        untouched++;
     }
 
     /** How many orders the mirror holds: the live ones, and the expired ones it keeps. */
     public int mirrored() {
-        return live.size() + expired;
+        return live.size() + expired + untouched;
     }
 
     private void patch(String[] key, String shape) {

@@ -107,8 +107,12 @@ class ShardedStreamTest {
     void severalWritersOneLaggingLeaveTheMirrorExactThroughWideningsAndHandOvers() throws Exception {
         createContainer(4);
         Path mirror = work.resolve("mirror");
-        // The first values are whole numbers: the columns start as BIGINT.
+        // The first values are whole numbers, committed before any other: the columns start as BIGINT, and a
+        // widening then copies the files holding their values.
         changes.createShaped("1");
+        try (Shards shards = new Shards(mirror, 3)) {
+            shards.streamToTheEnd(25);
+        }
         for (int step = 0; step < 2; step++) {
             changes.write(80);
             try (Shards shards = new Shards(mirror, 3)) {
@@ -131,6 +135,41 @@ class ShardedStreamTest {
             shards.streamToTheEnd(20);
         }
         assertExact(mirror, "two writers after mirror run");
+    }
+
+    /**
+     * A writer that learns of a widening late: it applies a change against the narrower column, replacing a row of a
+     * file the widening copied, into a file holding the narrower column's values. The committer finds the row in the
+     * copy and copies the writer's new file.
+     */
+    @Test
+    void aWriterThatLearnsOfAWideningLateHasItsShardBroughtUpToDate() throws Exception {
+        createContainer(4);
+        Path mirror = work.resolve("mirror");
+        String late;
+        String other;
+        try (Shards shards = new Shards(mirror, 3)) {
+            late = shards.idWrittenBy(0, "late");
+            other = shards.idWrittenBy(1, "other");
+            store.createItem(CONTAINER, "{\"id\":\"" + late + "\",\"pk\":\"c1\",\"shape\":1}");
+            store.createItem(CONTAINER, "{\"id\":\"" + other + "\",\"pk\":\"c1\",\"shape\":2}");
+            shards.streamToTheEnd(10);
+
+            shards.frozen = shards.writers.get(0);
+            store.upsertItem(CONTAINER, "{\"id\":\"" + other + "\",\"pk\":\"c1\",\"shape\":2.5}");
+            shards.streamToTheEnd(10);
+            // Fits the BIGINT column the late writer still writes against.
+            store.upsertItem(CONTAINER, "{\"id\":\"" + late + "\",\"pk\":\"c1\",\"shape\":7}");
+            shards.streamToTheEnd(10);
+            shards.frozen = null;
+        }
+        ReconcileReport report = new Reconciler(store, mirror, clock, 5).reconcile(CONTAINER);
+        assertThat(report.differences()).as("%s", report).isEmpty();
+        assertThat(report.exact()).as("%s", report).isTrue();
+        try (MirrorSql sql = MirrorSql.open(mirror, CONTAINER)) {
+            assertThat(sql.rows("SELECT id, shape FROM orders ORDER BY id").toString())
+                    .isEqualTo("[[" + late + ", 7.0], [" + other + ", 2.5]]");
+        }
     }
 
     /** A commit that fails is tried again with the same shards (a restored Flink committer does): their files stay. */
@@ -203,6 +242,8 @@ class ShardedStreamTest {
         private long checkpoint;
         /** A writer that learns of every other commit one commit late; null: none. */
         private Writer lagging;
+        /** A writer that learns of no commit; null: none. */
+        private Writer frozen;
         /** Whether each commit is first tried and aborted, then tried again with the same shards. */
         private boolean abortEachCommitOnce;
         /** Every how many commits the writers compact their files (as soon as two of a tier gather); 0: never. */
@@ -223,6 +264,18 @@ class ShardedStreamTest {
 
         private Writer writerOf(String key) {
             return writers.get(Math.floorMod(key.hashCode(), writers.size()));
+        }
+
+        /** An id starting with {@code prefix} whose order, in partition {@code c1}, writer {@code index} writes. */
+        String idWrittenBy(int index, String prefix) {
+            for (int candidate = 0; ; candidate++) {
+                String id = prefix + candidate;
+                ChangeEvent event = new ChangeEvent(CONTAINER, PartitionKeyValue.of(TextNode.valueOf("c1")), id,
+                        Operation.DELETE, 0, 0, false, Optional.empty(), Optional.empty());
+                if (writerOf(ShardWriter.documentKey(event)) == writers.get(index)) {
+                    return id;
+                }
+            }
         }
 
         /** Reads the feed to its end, committing every {@code perCheckpoint} changes. */
@@ -266,7 +319,7 @@ class ShardedStreamTest {
             written.forEach(batch::add);
             batch.commit(feedPosition, Map.of("docmirror.test.checkpoint", Long.toString(checkpoint)));
             for (Writer writer : writers) {
-                if (writer == lagging && checkpoint % 2 == 1) {
+                if (writer == lagging && checkpoint % 2 == 1 || writer == frozen) {
                     // It learns of this commit with the next.
                     continue;
                 }

@@ -39,12 +39,14 @@ final class FileCopier {
      */
     void widen(Schema before, Set<String> widened, Map<String, DeleteFile> committedVectors) {
         Set<String> leaving = Set.copyOf(table.leavingFiles());
+        // Taken before the committed files' copies join them: a copy is of the wider schema already.
+        List<DataFile> added = table.addedFiles();
         for (DataFile file : table.committedFiles()) {
             if (!leaving.contains(file.location()) && RowCopier.holdsValues(file, before, widened)) {
                 copy(file, before, committedVectors.get(file.location()));
             }
         }
-        for (DataFile file : table.addedFiles()) {
+        for (DataFile file : added) {
             if (RowCopier.holdsValues(file, before, widened)) {
                 copy(file, before, null);
             }
