@@ -5,12 +5,11 @@ import io.docmirror.feed.kafka.KafkaBroker;
 import io.docmirror.feed.kafka.KafkaPublishers;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogOptions;
-import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.CatalogSettings;
-import io.docmirror.layout.MirrorTables;
 import io.docmirror.layout.ObjectStoreOptions;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.mirror.FeedMirror;
+import io.docmirror.mirror.ListedFiles;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.OrderChanges;
 import io.docmirror.mirror.SameTables;
@@ -24,10 +23,6 @@ import io.docmirror.store.StoreConfig;
 import io.docmirror.store.TestingClock;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,7 +34,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -110,7 +104,7 @@ class FlinkObjectStoreTest {
                 }
             }
 
-            Set<String> listed = listedFiles(settings);
+            Set<String> listed = ListedFiles.of(settings, CONTAINER);
             assertThat(listed).isNotEmpty().allSatisfy(file -> assertThat(file).startsWith(WAREHOUSE + "/"));
             assertThat(listed).as("the tables' files, in the bucket")
                     .allSatisfy(file -> assertThat(s3.objectFile(BUCKET, key(file))).isRegularFile());
@@ -180,22 +174,6 @@ class FlinkObjectStoreTest {
             }
             Thread.sleep(300);
         }
-    }
-
-    /** The data files and deletion vectors the current snapshots of the container's tables list. */
-    private static Set<String> listedFiles(CatalogSettings settings) throws IOException {
-        Set<String> files = new HashSet<>();
-        try (CatalogReader reader = CatalogReader.open(settings)) {
-            for (Table table : reader.pointers(CONTAINER).tables(MirrorTables.namespace(CONTAINER)).values()) {
-                try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-                    for (FileScanTask task : tasks) {
-                        files.add(task.file().location());
-                        task.deletes().stream().map(ContentFile::location).forEach(files::add);
-                    }
-                }
-            }
-        }
-        return files;
     }
 
     /** The object key of an {@code s3://} location in the bucket. */
