@@ -40,6 +40,15 @@ final class MirrorJobs {
      */
     static JobClient start(Path work, String bootstrapServers, String topic, ContainerProperties container,
             Path mirror, int parallelism, String savepoint) throws Exception {
+        return start(work, bootstrapServers, topic, container, mirror, parallelism, savepoint, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, String, String, ContainerProperties, Path, int, String)}, with the job's {@code --conf}
+     * options (say its catalog's, {@code mirror.catalog.*}) on top of the tests' own.
+     */
+    static JobClient start(Path work, String bootstrapServers, String topic, ContainerProperties container,
+            Path mirror, int parallelism, String savepoint, Map<String, String> options) throws Exception {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "state.backend.type", "rocksdb",
                 "execution.checkpointing.incremental", "true",
@@ -59,8 +68,10 @@ final class MirrorJobs {
                 Configuration.fromMap(settings));
         env.setParallelism(parallelism);
         // The writers compact their files as soon as three of a size tier gather: often, in a test's few commits.
+        Map<String, String> conf = new HashMap<>(Map.of("mirror.compaction.files", "3"));
+        conf.putAll(options);
         new MirrorPipeline(bootstrapServers, topic, container, MirroredContainer.of(mirror.toString(), container.id(),
-                Map.of("mirror.compaction.files", "3"), UUID.randomUUID().toString()), parallelism).addTo(env);
+                conf, UUID.randomUUID().toString()), parallelism).addTo(env);
         return env.executeAsync("docmirror " + container.id());
     }
 

@@ -2,6 +2,7 @@ package io.docmirror.mirror;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.CatalogSettings;
@@ -79,13 +80,36 @@ public final class SameTables {
      */
     public static void assertSame(CatalogSettings actual, CatalogSettings expected, String container)
             throws IOException {
+        assertSame(actual, expected, container, false);
+    }
+
+    /**
+     * As {@link #assertSame(CatalogSettings, CatalogSettings, String)}, for a mirror whose writers flatten in parallel
+     * (a scaled-out stream's): they meet new paths and conflicts in another order than one writer does, so its
+     * tables' columns (with their ids), its child tables and its conflicts may come in another order, its conflicts
+     * name other samples and other column types met first, and its schema changed in other steps; which they are, and
+     * every row, are the same. A path's variant columns are named in the order their kinds come (a second numeric kind
+     * gets the next name), so a workload whose path takes two numeric kinds beside its column's may name them the
+     * other way round: not mapped.
+     */
+    public static void assertSameInAnyOrder(CatalogSettings actual, CatalogSettings expected, String container)
+            throws IOException {
+        assertSame(actual, expected, container, true);
+    }
+
+    private static void assertSame(CatalogSettings actual, CatalogSettings expected, String container,
+            boolean anyOrder) throws IOException {
         // The readers stay open while the tables are read: an object store's FileIO ends with its catalog.
         try (CatalogReader actualCatalog = CatalogReader.open(actual);
                 CatalogReader expectedCatalog = CatalogReader.open(expected)) {
             ContainerSnapshot actualSnapshot = ContainerSnapshot.read(actualCatalog, container).orElseThrow();
             ContainerSnapshot expectedSnapshot = ContainerSnapshot.read(expectedCatalog, container).orElseThrow();
             assertThat(actualSnapshot.analyticalTtl()).as("the analytical TTL of " + container).isNegative();
-            assertSameSchema(actualSnapshot, expectedSnapshot, true);
+            if (anyOrder) {
+                assertSameSchemaInAnyOrder(actualSnapshot, expectedSnapshot);
+            } else {
+                assertSameSchema(actualSnapshot, expectedSnapshot, true);
+            }
             Map<String, Table> actualTables = actualCatalog.pointers(container)
                     .tables(MirrorTables.namespace(container));
             Map<String, Table> expectedTables = expectedCatalog.pointers(container)
@@ -95,8 +119,10 @@ public final class SameTables {
             Set<String> names = new TreeSet<>(expectedTables.keySet());
             names.addAll(actualTables.keySet());
             for (String name : names) {
-                assertSameRows(name, icebergRows(actualTables.get(name)), icebergRows(expectedTables.get(name)),
-                        expectedTables.getOrDefault(name, actualTables.get(name)));
+                // Both read by the same columns, in one order (the schemas' columns are the same, checked above).
+                List<String> columns = columnNames(expectedTables.getOrDefault(name, actualTables.get(name)));
+                assertSameRows(name, icebergRows(actualTables.get(name), columns),
+                        icebergRows(expectedTables.get(name), columns), columns);
             }
         }
     }
@@ -106,6 +132,15 @@ public final class SameTables {
      * null.
      */
     public static List<List<Object>> icebergRows(Table table) throws IOException {
+        return table == null ? new ArrayList<>() : icebergRows(table, columnNames(table));
+    }
+
+    private static List<String> columnNames(Table table) {
+        return table.schema().columns().stream().map(Types.NestedField::name).toList();
+    }
+
+    /** As {@link #icebergRows(Table)}, each row as the values of {@code columns}, in their order. */
+    private static List<List<Object>> icebergRows(Table table, List<String> columns) throws IOException {
         List<List<Object>> rows = new ArrayList<>();
         if (table == null) {
             return rows;
@@ -115,8 +150,8 @@ public final class SameTables {
                 List<Object> row = new ArrayList<>();
                 // The schema's columns only: a v3 table's records carry its row lineage too (_row_id and the
                 // like), which follows the files' layout rather than the documents.
-                for (Types.NestedField column : table.schema().columns()) {
-                    row.add(record.getField(column.name()));
+                for (String column : columns) {
+                    row.add(record.getField(column));
                 }
                 rows.add(row);
             }
@@ -127,12 +162,12 @@ public final class SameTables {
 
     /** The rows of a table, the first difference named by its row and columns (rows of a wide table are long). */
     private static void assertSameRows(String name, List<List<Object>> actual, List<List<Object>> expected,
-            Table table) {
+            List<String> columns) {
         for (int row = 0; row < Math.min(actual.size(), expected.size()); row++) {
             List<String> differences = new ArrayList<>();
             for (int column = 0; column < expected.get(row).size(); column++) {
                 if (!Objects.equals(actual.get(row).get(column), expected.get(row).get(column))) {
-                    differences.add(table.schema().columns().get(column).name() + ": " + actual.get(row).get(column)
+                    differences.add(columns.get(column) + ": " + actual.get(row).get(column)
                             + " but " + expected.get(row).get(column) + " expected");
                 }
             }
@@ -148,6 +183,65 @@ public final class SameTables {
                 .isEqualTo(withSamples(flattenerSchema(expected), samples));
         assertThat(columns(actual)).isEqualTo(columns(expected));
         assertThat(withSamples(conflicts(actual), samples)).isEqualTo(withSamples(conflicts(expected), samples));
+    }
+
+    private static void assertSameSchemaInAnyOrder(ContainerSnapshot actual, ContainerSnapshot expected)
+            throws IOException {
+        assertThat(inAnyOrder(flattenerSchema(actual))).isEqualTo(inAnyOrder(flattenerSchema(expected)));
+        assertThat(columnsInAnyOrder(actual)).isEqualTo(columnsInAnyOrder(expected));
+        assertThat(conflictsInAnyOrder(conflicts(actual))).isEqualTo(conflictsInAnyOrder(conflicts(expected)));
+    }
+
+    /**
+     * A flattener schema without its conflicts' order, samples and first column types, its columns' ids and its
+     * version (how many times it changed, which goes by how the changes were batched), its tables, each table's
+     * columns and its overflows in one order.
+     */
+    private static JsonNode inAnyOrder(JsonNode schema) {
+        ObjectNode ordered = (ObjectNode) withSamples(schema, false);
+        ordered.remove("version");
+        for (JsonNode table : ordered.path("tables")) {
+            table.path("columns").forEach(column -> ((ObjectNode) column).remove("id"));
+            ((ObjectNode) table).set("columns", sorted(table.path("columns")));
+        }
+        ordered.set("conflicts", conflictsInAnyOrder(ordered.path("conflicts")));
+        for (String list : List.of("tables", "overflows")) {
+            if (ordered.has(list)) {
+                ordered.set(list, sorted(ordered.get(list)));
+            }
+        }
+        return ordered;
+    }
+
+    /**
+     * Conflicts without their sample ids and the type their column had when each was first met (a column that widens
+     * later), in one order.
+     */
+    private static ArrayNode conflictsInAnyOrder(JsonNode conflicts) {
+        withSamples(conflicts, false).findParents("keptType")
+                .forEach(parent -> ((ObjectNode) parent).remove("keptType"));
+        return sorted(conflicts);
+    }
+
+    /** A JSON array's elements in the order of their text. */
+    private static ArrayNode sorted(JsonNode array) {
+        List<JsonNode> elements = new ArrayList<>();
+        array.forEach(elements::add);
+        elements.sort(Comparator.comparing(JsonNode::toString));
+        return JSON.createArrayNode().addAll(elements);
+    }
+
+    /** Each flattened table's columns (name, type and JSON path) in the order of their names, and column roles. */
+    private static Map<String, List<Object>> columnsInAnyOrder(ContainerSnapshot snapshot) throws IOException {
+        Map<String, List<Object>> columns = new TreeMap<>();
+        for (ContainerSnapshot.FlattenedTable table : snapshot.tables()) {
+            List<Object> described = new ArrayList<>(new TreeSet<>(table.table().schema().columns().stream()
+                    .map(field -> field.name() + " " + field.type() + " " + field.doc()).toList()));
+            // An object's fields in any order.
+            described.add(JSON.readTree(table.table().properties().get(MirrorProperties.COLUMN_ROLES)));
+            columns.put(table.name(), described);
+        }
+        return columns;
     }
 
     private static JsonNode conflicts(ContainerSnapshot snapshot) throws IOException {

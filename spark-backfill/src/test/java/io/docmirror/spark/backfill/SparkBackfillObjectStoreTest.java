@@ -2,13 +2,12 @@ package io.docmirror.spark.backfill;
 
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.layout.CatalogOptions;
-import io.docmirror.layout.CatalogReader;
 import io.docmirror.layout.CatalogSettings;
-import io.docmirror.layout.MirrorTables;
 import io.docmirror.layout.ObjectStoreOptions;
 import io.docmirror.mirror.Backfill;
 import io.docmirror.mirror.ContainerStatus;
 import io.docmirror.mirror.FeedMirror;
+import io.docmirror.mirror.ListedFiles;
 import io.docmirror.mirror.MirrorConfig;
 import io.docmirror.mirror.MixedDocuments;
 import io.docmirror.mirror.SameTables;
@@ -23,10 +22,6 @@ import io.docmirror.store.StoreConfig;
 import io.docmirror.store.StoreTesting;
 import io.docmirror.store.TestingClock;
 import io.docmirror.store.server.StoreHttpServer;
-import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -124,7 +118,7 @@ class SparkBackfillObjectStoreTest {
         new Backfill(store, single, LOCAL, FLATTENER, clock).run(CONTAINER, Backfill.Listener.NONE);
         SameTables.assertSame(settings, CatalogSettings.embedded(single), CONTAINER);
 
-        Set<String> listed = listedFiles(settings);
+        Set<String> listed = ListedFiles.of(settings, CONTAINER);
         assertThat(listed).isNotEmpty().allSatisfy(file -> assertThat(file).startsWith(WAREHOUSE + "/"));
         assertThat(listed).allSatisfy(file -> assertThat(s3.objectFile(BUCKET, key(file))).isRegularFile());
         assertThat(parquetObjects()).as("every data file in the bucket is a table's").isEqualTo(listed.stream()
@@ -159,22 +153,6 @@ class SparkBackfillObjectStoreTest {
             daemon.sync();
         }
         System.out.println("Synced " + mirror);
-    }
-
-    /** The data files and deletion vectors the current snapshots of the container's tables list. */
-    private static Set<String> listedFiles(CatalogSettings settings) throws IOException {
-        Set<String> files = new HashSet<>();
-        try (CatalogReader reader = CatalogReader.open(settings)) {
-            for (Table table : reader.pointers(CONTAINER).tables(MirrorTables.namespace(CONTAINER)).values()) {
-                try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-                    for (FileScanTask task : tasks) {
-                        files.add(task.file().location());
-                        task.deletes().stream().map(ContentFile::location).forEach(files::add);
-                    }
-                }
-            }
-        }
-        return files;
     }
 
     /** The Parquet objects under the warehouse, as {@code s3://} locations. */
