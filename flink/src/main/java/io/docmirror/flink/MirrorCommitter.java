@@ -71,6 +71,8 @@ final class MirrorCommitter extends AbstractStreamOperator<Void> implements OneI
         baseState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("base", Types.LONG));
         tables = mirrored.openTables();
         if (!context.isRestored()) {
+            // A run restored from its checkpoint applies what its writers held; a new one could not.
+            tables.refuseWhileChangesAreHeld();
             base = snapshotId(currentRoot());
             return;
         }

@@ -22,9 +22,11 @@ import java.util.Map;
  * @param metadata the root table's metadata file; null before the first commit
  * @param commits the last commit's number (the mirror's commits count from 1)
  * @param offsets the next offset of each of the topic's partitions, keyed {@code <topic>-<partition>}
+ * @param held how many changes before those offsets the job's writers apply only with the next commit
+ *     ({@code MirrorSummary.HELD_CHANGES}; always 0 for {@code mirror run})
  */
-record CommittedOffsets(String metadata, long commits, Map<String, Long> offsets) {
-    static final CommittedOffsets NONE = new CommittedOffsets(null, 0, Map.of());
+record CommittedOffsets(String metadata, long commits, Map<String, Long> offsets, long held) {
+    static final CommittedOffsets NONE = new CommittedOffsets(null, 0, Map.of(), 0);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static CommittedOffsets read(Path mirror, String container) {
@@ -40,7 +42,8 @@ record CommittedOffsets(String metadata, long commits, Map<String, Long> offsets
         try {
             Checkpoint checkpoint = JSON.readValue(snapshot.summary().get(MirrorSummary.CHECKPOINT), Checkpoint.class);
             return new CommittedOffsets(metadata, Long.parseLong(snapshot.summary().get(MirrorSummary.BATCH)),
-                    checkpoint.kafkaOffsets());
+                    checkpoint.kafkaOffsets(),
+                    Long.parseLong(snapshot.summary().getOrDefault(MirrorSummary.HELD_CHANGES, "0")));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("The checkpoint of " + metadata + " cannot be read", e);
         }
@@ -48,7 +51,7 @@ record CommittedOffsets(String metadata, long commits, Map<String, Long> offsets
 
     /** Whether the commit holds every record before {@code end} (next offsets keyed as {@link #offsets}). */
     boolean reach(Map<String, Long> end) {
-        return end.entrySet().stream().allMatch(partition -> offsets.getOrDefault(partition.getKey(), 0L)
+        return held == 0 && end.entrySet().stream().allMatch(partition -> offsets.getOrDefault(partition.getKey(), 0L)
                 >= partition.getValue());
     }
 

@@ -36,6 +36,13 @@ public final class MirrorSummary {
      */
     public static final String HISTORY_FROM = "docmirror.history-from";
 
+    /**
+     * Root table, after a scaled-out stream's commit: how many changes it decided the schema for, which its writers
+     * apply with the next commit. The feed position passes them, so a single mirror takes the container over only
+     * from a commit with none.
+     */
+    public static final String HELD_CHANGES = "docmirror.held-changes";
+
     private MirrorSummary() {
     }
 }

@@ -41,6 +41,7 @@ import java.util.Optional;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A scaled-out stream's writers and committer ({@link ShardWriter}, {@link ShardedBatch}), driven as the Flink job
@@ -172,6 +173,35 @@ class ShardedStreamTest {
         }
     }
 
+    /**
+     * A commit that decides the schema for changes its writers apply only with the next commit has a feed position
+     * that passes them: `mirror run` refuses to take the container over from it, and does from the next.
+     */
+    @Test
+    void mirrorRunRefusesToTakeOverFromACommitWhoseWritersHoldChanges() throws Exception {
+        createContainer(4);
+        Path mirror = work.resolve("mirror");
+        changes.write(30);
+        try (Shards shards = new Shards(mirror, 2)) {
+            shards.streamToTheEnd(10);
+            store.createItem(CONTAINER, "{\"id\":\"new-path\",\"pk\":\"c1\",\"aColumnNoOrderHas\":1}");
+            shards.source.read(10).events().forEach(shards::take);
+            shards.commit(shards.source.checkpoint());
+
+            // The job stops here: its committer lets the container go, its writers' state is kept.
+            shards.tables.close();
+            assertThatThrownBy(() -> sync(mirror)).isInstanceOf(MirrorException.class)
+                    .hasMessageContaining("1 change(s) to apply still");
+            // Restored, the job applies what its writers held, and its next commit leaves none.
+            shards.tables = ContainerTables.openForShardedStream(mirror, CONTAINER,
+                    FlattenerConfig.defaults(CONTAINER), MirrorConfig.defaults());
+            shards.streamToTheEnd(10);
+        }
+        sync(mirror);
+        ReconcileReport report = new Reconciler(store, mirror, clock, 5).reconcile(CONTAINER);
+        assertThat(report.exact()).as("%s", report).isTrue();
+    }
+
     /** A commit that fails is tried again with the same shards (a restored Flink committer does): their files stay. */
     @Test
     void aCommitTriedAgainAfterAnAbortTakesTheSameShards() throws Exception {
@@ -236,7 +266,7 @@ class ShardedStreamTest {
      * state) and the changes it holds for a schema decision; a checkpoint commits every writer's files at once.
      */
     private final class Shards implements AutoCloseable {
-        private final ContainerTables tables;
+        private ContainerTables tables;
         private final ChangeSource source;
         private final List<Writer> writers = new ArrayList<>();
         private long checkpoint;

@@ -172,6 +172,17 @@ public final class ContainerTables implements MirrorTarget {
                 false, false, CommitObserver.NONE);
     }
 
+    /**
+     * Refuses a new run of a scaled-out stream on tables whose last commit left changes for its writers to apply (a
+     * restored run applies them): the commit's feed position passes them.
+     *
+     * @throws MirrorException with {@code REFUSED_CONFIGURATION}
+     */
+    public void refuseWhileChangesAreHeld() {
+        ShardedBatch.refuseWhileChangesAreHeld(resources.catalog().catalog(), container(), resources.rootTable(),
+                "a new run of the stream");
+    }
+
     /** Removes the container's document index from disk, if it has one, and stands in for it. */
     private static DocumentIndex unkeptIndex(Path containerDirectory, String container) {
         Path index = containerDirectory.resolve(DOCUMENT_INDEX);
@@ -211,6 +222,10 @@ public final class ContainerTables implements MirrorTarget {
             opened.add(0, io);
             ContainerNamespace.claim(catalog.catalog(), container, resourceId, flattenerConfig.rootTable());
             SystemColumnMigration.migrate(catalog.catalog(), container, flattenerConfig.rootTable(), rebuilding);
+            if (indexKept && !rebuilding) {
+                ShardedBatch.refuseWhileChangesAreHeld(catalog.catalog(), container, flattenerConfig.rootTable(),
+                        "the mirror taking it over");
+            }
             DocumentIndex index = indexKept
                     ? DocumentIndex.open(directory.resolve(DOCUMENT_INDEX),
                             DocumentKeys.reader(catalog.catalog(), container, flattenerConfig.rootTable()))

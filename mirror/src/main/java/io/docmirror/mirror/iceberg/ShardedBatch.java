@@ -5,7 +5,10 @@ import io.docmirror.flatten.Flattener;
 import io.docmirror.flatten.FlattenerConfig;
 import io.docmirror.flatten.SchemaCodec;
 import io.docmirror.flatten.TableSchema;
+import io.docmirror.layout.MirrorSummary;
 import io.docmirror.layout.MirrorTables;
+import io.docmirror.mirror.MirrorErrorCode;
+import io.docmirror.mirror.MirrorException;
 import io.docmirror.mirror.MirrorTarget.Committed;
 import io.docmirror.mirror.source.Checkpoint;
 import io.docmirror.store.changelog.ChangeEvent;
@@ -16,6 +19,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +38,8 @@ import static java.util.Objects.requireNonNull;
 public final class ShardedBatch {
     private final ContainerBatch batch;
     private final CommittedTables committed;
+    /** How many changes the batch decided the schema for: its writers apply them with the next batch. */
+    private long decided;
 
     ShardedBatch(String container, ContainerBatch batch, CommittedTables committed) {
 
@@ -51,6 +57,7 @@ public final class ShardedBatch {
     public void decide(List<ChangeEvent> documents) {
         requireNonNull(documents, "documents is null");
         documents.forEach(batch.writer()::decide);
+        decided += documents.size();
     }
 
     /**
@@ -79,7 +86,29 @@ public final class ShardedBatch {
      * {@code carried} (the engine's checkpoint, by which a restarted committer knows what it committed).
      */
     public Committed commit(Checkpoint checkpoint, Map<String, String> carried) {
-        return batch.commitCarrying(carried, checkpoint);
+        Map<String, String> summary = new HashMap<>(carried);
+        summary.put(MirrorSummary.HELD_CHANGES, Long.toString(decided));
+        return batch.commitCarrying(summary, checkpoint);
+    }
+
+    /**
+     * Refuses to let a single mirror ({@code who}) take the container over from a scaled-out stream's commit whose
+     * writers have changes to apply still: the commit's feed position passes them, so they would be lost.
+     *
+     * @throws MirrorException with {@code REFUSED_CONFIGURATION} naming how many changes and what to do
+     */
+    static void refuseWhileChangesAreHeld(Catalog catalog, String container, String rootTable, String who) {
+        TableIdentifier root = MirrorTables.table(container, rootTable);
+        Snapshot snapshot = catalog.tableExists(root) ? catalog.loadTable(root).currentSnapshot() : null;
+        long held = snapshot == null ? 0
+                : Long.parseLong(snapshot.summary().getOrDefault(MirrorSummary.HELD_CHANGES, "0"));
+        if (held > 0) {
+            throw new MirrorException(MirrorErrorCode.REFUSED_CONFIGURATION, "The last commit of " + container
+                    + " was a scaled-out stream's (the Flink job's), and its writers had " + held + " change(s) to "
+                    + "apply still, which its feed position passes: " + who + " would lose them. Restore the job "
+                    + "from its latest checkpoint, and stop it after a commit that leaves none (its summary's "
+                    + MirrorSummary.HELD_CHANGES + " is 0)");
+        }
     }
 
     /** Abandons the batch: the tables stay as they were; the writers' files it took are removed. */
