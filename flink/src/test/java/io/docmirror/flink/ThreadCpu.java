@@ -55,6 +55,10 @@ final class ThreadCpu {
                 // The thread ended since the listing: its CPU is in the process's, not in any thread's.
                 continue;
             } catch (IOException e) {
+                if (ended(task, e)) {
+                    // Ending as it was read (the kernel answers ESRCH for a thread on its way out): the same.
+                    continue;
+                }
                 throw new UncheckedIOException("Cannot read " + task.resolve("stat"), e);
             }
             // "<tid> (<name>) <state> ..." then utime and stime as the 14th and 15th fields.
@@ -67,6 +71,11 @@ final class ThreadCpu {
             waitedNanos.put(tid, Long.parseLong(schedstat.trim().split(" ")[1]));
         }
         return new ThreadCpu(names, ticks, waitedNanos);
+    }
+
+    /** Whether reading {@code task} failed because its thread ended: it is gone, or the kernel says so (ESRCH). */
+    private static boolean ended(Path task, IOException failure) {
+        return !Files.exists(task) || "No such process".equals(failure.getMessage());
     }
 
     /** The CPU each thread spent since {@code before}. */

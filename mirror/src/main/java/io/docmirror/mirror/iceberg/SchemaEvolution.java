@@ -10,7 +10,6 @@ import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -80,18 +79,6 @@ final class SchemaEvolution {
             copier.widen(before, table.table().schema(), widened, vectors);
         }
         return true;
-    }
-
-    /** The columns of {@code schema} that the table holds with a narrower type: the ones {@link #evolve} widens. */
-    static List<String> widened(Table table, TableSchema schema) {
-        List<String> widened = new ArrayList<>();
-        for (Column column : schema.columns()) {
-            Types.NestedField field = table.schema().findField(column.name());
-            if (field != null && !sameType(field.type(), IcebergSchemas.type(column.type()))) {
-                widened.add(column.name());
-            }
-        }
-        return widened;
     }
 
     /** Puts each replaced column back at its place, as readers of the table expect it: after its predecessor. */
